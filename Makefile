@@ -1,0 +1,50 @@
+# Two commands do all the set-up: `make run` and `make test` create .venv from uv.lock on first use.
+# A Python >= 3.12 is found by scripts/find_python.sh; no interpreter is ever downloaded.
+SHELL := /bin/bash
+VENV := .venv
+UV_TOOL := .cache/uv-tool
+UV := $(UV_TOOL)/bin/uv
+export UV_PYTHON_DOWNLOADS := never
+export LITELLM_LOCAL_MODEL_COST_MAP := True
+export SOLARA_TELEMETRY_MIXPANEL_ENABLE := False
+
+ARGS ?=
+
+.PHONY: run test lint format bench serve clean setup requirements
+
+run: $(VENV)/.synced
+	$(VENV)/bin/python run.py simulate $(ARGS)
+
+test: $(VENV)/.synced
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/python -m pytest $(ARGS)
+
+setup: $(VENV)/.synced
+
+$(UV):
+	@py=$$(sh scripts/find_python.sh) && \
+	  "$$py" -m venv $(UV_TOOL) && \
+	  $(UV_TOOL)/bin/python -m pip install --quiet --disable-pip-version-check --require-hashes -r scripts/uv-requirements.txt
+
+$(VENV)/.synced: uv.lock pyproject.toml | $(UV)
+	@py=$$(sh scripts/find_python.sh) && $(UV) sync --locked --python "$$py"
+	@touch $@
+
+lint: $(VENV)/.synced
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/ruff check .
+
+format: $(VENV)/.synced
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+bench: $(VENV)/.synced
+	for b in benchmarks/bench_*.py; do $(VENV)/bin/python $$b || exit 1; done
+
+# For pip users: a hashed requirements file exported from the lock (pip install --require-hashes --no-deps -r ...).
+requirements: $(UV)
+	$(UV) export --format requirements-txt --no-dev --no-emit-project > requirements.lock.txt
+
+clean:
+	rm -rf $(VENV) $(UV_TOOL)
