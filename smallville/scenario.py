@@ -1,0 +1,148 @@
+"""Scenarios: which personas live in the town, where they start, when, and which facts to track.
+
+A scenario is a JSON file in data/scenarios/ validated with pydantic, so a user can write a new one (other agents,
+another start time, other facts) without touching code; a mistake gives a `ScenarioError` naming the file and field.
+"""
+
+import json
+import re
+from datetime import datetime
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+SCENARIOS_DIR = DATA_DIR / "scenarios"
+
+
+class ScenarioError(ValueError):
+    """A scenario that cannot be used; the message names the file, the field and the fix."""
+
+
+class AgentStart(BaseModel):
+    """One agent of the scenario and the tile (x, y) it starts on."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1)
+    tile: tuple[int, int]
+
+
+class TrackedFact(BaseModel):
+    """A piece of news whose spread is measured (information diffusion, the paper's section 7).
+
+    The rule for "knows": an agent knows the fact when it is one of its `sources`, or when one of its memories
+    matches every keyword group, a group matching when any of its keywords appears in the memory as a whole word
+    (case-insensitive; a trailing "*" matches any word starting so: "candida*" matches "candidacy").
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    description: str
+    sources: list[str] = []
+    keywords: list[list[str]] = Field(min_length=1)
+
+    @field_validator("keywords")
+    @classmethod
+    def _groups_not_empty(cls, groups: list[list[str]]) -> list[list[str]]:
+        if any(not group or any(not word.strip("* ") for word in group) for group in groups):
+            raise ValueError("every keyword group needs at least one non-empty keyword")
+        return groups
+
+    def matches(self, text: str) -> bool:
+        """Whether a memory's text states this fact, by the keyword rule above."""
+        return all(any(_keyword_pattern(word).search(text) for word in group) for group in self.keywords)
+
+
+def _keyword_pattern(word: str) -> re.Pattern[str]:
+    stem = re.escape(word.rstrip("*").strip())
+    tail = r"\w*" if word.endswith("*") else r"\b"
+    return re.compile(rf"\b{stem}{tail}", re.IGNORECASE)
+
+
+class Gathering(BaseModel):
+    """An event whose attendance is measured: who is at `place` between `start` and `end`."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    place: str = Field(pattern=r"^[^:]+:[^:]+")
+    start: datetime
+    end: datetime
+
+
+class Scenario(BaseModel):
+    """A town to simulate; paths are relative to the data directory."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    description: str = ""
+    map: str
+    personas: str
+    whispers: str
+    start: datetime
+    seconds_per_step: int = Field(default=10, ge=1, le=3600)
+    agents: list[AgentStart] = Field(min_length=1)
+    facts: list[TrackedFact] = []
+    gathering: Gathering | None = None
+
+    @model_validator(mode="after")
+    def _unique_agents(self) -> "Scenario":
+        names = [agent.name for agent in self.agents]
+        duplicates = sorted({name for name in names if names.count(name) > 1})
+        if duplicates:
+            raise ValueError(f"agents: {', '.join(duplicates)} listed more than once")
+        return self
+
+    @property
+    def agent_names(self) -> list[str]:
+        """The agents' names in the scenario's order (the order decisions are applied in)."""
+        return [agent.name for agent in self.agents]
+
+    def select(self, agents: int | list[str] | None) -> "Scenario":
+        """A copy with only some agents: the first n, or the named ones (in the scenario's order).
+
+        Raises:
+            ScenarioError: If n is out of range or a name is not in the scenario.
+        """
+        if agents is None:
+            return self
+        if isinstance(agents, int):
+            if not 1 <= agents <= len(self.agents):
+                raise ScenarioError(f"scenario {self.name}: asked for {agents} agents; it has 1 to {len(self.agents)}")
+            chosen = self.agents[:agents]
+        else:
+            unknown = [name for name in agents if name not in self.agent_names]
+            if unknown:
+                raise ScenarioError(
+                    f"scenario {self.name}: no agent named {', '.join(map(repr, unknown))}; "
+                    f"choose from: {', '.join(self.agent_names)}"
+                )
+            chosen = [agent for agent in self.agents if agent.name in set(agents)]
+        return self.model_copy(update={"agents": chosen})
+
+
+def available_scenarios(directory: Path = SCENARIOS_DIR) -> list[str]:
+    """Names of the scenario files in a directory."""
+    return sorted(path.stem for path in directory.glob("*.json"))
+
+
+def load_scenario(name_or_path: str | Path, directory: Path = SCENARIOS_DIR) -> Scenario:
+    """Load a scenario by name (a file in data/scenarios/) or by path.
+
+    Raises:
+        ScenarioError: If the file is missing, is not JSON, or a field is wrong.
+    """
+    path = Path(name_or_path)
+    if path.suffix != ".json":
+        path = directory / f"{name_or_path}.json"
+    if not path.is_file():
+        raise ScenarioError(
+            f"{path}: no such scenario; choose one of: {', '.join(available_scenarios(directory))}, or give a path"
+        )
+    try:
+        return Scenario.model_validate(json.loads(path.read_text()))
+    except json.JSONDecodeError as error:
+        raise ScenarioError(f"{path}: not valid JSON ({error}); fix the syntax") from error
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = ".".join(str(part) for part in first["loc"]) or "(top level)"
+        raise ScenarioError(f"{path}: field {field!r}: {first['msg']}; fix that field") from error
