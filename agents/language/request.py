@@ -95,7 +95,6 @@ class Request[A](ABC):
             {"role": "assistant", "content": bad_answer},
             {
                 "role": "user",
-                "content": f"That answer could not be used: {error}. "
-                "Answer again, in exactly the format asked for.",
+                "content": f"That answer could not be used: {error}. Answer again, in exactly the format asked for.",
             },
         ]
