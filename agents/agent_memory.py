@@ -1,0 +1,159 @@
+"""An agent's memory stream together with what storing needs: embeddings now, importance in batches.
+
+Perceived events wait in a short queue until several can be scored in one importance call (the original makes one
+call per event); everything else that already knows its importance is stored at once.
+"""
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from memory import Embedder, MemoryNode, MemoryStream, NodeKind, RetrievalWeights, Retrieved
+
+_PROPER_NAME = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)+\b")
+
+
+def mentioned_names(text: str) -> tuple[str, ...]:
+    """Capitalized multi-word names in a text ("Maria Lopez", "Hobbs Cafe"), the keywords of a memory about them."""
+    return tuple(dict.fromkeys(_PROPER_NAME.findall(text)))
+
+
+@dataclass(frozen=True)
+class PendingMemory:
+    """A memory waiting for its importance score."""
+
+    kind: NodeKind
+    description: str
+    created: datetime
+    subject: str = ""
+    predicate: str = ""
+    object: str = ""
+    keywords: tuple[str, ...] = ()
+    partner: str | None = None
+    lines: tuple[tuple[str, str], ...] = ()
+
+    def get_state(self) -> dict:
+        """Plain data for checkpoints."""
+        return {
+            "kind": str(self.kind),
+            "description": self.description,
+            "created": self.created.isoformat(),
+            "subject": self.subject,
+            "predicate": self.predicate,
+            "object": self.object,
+            "keywords": list(self.keywords),
+            "partner": self.partner,
+            "lines": [list(line) for line in self.lines],
+        }
+
+    @classmethod
+    def from_state(cls, state: dict) -> "PendingMemory":
+        """Rebuild from `get_state`."""
+        return cls(
+            **{
+                **state,
+                "kind": NodeKind(state["kind"]),
+                "created": datetime.fromisoformat(state["created"]),
+                "keywords": tuple(state["keywords"]),
+                "lines": tuple(tuple(line) for line in state["lines"]),
+            }
+        )
+
+
+@dataclass
+class AgentMemory:
+    """One agent's memories: the stream, its embedder and the queue of memories awaiting importance.
+
+    Attributes:
+        stream: The memory stream.
+        embedder: Turns texts into vectors (cached by text).
+        pending: Memories waiting to be scored, oldest first.
+        last_retrieved: The memories retrieved for the agent's latest decision, for the inspector.
+    """
+
+    stream: MemoryStream
+    embedder: Embedder
+    pending: list[PendingMemory] = field(default_factory=list)
+    last_retrieved: list[Retrieved] = field(default_factory=list)
+
+    def add(
+        self,
+        kind: NodeKind,
+        description: str,
+        *,
+        created: datetime,
+        importance: int,
+        evidence_ids: Iterable[int] = (),
+        **details,
+    ) -> MemoryNode:
+        """Store a memory whose importance is known."""
+        embedding = self.embedder.embed([description])[0]
+        return self.stream.add(
+            kind,
+            description,
+            created=created,
+            importance=importance,
+            embedding=embedding,
+            evidence_ids=tuple(evidence_ids),
+            **details,
+        )
+
+    def queue(self, memory: PendingMemory) -> None:
+        """Keep a memory until the next importance batch."""
+        self.pending.append(memory)
+
+    def scoring_due(self, now: datetime, batch_size: int, batch_minutes: int) -> bool:
+        """Whether the queue is full enough, or old enough, to be scored."""
+        if not self.pending:
+            return False
+        return len(self.pending) >= batch_size or now - self.pending[0].created >= timedelta(minutes=batch_minutes)
+
+    def settle(self, scores: Sequence[int]) -> list[MemoryNode]:
+        """Store the queued memories with their scores (one per queued memory, in order)."""
+        if len(scores) != len(self.pending):
+            raise ValueError(f"{len(scores)} scores for {len(self.pending)} pending memories")
+        texts = [memory.description for memory in self.pending]
+        embeddings = self.embedder.embed(texts)
+        nodes = []
+        for memory, score, embedding in zip(self.pending, scores, embeddings, strict=True):
+            nodes.append(
+                self.stream.add(
+                    memory.kind,
+                    memory.description,
+                    created=memory.created,
+                    importance=int(score),
+                    embedding=embedding,
+                    subject=memory.subject,
+                    predicate=memory.predicate,
+                    object=memory.object,
+                    keywords=memory.keywords,
+                    partner=memory.partner,
+                    lines=memory.lines,
+                )
+            )
+        self.pending.clear()
+        return nodes
+
+    def retrieve(
+        self,
+        queries: Sequence[str],
+        *,
+        now: datetime,
+        k: int,
+        weights: RetrievalWeights,
+        kinds: Iterable[NodeKind] | None = None,
+    ) -> list[list[Retrieved]]:
+        """Retrieve for several focal points at once; remembers the results for the inspector."""
+        if not queries or len(self.stream) == 0:
+            return [[] for _ in queries]
+        vectors = self.embedder.embed(list(queries))
+        results = self.stream.retrieve_many(vectors, now=now, k=k, weights=weights, kinds=kinds)
+        self.last_retrieved = [item for result in results for item in result]
+        return results
+
+    def recent_keys(self, n: int) -> set[str]:
+        """Descriptions of the n newest events, stored or pending: what counts as already perceived."""
+        stored = [node.description for node in self.stream.recent(n, kinds=[NodeKind.EVENT])]
+        queued = [memory.description for memory in self.pending if memory.kind == NodeKind.EVENT]
+        return set(stored) | set(queued[-n:])

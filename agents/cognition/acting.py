@@ -1,0 +1,113 @@
+"""Acting: resolving the schedule's next action to a place among those the agent knows, and the path there.
+
+One structured request resolves several upcoming actions of a block at once (place, emoji, event triple and the
+object's state; the original spends 8 calls on each action), and an agent reuses what it resolved before for the
+same action text.
+"""
+
+import logging
+import re
+from datetime import datetime, timedelta
+
+from agents.action import CurrentAction
+from agents.cognition.asking import Ask
+from agents.identity import Identity
+from agents.language.answers import ActionChoice, PlaceOption
+from agents.language.requests import ActionRequest
+from agents.schedule import DaySchedule
+from environment import PathFinder, SpatialMemory, UnknownAddress, Unreachable, Ville
+
+logger = logging.getLogger(__name__)
+
+# Actions that happen where the agent stands: inserted by reactions, never sent to the model for a place.
+IN_PLACE = re.compile(r"^(talking with|waiting for)\b", re.IGNORECASE)
+# The most actions one action request resolves (the request accepts 1-12).
+ACTIONS_PER_REQUEST = 12
+
+
+def place_options(spatial: SpatialMemory, agent_name: str) -> tuple[PlaceOption, ...]:
+    """The places an agent may choose for its next action, as the request lists them."""
+    return tuple(
+        PlaceOption(sector=sector, arena=arena, objects=tuple(objects))
+        for sector, arenas in spatial.choices(agent_name).items()
+        for arena, objects in arenas.items()
+    )
+
+
+async def resolve_action(
+    ask: Ask,
+    identity: Identity,
+    spatial: SpatialMemory,
+    schedule: DaySchedule,
+    minute: int,
+    here: tuple[str, str],
+    known: dict[str, ActionChoice],
+) -> ActionChoice:
+    """The place and details of the action running at `minute`, asking for it and the next few if unknown."""
+    index, _, slot = schedule.slot_at(minute)
+    if slot.activity in known:
+        return known[slot.activity]
+    batch = [slot.activity]
+    for later in schedule.slots[index + 1 :]:
+        if len(batch) == ACTIONS_PER_REQUEST or not later.final:
+            break
+        if later.activity not in known and later.activity not in batch and not IN_PLACE.match(later.activity):
+            batch.append(later.activity)
+    request = ActionRequest(
+        identity=identity,
+        actions=tuple(batch),
+        current_sector=here[0],
+        current_arena=here[1],
+        places=place_options(spatial, identity.name),
+    )
+    choices = await ask(request)
+    known.update(zip(batch, choices, strict=True))
+    return known[slot.activity]
+
+
+def choice_address(world: str, choice: ActionChoice) -> str:
+    """The world-tree address of a resolved action."""
+    return ":".join(part for part in (world, choice.sector, choice.arena, choice.game_object) if part)
+
+
+def route(
+    ville: Ville, paths: PathFinder, tile: tuple[int, int], address: str, home: str, agent: str
+) -> tuple[str, list[tuple[int, int]]]:
+    """The address actually reachable and the path to it: the object, else its arena, its sector, then home.
+
+    An agent never stands still forever because a model named a place that does not exist or cannot be reached:
+    each fallback is logged.
+    """
+    parts = address.split(":")
+    candidates = [":".join(parts[:depth]) for depth in range(len(parts), 1, -1)] + [home]
+    for candidate in candidates:
+        try:
+            path = paths.path_to_nearest(tile, ville.tiles_of(candidate))
+        except (UnknownAddress, Unreachable):
+            continue
+        if candidate != address:
+            logger.warning("%s cannot reach %r; going to %r instead", agent, address, candidate)
+        return candidate, path
+    logger.warning("%s can reach neither %r nor home %r; staying at %s", agent, address, home, tile)
+    return ville.address_at(tile), []
+
+
+def in_place_action(description: str, address: str, now: datetime, minutes: int, agent: str) -> CurrentAction:
+    """An action done where the agent stands (a talk, a wait)."""
+    talking = description.lower().startswith("talking")
+    return CurrentAction(
+        description=description,
+        address=address,
+        start=now,
+        minutes=minutes,
+        emoji="💬" if talking else "⌛",
+        event=(agent, "is", description),
+    )
+
+
+def minutes_left(schedule: DaySchedule, now: datetime) -> int:
+    """Minutes until the slot running now ends (at least 1)."""
+    minute = now.hour * 60 + now.minute
+    _, start, slot = schedule.slot_at(minute)
+    end = now.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(minutes=start + slot.minutes)
+    return max(1, int((end - now).total_seconds() // 60))

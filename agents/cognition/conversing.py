@@ -1,0 +1,91 @@
+"""Conversing (the paper's section 4.2; the original's converse.py): one line per turn, then what each keeps.
+
+Each line comes from the memories the speaker retrieves about its partner and the talk so far; at the end both keep
+the talk as a chat memory and what they take from it as a thought, so news passes from one to the other.
+"""
+
+from datetime import datetime
+
+from agents.agent_memory import AgentMemory, PendingMemory, mentioned_names
+from agents.cognition.asking import Ask
+from agents.config import MindConfig
+from agents.conversation import Conversation
+from agents.identity import Identity
+from agents.language.answers import ConversationSummary, ConversationTurn
+from agents.language.requests import ConversationLineRequest, ConversationSummaryRequest
+from memory import NodeKind
+
+# Lines of the talk so far used, with the partner's name, as the focal point of retrieval.
+FOCAL_LINES = 2
+
+
+async def next_line(
+    ask: Ask, speaker: Identity, memory: AgentMemory, conversation: Conversation, place: str, now: datetime,
+    config: MindConfig,
+) -> ConversationTurn:  # fmt: skip
+    """The speaker's next line, from what it remembers about the partner and what was just said."""
+    partner = conversation.partner_of(speaker.name)
+    recent = " ".join(text for _, text in conversation.lines[-FOCAL_LINES:])
+    focal = [partner, f"{partner} {recent}".strip()] if recent else [partner]
+    retrieved = memory.retrieve(focal, now=now, k=config.conversation_memories, weights=config.retrieval_weights)
+    memories = _best_unique([item for result in retrieved for item in result], config.conversation_memories)
+    request = ConversationLineRequest(
+        speaker=speaker,
+        partner=partner,
+        place=place,
+        now=now,
+        memories=tuple(memories),
+        lines=tuple(conversation.lines),
+        max_lines=conversation.max_lines,
+    )
+    return await ask(request)
+
+
+def _best_unique(retrieved: list, limit: int) -> list[str]:
+    ranked = sorted(retrieved, key=lambda item: -item.score)
+    texts: list[str] = []
+    for item in ranked:
+        if item.node.description not in texts:
+            texts.append(item.node.description)
+    return texts[:limit]
+
+
+async def summarize(ask: Ask, conversation: Conversation) -> ConversationSummary:
+    """What the talk was about, and what each side takes from it."""
+    request = ConversationSummaryRequest(
+        first=conversation.first, second=conversation.second, lines=tuple(conversation.lines)
+    )
+    return await ask(request)
+
+
+def remember_conversation(
+    memory: AgentMemory, me: str, conversation: Conversation, summary: ConversationSummary, now: datetime
+) -> None:
+    """Queue the chat and this agent's takeaway for its memory (both scored in the next importance batch)."""
+    partner = conversation.partner_of(me)
+    memory.queue(
+        PendingMemory(
+            kind=NodeKind.CHAT,
+            description=f"conversation with {partner}: {summary.summary}",
+            created=now,
+            subject=me,
+            predicate="chat with",
+            object=partner,
+            keywords=(partner, "conversation"),
+            partner=partner,
+            lines=tuple(conversation.lines),
+        )
+    )
+    takeaway = dict(summary.takeaways).get(me, "")
+    if takeaway:
+        memory.queue(
+            PendingMemory(
+                kind=NodeKind.THOUGHT,
+                description=takeaway,
+                created=now,
+                subject=me,
+                predicate="learned from",
+                object=partner,
+                keywords=(partner, *mentioned_names(takeaway)),
+            )
+        )

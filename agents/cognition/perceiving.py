@@ -1,0 +1,89 @@
+"""Perception (the paper's section 4.1; the original's perceive.py): what an agent notices around it.
+
+The agent sees the events within its vision square in its own arena, attends to the nearest few, and remembers
+those it has not just perceived; idle objects are remembered at importance 1 without asking, the rest wait to be
+scored in a batch. Its spatial memory grows with the places it sees.
+"""
+
+from dataclasses import dataclass
+
+from agents.agent_memory import AgentMemory, PendingMemory
+from agents.config import MindConfig
+from agents.world_view import WorldView
+from environment import Event, SeenEvent, SpatialMemory
+from memory import NodeKind
+
+# The original scores idle events 1 without a call.
+IDLE_IMPORTANCE = 1
+
+
+@dataclass(frozen=True)
+class Perception:
+    """What one step of perception found: the events attended to, and the new ones among them."""
+
+    seen: tuple[SeenEvent, ...]
+    new: tuple[SeenEvent, ...]
+
+    def new_agents(self, names: set[str]) -> list[str]:
+        """Other agents whose new activity the agent just noticed, nearest first."""
+        return [seen.event.subject for seen in self.new if seen.event.subject in names]
+
+
+def event_text(event: Event) -> str:
+    """An event as a memory reads it: "Klaus Mueller is reading a book", "the piano is idle"."""
+    if ":" in event.subject:
+        return f"the {event.subject.rsplit(':', 1)[-1]} is {event.description}"
+    return f"{event.subject} is {event.description}"
+
+
+def perceive(
+    view: WorldView,
+    agent: str,
+    tile: tuple[int, int],
+    config: MindConfig,
+    spatial: SpatialMemory,
+    memory: AgentMemory,
+) -> Perception:
+    """Notice the nearest events, grow the spatial memory, and remember what is new."""
+    visible = view.state.visible_events(tile, radius=config.vision_radius, same_arena=True)
+    seen = tuple(item for item in visible if item.event.subject != agent)[: config.attention_bandwidth]
+    spatial.add(view.ville.arena_address_at(tile))
+    for item in seen:
+        if ":" in item.event.subject:
+            spatial.add(item.event.subject)
+    already = memory.recent_keys(config.retention)
+    new = tuple(item for item in seen if event_text(item.event) not in already)
+    if config.observation:
+        for item in new:
+            remember_event(memory, item.event, view)
+    return Perception(seen=seen, new=new)
+
+
+def remember_event(memory: AgentMemory, event: Event, view: WorldView) -> None:
+    """Store a perceived event: idle ones at once, the rest queued for a batched importance score."""
+    text = event_text(event)
+    name = event.subject.rsplit(":", 1)[-1]
+    keywords = tuple(word for word in (name, event.object) if word)
+    if event.description == "idle":
+        memory.add(
+            NodeKind.EVENT,
+            text,
+            created=view.now,
+            importance=IDLE_IMPORTANCE,
+            subject=event.subject,
+            predicate=event.predicate,
+            object=event.object,
+            keywords=keywords,
+        )
+        return
+    memory.queue(
+        PendingMemory(
+            kind=NodeKind.EVENT,
+            description=text,
+            created=view.now,
+            subject=event.subject,
+            predicate=event.predicate,
+            object=event.object,
+            keywords=keywords,
+        )
+    )

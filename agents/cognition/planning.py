@@ -1,0 +1,114 @@
+"""Planning, the recursion of the paper's section 4.3: wake-up hour, day plan, hourly schedule, decomposition.
+
+Decompositions are kept per agent by activity and length, so an activity that recurs (tomorrow's "working at
+the cafe") reuses its actions instead of asking again.
+"""
+
+import logging
+from datetime import date, datetime
+
+from agents.agent_memory import AgentMemory
+from agents.cognition.asking import Ask
+from agents.identity import Identity
+from agents.language.requests import (
+    DayPlanRequest,
+    DaySummaryRequest,
+    DecomposeRequest,
+    HourlyScheduleRequest,
+    WakeUpRequest,
+)
+from agents.schedule import MINUTES_PER_DAY, DaySchedule
+from memory import NodeKind
+
+logger = logging.getLogger(__name__)
+
+# The original stores the plan thought with a fixed importance of 5 rather than asking for it.
+PLAN_IMPORTANCE = 5
+# The activity of each waking hour when planning is off (the paper's no-planning ablation).
+UNPLANNED_ACTIVITY = "doing what the moment calls for"
+# Memories of a day the end-of-day summary reads, newest first.
+SUMMARY_MEMORIES = 30
+
+
+async def plan_day(
+    ask: Ask, identity: Identity, memory: AgentMemory, now: datetime, *, planning: bool, yesterday: str
+) -> DaySchedule:
+    """Plan a day: the wake-up hour, then (with planning on) a plan in broad strokes and an hourly schedule."""
+    today = now.date()
+    wake_hour = await ask(WakeUpRequest(identity=identity))
+    if not planning:
+        return DaySchedule.from_blocks(today, unplanned_blocks(wake_hour))
+    items = await ask(DayPlanRequest(identity=identity, today=today, wake_hour=wake_hour, yesterday=yesterday))
+    blocks = await ask(HourlyScheduleRequest(identity=identity, today=today, wake_hour=wake_hour, day_plan=items))
+    plan_text = f"This is {identity.name}'s plan for {today:%A %B %d}: " + "; ".join(items)
+    memory.add(
+        NodeKind.THOUGHT,
+        plan_text,
+        created=now,
+        importance=PLAN_IMPORTANCE,
+        subject=identity.name,
+        predicate="plan",
+        object=today.isoformat(),
+        keywords=("plan",),
+    )
+    return DaySchedule.from_blocks(today, [(block.activity, block.minutes) for block in blocks])
+
+
+def unplanned_blocks(wake_hour: int) -> list[tuple[str, int]]:
+    """Asleep until the wake-up hour, then one undecided hour at a time until 11 pm, then asleep."""
+    wake_hour = min(max(wake_hour, 0), 22)
+    waking = [(UNPLANNED_ACTIVITY, 60)] * (23 - wake_hour)
+    blocks = [("sleeping", wake_hour * 60)] if wake_hour else []
+    blocks += [*waking, ("sleeping", 60)]
+    assert sum(minutes for _, minutes in blocks) == MINUTES_PER_DAY
+    return blocks
+
+
+async def summarize_day(ask: Ask, identity: Identity, memory: AgentMemory, day: date, now: datetime) -> Identity:
+    """Summarize a finished day into a thought, and return the identity with tomorrow's `currently` status."""
+    of_the_day = [
+        node.description
+        for node in memory.stream.recent(len(memory.stream))
+        if node.created.date() == day and (node.kind != NodeKind.EVENT or node.importance >= 3)
+    ][:SUMMARY_MEMORIES]
+    if not of_the_day:
+        of_the_day = [f"{identity.name} went about the day."]
+    summary = await ask(DaySummaryRequest(identity=identity, today=day, memories=tuple(of_the_day)))
+    memory.add(
+        NodeKind.THOUGHT,
+        f"Summary of {identity.name}'s {day:%A %B %d}: {summary.summary}",
+        created=now,
+        importance=PLAN_IMPORTANCE,
+        subject=identity.name,
+        predicate="summarized",
+        object=day.isoformat(),
+        keywords=("summary",),
+    )
+    return identity.with_currently(summary.currently)
+
+
+async def decompose_slot(
+    ask: Ask, identity: Identity, schedule: DaySchedule, minute: int, known: dict[str, list[tuple[str, int]]]
+) -> None:
+    """Make sure the slot running at `minute` is an action, decomposing its block into 5-15 minute actions."""
+    index, start, slot = schedule.slot_at(minute)
+    if slot.final:
+        return
+    key = f"{slot.activity}|{slot.minutes}"
+    pieces = known.get(key)
+    if pieces is None:
+        before = schedule.slots[index - 1].activity if index > 0 else ""
+        after = schedule.slots[index + 1].activity if index + 1 < len(schedule.slots) else ""
+        blocks = await ask(
+            DecomposeRequest(
+                identity=identity,
+                activity=slot.activity,
+                start_minute=start,
+                minutes=slot.minutes,
+                before=before,
+                after=after,
+            )
+        )
+        pieces = [(block.activity, block.minutes) for block in blocks]
+        known[key] = pieces
+    schedule.decompose(index, pieces)

@@ -1,0 +1,77 @@
+"""Reflecting (the paper's section 4.2): questions from recent memories, insights citing their evidence.
+
+Fires when the importance of what happened since the last reflection passes the threshold. Each insight is stored
+as a reflection node pointing at the node ids it cites; an insight citing an id the agent does not hold is dropped
+and logged, never stored with a dangling citation.
+"""
+
+import asyncio
+import logging
+from datetime import datetime
+
+from agents.agent_memory import AgentMemory
+from agents.cognition.asking import Ask
+from agents.config import MindConfig
+from agents.identity import Identity
+from agents.language.requests import ImportanceRequest, InsightsRequest, ReflectionQuestionsRequest
+from memory import MemoryNode, NodeKind
+
+logger = logging.getLogger(__name__)
+
+# The paper reflects on the 100 most recent memories.
+STATEMENTS = 100
+
+
+def reflection_due(memory: AgentMemory, threshold: int) -> bool:
+    """Whether enough importance has gathered since the last reflection."""
+    return memory.stream.importance_since_reflection >= threshold
+
+
+async def reflect(
+    ask: Ask, identity: Identity, memory: AgentMemory, now: datetime, config: MindConfig
+) -> list[MemoryNode]:
+    """Reflect once: ask questions, retrieve for each, store the insights with their evidence."""
+    recent = [node for node in memory.stream.recent(STATEMENTS) if "is idle" not in node.description]
+    statements = tuple(node.description for node in recent) or (f"{identity.name} went about the day.",)
+    questions = await ask(
+        ReflectionQuestionsRequest(identity=identity, statements=statements, n=config.reflection_questions)
+    )
+    retrieved = memory.retrieve(list(questions), now=now, k=config.retrieval_count, weights=config.retrieval_weights)
+    requests = [
+        InsightsRequest(
+            identity=identity,
+            question=question,
+            memories=tuple((item.node.id, item.node.description) for item in items),
+            n=config.insights_per_question,
+        )
+        for question, items in zip(questions, retrieved, strict=True)
+        if items
+    ]
+    answers = await asyncio.gather(*(ask(request) for request in requests))
+    insights = []
+    for insight in (insight for answer in answers for insight in answer):
+        missing = [node_id for node_id in insight.evidence_ids if node_id not in memory.stream]
+        if missing or not insight.evidence_ids:
+            logger.warning(
+                "%s: insight %r dropped: it cites ids %s it does not hold", identity.name, insight.text, missing
+            )
+            continue
+        insights.append(insight)
+    stored = []
+    if insights:
+        scores = await ask(ImportanceRequest(identity=identity, memories=tuple(i.text for i in insights)))
+        for insight, score in zip(insights, scores, strict=True):
+            stored.append(
+                memory.add(
+                    NodeKind.REFLECTION,
+                    insight.text,
+                    created=now,
+                    importance=score,
+                    evidence_ids=insight.evidence_ids,
+                    subject=identity.name,
+                    predicate="reflects",
+                    keywords=("reflection",),
+                )
+            )
+    memory.stream.mark_reflected()
+    return stored

@@ -1,0 +1,66 @@
+"""A conversation between two agents, one line per step, shared by both."""
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+
+@dataclass
+class Conversation:
+    """A talk in progress.
+
+    Attributes:
+        first: The agent who started it (it speaks first).
+        second: The other agent.
+        started: When it started.
+        max_lines: Lines after which it ends (the original: 16).
+        lines: (speaker, text) so far.
+        ended: True once someone said goodbye or the line limit was reached.
+    """
+
+    first: str
+    second: str
+    started: datetime
+    max_lines: int
+    lines: list[tuple[str, str]] = field(default_factory=list)
+    ended: bool = False
+
+    @property
+    def speaker(self) -> str:
+        """Whose turn it is."""
+        return self.first if len(self.lines) % 2 == 0 else self.second
+
+    def partner_of(self, name: str) -> str:
+        """The other participant."""
+        return self.second if name == self.first else self.first
+
+    def add_line(self, speaker: str, text: str, end: bool) -> None:
+        """Record a line; the talk ends on goodbye or at the line limit."""
+        self.lines.append((speaker, text))
+        self.ended = end or len(self.lines) >= self.max_lines
+
+    def transcript(self) -> str:
+        """The talk as text, one "Name: line" per line."""
+        return "\n".join(f"{speaker}: {text}" for speaker, text in self.lines)
+
+    def get_state(self) -> dict:
+        """Plain data for checkpoints."""
+        return {
+            "first": self.first,
+            "second": self.second,
+            "started": self.started.isoformat(),
+            "max_lines": self.max_lines,
+            "lines": [list(line) for line in self.lines],
+            "ended": self.ended,
+        }
+
+    @classmethod
+    def from_state(cls, state: dict) -> "Conversation":
+        """Rebuild a conversation saved by `get_state`."""
+        return cls(
+            first=state["first"],
+            second=state["second"],
+            started=datetime.fromisoformat(state["started"]),
+            max_lines=state["max_lines"],
+            lines=[tuple(line) for line in state["lines"]],
+            ended=state["ended"],
+        )

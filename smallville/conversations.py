@@ -1,0 +1,41 @@
+"""The town's rules for talks: applying the agents' decisions in agent order.
+
+A talk starts only if both are still free when its turn to be applied comes (two agents may decide to talk to each
+other, or to the same third agent, in the same step: the first in agent order wins).
+"""
+
+from agents import Conversation, Decision, WorldView
+
+
+def apply_decisions(model, decisions: list[Decision | None], view: WorldView) -> None:
+    """Apply each agent's decision, in the scenario's agent order."""
+    now = view.now
+    for agent, decision in zip(model.people, decisions, strict=True):
+        if decision is None:
+            continue
+        conversation = agent.conversation
+        if decision.line is not None and conversation is not None and not conversation.ended:
+            conversation.add_line(agent.name, decision.line.line, decision.line.end)
+            model.log(agent.name, "line", decision.line.line, partner=conversation.partner_of(agent.name))
+        if decision.summary is not None and conversation is not None:
+            cooldown_until = model.step_count + model.config.chat_cooldown_steps
+            for name in (conversation.first, conversation.second):
+                model.by_name[name].end_conversation(decision.summary, now, cooldown_until)
+            model.conversations.remove(conversation)
+            model.log(agent.name, "talk", decision.summary.summary, partner=conversation.second)
+        if decision.talk_to is not None:
+            start_talk(model, agent, model.by_name[decision.talk_to], now)
+
+
+def start_talk(model, first, second, now) -> bool:
+    """Start a talk if both are free and awake; returns whether it started."""
+    if first.conversation is not None or second.conversation is not None or second.sleeping or first.sleeping:
+        return False
+    conversation = Conversation(
+        first=first.name, second=second.name, started=now, max_lines=model.config.max_conversation_lines
+    )
+    minutes = model.conversation_minutes()
+    first.start_conversation(conversation, now, minutes)
+    second.start_conversation(conversation, now, minutes)
+    model.conversations.append(conversation)
+    return True

@@ -1,0 +1,186 @@
+"""SmallvilleModel: the Ville and its generative agents as a Mesa model.
+
+One step is 10 simulated seconds (the original's). Every agent decides on the same snapshot of the town; their
+model calls run concurrently under the gateway's cap; their decisions are applied in the scenario's agent order, so
+a seed and a response cache reproduce a run exactly.
+"""
+
+import asyncio
+import logging
+from datetime import datetime, timedelta
+from math import ceil
+
+import mesa
+
+from agents import Gateway, GatewayConfig, GenerativeAgent, Mind, MindConfig, WorldView
+from environment import WorldState, make_grid
+from memory import RetrievalWeights
+from smallville.conversations import apply_decisions
+from smallville.reporters import make_datacollector
+from smallville.scenario import DATA_DIR, Scenario, load_scenario
+from smallville.town import build_people, load_town
+
+logger = logging.getLogger(__name__)
+
+
+class SmallvilleModel(mesa.Model):
+    """The town. Every parameter is a keyword argument with a default, the same names as the CLI's flags.
+
+    Args:
+        scenario_name: A scenario in data/scenarios/ (or a path to one); not `scenario`, which Mesa reserves.
+        agents: All the scenario's agents (None), the first n, or a list of names.
+        llm: "offline" (the deterministic baseline) or any litellm model name.
+        routes: Request kind -> model name, for the kinds that go to another model.
+        embedder: "minilm", "hashing", or a litellm embedding model name.
+        rng: The seed (Mesa's `rng`): the same seed and cache reproduce a run.
+        seconds_per_step: Simulated seconds per step (None: the scenario's, 10 in the original).
+        planning, reflection, observation: The paper's ablation switches.
+        retrieval_weights: "paper" (1/1/1), "original" (0.5/3/2) or "a,b,c".
+        reflection_threshold: Importance that triggers a reflection (None: each persona's, 250 in the data).
+        max_in_flight: Model calls in flight at once.
+        cache_path: A response cache (SQLite) to share between runs; None for no cache.
+        replay: Refuse any call the cache cannot answer (exact replays).
+        api_base: Base URL of an OpenAI-compatible or ollama server.
+        max_calls, max_cost: A budget; the run stops cleanly when it is reached.
+        collect_every: Steps between two DataCollector rows (6 = every simulated minute).
+    """
+
+    def __init__(
+        self,
+        scenario_name: str = "the_ville_n25",
+        agents: int | list[str] | None = None,
+        llm: str = "offline",
+        routes: dict[str, str] | None = None,
+        embedder: str = "minilm",
+        rng: int | None = 0,
+        seconds_per_step: int | None = None,
+        planning: bool = True,
+        reflection: bool = True,
+        observation: bool = True,
+        retrieval_weights: str = "paper",
+        reflection_threshold: int | None = None,
+        vision_radius: int = 8,
+        max_conversation_lines: int = 16,
+        chat_cooldown_steps: int = 800,
+        max_in_flight: int = 25,
+        cache_path: str | None = None,
+        replay: bool = False,
+        api_base: str | None = None,
+        max_calls: int | None = None,
+        max_cost: float | None = None,
+        collect_every: int = 6,
+    ):
+        super().__init__(rng=rng)
+        self.setting: Scenario = load_scenario(scenario_name).select(agents)
+        self.seed = rng if isinstance(rng, int) else 0
+        self.seconds_per_step = seconds_per_step or self.setting.seconds_per_step
+        self.start = self.setting.start
+        self.step_count = 0
+        self.collect_every = collect_every
+        self.config = MindConfig(
+            planning=planning,
+            reflection=reflection,
+            observation=observation,
+            retrieval_weights=RetrievalWeights.parse(retrieval_weights),
+            reflection_threshold=reflection_threshold,
+            vision_radius=vision_radius,
+            max_conversation_lines=max_conversation_lines,
+            chat_cooldown_steps=chat_cooldown_steps,
+        )
+        self.gateway = Gateway(
+            GatewayConfig(
+                model=llm,
+                routes=dict(routes or {}),
+                seed=self.seed,
+                cache_path=cache_path,
+                replay=replay,
+                max_in_flight=max_in_flight,
+                api_base=api_base,
+                max_calls=max_calls,
+                max_cost=max_cost,
+            )
+        )
+        self.ville, self.paths = load_town(DATA_DIR / self.setting.map)
+        self.grid = make_grid(self.ville, self.random)
+        self.state = WorldState(self.ville)
+        self.mind = Mind(gateway=self.gateway, config=self.config, ville=self.ville, paths=self.paths)
+        self._loop = asyncio.new_event_loop()
+        self.conversations = []
+        self.event_log: list[dict] = []
+        self.people: list[GenerativeAgent] = build_people(self, embedder)
+        self.by_name = {agent.name: agent for agent in self.people}
+        self.run_async(self._seed_memories())
+        self.datacollector = make_datacollector()
+        self.datacollector.collect(self)
+
+    @property
+    def now(self) -> datetime:
+        """The simulated time at the start of the next step."""
+        return self.start + timedelta(seconds=self.seconds_per_step * self.step_count)
+
+    def run_async(self, coroutine):
+        """Run a coroutine on the model's own event loop (one loop for the model's life)."""
+        return self._loop.run_until_complete(coroutine)
+
+    async def _seed_memories(self) -> None:
+        await asyncio.gather(*(agent.seed_memories(self.now) for agent in self.people))
+
+    def snapshot(self) -> WorldView:
+        """The town as every agent sees it at the start of this step."""
+        return WorldView(
+            now=self.now,
+            step=self.step_count,
+            ville=self.ville,
+            state=self.state,
+            agents={agent.name: agent.status() for agent in self.people},
+        )
+
+    def step(self) -> None:
+        """Snapshot, all agents decide concurrently, apply in agent order, move, collect."""
+        view = self.snapshot()
+        thoughts = [agent.prepare(view) for agent in self.people]
+        decisions = self.run_async(_gather(thoughts))
+        apply_decisions(self, decisions, view)
+        for agent in self.people:
+            agent.advance(self.state, self.grid)
+        self._log_actions(view)
+        self.step_count += 1
+        if self.step_count % self.collect_every == 0:
+            self.datacollector.collect(self)
+
+    def conversation_minutes(self) -> int:
+        """How long a talk is planned to take in the schedule: its most lines, rounded up to 5 minutes."""
+        return 5 * ceil(self.config.max_conversation_lines * self.seconds_per_step / 60 / 5)
+
+    def _log_actions(self, view: WorldView) -> None:
+        for agent in self.people:
+            before = view.agents[agent.name]
+            if agent.action is not None and agent.action.description != before.activity:
+                self.log(agent.name, "action", agent.action.description, address=agent.action.address)
+            for kind, text in agent.journal:
+                self.log(agent.name, kind, text)
+            agent.journal.clear()
+
+    def log(self, agent: str, kind: str, text: str, **details) -> None:
+        """Add an entry to the event log (actions, talks and their lines, plans, reflections)."""
+        self.event_log.append({"time": self.now.isoformat(), "agent": agent, "kind": kind, "text": text, **details})
+
+    def run_until(self, end: datetime) -> None:
+        """Step until the simulated clock reaches `end`."""
+        while self.now < end:
+            self.step()
+
+    def close(self) -> None:
+        """Release the event loop and the gateway's resources."""
+        self.gateway.close()
+        self._loop.close()
+
+
+async def _gather(thoughts):
+    pending = [(index, thought) for index, thought in enumerate(thoughts) if thought is not None]
+    results = [None] * len(thoughts)
+    if pending:
+        answers = await asyncio.gather(*(thought for _, thought in pending))
+        for (index, _), answer in zip(pending, answers, strict=True):
+            results[index] = answer
+    return results

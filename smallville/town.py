@@ -1,0 +1,39 @@
+"""Building the town: the map and its paths (loaded once per process), and the people from the scenario."""
+
+from functools import cache
+from pathlib import Path
+
+from agents import AgentMemory, GenerativeAgent, load_persona, load_whispers, make_agent_embedder
+from environment import PathFinder, SpatialMemory, Ville, load_ville
+from memory import MemoryStream
+from smallville.scenario import DATA_DIR
+
+
+@cache
+def load_town(map_dir: Path) -> tuple[Ville, PathFinder]:
+    """The map and a path finder, shared by every model of the process (both are read-only; paths are cached)."""
+    ville = load_ville(map_dir)
+    return ville, PathFinder(ville)
+
+
+def build_people(model, embedder_name: str) -> list[GenerativeAgent]:
+    """One GenerativeAgent per scenario agent, in the scenario's order, on its start tile."""
+    setting = model.setting
+    whispers = load_whispers(DATA_DIR / setting.whispers)
+    embedder = make_agent_embedder(embedder_name, api_base=model.gateway.config.api_base)
+    people = []
+    for start in setting.agents:
+        persona = load_persona(DATA_DIR / setting.personas, start.name, whispers)
+        if not model.ville.is_walkable(start.tile):
+            raise ValueError(f"scenario {setting.name}: {start.name} starts on {start.tile}, which is not walkable")
+        people.append(
+            GenerativeAgent(
+                model,
+                persona,
+                mind=model.mind,
+                memories=AgentMemory(MemoryStream(dim=embedder.dim), embedder),
+                spatial=SpatialMemory.from_file(persona.spatial_memory_file),
+                cell=model.grid[start.tile],
+            )
+        )
+    return people
