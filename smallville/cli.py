@@ -1,0 +1,58 @@
+"""The command line: argument parsing only; each command's work lives in its own module, imported when run.
+
+Heavy libraries (mesa, litellm, numpy models) load only inside a command, so `--help` answers in well under a second.
+"""
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+from smallville.options import add_model_options
+
+DESCRIPTION = """Generative agents (Park et al. 2023) in the Ville, on Mesa.
+Offline by default: no API key, no network; --llm names any litellm model to use a real one."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of every command."""
+    parser = argparse.ArgumentParser(prog="run.py", description=DESCRIPTION)
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-v info, -vv debug)")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    simulate = commands.add_parser(
+        "simulate",
+        help="simulate days of the town",
+        description="Simulate the town from the scenario's start; prints progress and a summary table.",
+    )
+    when = simulate.add_mutually_exclusive_group()
+    when.add_argument("--days", type=float, default=1.0, help="simulated days to run (default: 1)")
+    when.add_argument("--until", help="simulated end time, e.g. 2023-02-13T12:00")
+    add_model_options(simulate)
+    simulate.add_argument("--out", help="run folder to write (default: runs/<scenario>-<time>); must not exist")
+    simulate.set_defaults(handler="smallville.commands.simulate:run")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the arguments and run the command; errors a user can fix print one line and exit 1."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)]
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    module_name, function_name = args.handler.split(":")
+    import importlib  # noqa: PLC0415 - the command's module loads only when it runs
+
+    handler = getattr(importlib.import_module(module_name), function_name)
+    try:
+        return handler(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except UserError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+
+
+class UserError(Exception):
+    """A mistake the user can fix (a bad name, a missing key, an existing folder): one line, no traceback."""
