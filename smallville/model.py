@@ -18,6 +18,7 @@ from memory import RetrievalWeights
 from smallville.conversations import apply_decisions
 from smallville.reporters import make_datacollector
 from smallville.scenario import DATA_DIR, Scenario, load_scenario
+from smallville.social import SocialTracker
 from smallville.town import build_people, load_town
 
 logger = logging.getLogger(__name__)
@@ -110,8 +111,10 @@ class SmallvilleModel(mesa.Model):
         self.people: list[GenerativeAgent] = build_people(self, embedder)
         self.by_name = {agent.name: agent for agent in self.people}
         self.run_async(self._seed_memories())
-        self.datacollector = make_datacollector()
-        self.datacollector.collect(self)
+        self.social = SocialTracker(self.setting.agent_names, self.setting.facts, self.setting.gathering)
+        self.social.start(self.now)
+        self.datacollector = make_datacollector(self.setting.facts)
+        self.collect()
 
     @property
     def now(self) -> datetime:
@@ -146,7 +149,12 @@ class SmallvilleModel(mesa.Model):
         self._log_actions(view)
         self.step_count += 1
         if self.step_count % self.collect_every == 0:
-            self.datacollector.collect(self)
+            self.collect()
+
+    def collect(self) -> None:
+        """Bring the social metrics up to date, then record a DataCollector row."""
+        self.social.update(self.people, self.now)
+        self.datacollector.collect(self)
 
     def conversation_minutes(self) -> int:
         """How long a talk is planned to take in the schedule: its most lines, rounded up to 5 minutes."""

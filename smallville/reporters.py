@@ -1,6 +1,10 @@
-"""What the DataCollector records: the town's clock and costs, and each agent's place and action."""
+"""What the DataCollector records: the town's clock, costs and social metrics, and each agent's place and action."""
+
+from functools import partial
 
 from mesa import DataCollector
+
+from smallville.scenario import TrackedFact
 
 
 def _time(model) -> str:
@@ -28,8 +32,39 @@ def _talking(model) -> int:
     return 2 * len(model.conversations)
 
 
-def make_datacollector() -> DataCollector:
-    """The model's DataCollector: one row per collection, agents keyed by Mesa's time."""
+def _density(model) -> float:
+    return model.social.density()
+
+
+def _aware(fact_id: str, model) -> float:
+    return model.social.aware_share(fact_id)
+
+
+def _attendees(model) -> int:
+    return len(model.social.attendees)
+
+
+def _knows_since(fact_id: str, agent) -> str:
+    awareness = agent.model.social.awareness[fact_id].get(agent.name)
+    return awareness.since.isoformat() if awareness else ""
+
+
+def _knows_from(fact_id: str, agent) -> str:
+    awareness = agent.model.social.awareness[fact_id].get(agent.name)
+    return (awareness.source or "") if awareness else ""
+
+
+def make_datacollector(facts: list[TrackedFact]) -> DataCollector:
+    """The model's DataCollector: one row per collection, agents keyed by Mesa's time.
+
+    Per tracked fact: the share of agents aware (`aware_<id>`), and per agent since when it knows (`knows_<id>`,
+    "" if not) and from whom (`from_<id>`, "" for a source or an agent who saw it itself).
+    """
+    fact_reporters = {f"aware_{fact.id}": partial(_aware, fact.id) for fact in facts}
+    fact_agent_reporters = {}
+    for fact in facts:
+        fact_agent_reporters[f"knows_{fact.id}"] = partial(_knows_since, fact.id)
+        fact_agent_reporters[f"from_{fact.id}"] = partial(_knows_from, fact.id)
     return DataCollector(
         model_reporters={
             "time": _time,
@@ -38,8 +73,12 @@ def make_datacollector() -> DataCollector:
             "model_calls": _calls,
             "tokens": _tokens,
             "cost": _cost,
+            "density": _density,
+            "attendees": _attendees,
+            **fact_reporters,
         },
         agent_reporters={
+            **fact_agent_reporters,
             "name": "name",
             "x": lambda agent: agent.tile[0],
             "y": lambda agent: agent.tile[1],

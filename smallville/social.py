@@ -1,0 +1,147 @@
+"""Social metrics of the paper's section 7: who knows whom, how news spreads, who came to the party.
+
+All three are computed from the agents' own memories and positions (agents never keep tallies), incrementally:
+each update reads only the memory nodes added since the last one.
+"""
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import networkx as nx
+
+from smallville.scenario import Gathering, TrackedFact
+
+_NAME = re.compile(r"\b[A-Z][a-z]+ [A-Z][a-z]+\b")
+# How close a misspelled first and last name must be to a persona's: the data's misspellings are "Haily" for
+# "Hailey" (0.91) and "Chan" for "Chen" (0.75); "Moore" and "Moreno" (0.73) are two different families.
+FIRST_NAME_CUTOFF = 0.8
+LAST_NAME_CUTOFF = 0.75
+
+
+def match_person(text: str, people: list[str]) -> str | None:
+    """The persona a possibly misspelled full name refers to ("Abigail Chan" -> "Abigail Chen"), or None."""
+    if text in people:
+        return text
+    first, _, last = text.partition(" ")
+    best, best_score = None, 0.0
+    for person in people:
+        person_first, _, person_last = person.partition(" ")
+        first_score = difflib.SequenceMatcher(None, first, person_first).ratio()
+        last_score = difflib.SequenceMatcher(None, last, person_last).ratio()
+        if (
+            first_score >= FIRST_NAME_CUTOFF
+            and last_score >= LAST_NAME_CUTOFF
+            and first_score + last_score > best_score
+        ):
+            best, best_score = person, first_score + last_score
+    return best
+
+
+def people_named(text: str, people: list[str]) -> set[str]:
+    """Every persona a text names by full name, misspellings included."""
+    found = {match_person(candidate, people) for candidate in _NAME.findall(text)}
+    return {name for name in found if name}
+
+
+@dataclass(frozen=True)
+class Awareness:
+    """How one agent came to know a fact: when, and from whom (None: it was a source, or saw it itself)."""
+
+    since: datetime
+    source: str | None
+
+
+@dataclass
+class SocialTracker:
+    """The relationship graph, each tracked fact's awareness, and a gathering's attendance.
+
+    Attributes:
+        graph: Undirected; an edge when two agents talked or one holds a memory naming the other.
+        awareness: fact id -> agent -> Awareness.
+        attendees: Agents seen at the gathering's place during its hours.
+    """
+
+    people: list[str]
+    facts: list[TrackedFact]
+    gathering: Gathering | None
+    graph: nx.Graph = field(default_factory=nx.Graph)
+    awareness: dict[str, dict[str, Awareness]] = field(default_factory=dict)
+    attendees: set[str] = field(default_factory=set)
+    _scanned: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.graph.add_nodes_from(self.people)
+        for fact in self.facts:
+            self.awareness.setdefault(fact.id, {})
+
+    def start(self, now: datetime) -> None:
+        """The facts' sources know them from the start."""
+        for fact in self.facts:
+            for source in fact.sources:
+                if source in self.people:
+                    self.awareness[fact.id].setdefault(source, Awareness(now, None))
+
+    def update(self, agents, now: datetime) -> None:
+        """Read the memories added since the last update, and who is at the gathering."""
+        for agent in agents:
+            stream = agent.memories.stream
+            start = self._scanned.get(agent.name, 0)
+            for node_id in range(start, len(stream)):
+                self._read(agent.name, stream.node(node_id))
+            self._scanned[agent.name] = len(stream)
+        if self.gathering and self.gathering.start <= now < self.gathering.end:
+            for agent in agents:
+                address = agent.model.ville.address_at(agent.tile)
+                if address.startswith(self.gathering.place):
+                    self.attendees.add(agent.name)
+
+    def _read(self, owner: str, node) -> None:
+        named = people_named(node.description, self.people) - {owner}
+        if node.partner and node.partner in self.people:
+            named.add(node.partner)
+        for other in named:
+            self.graph.add_edge(owner, other)
+        for fact in self.facts:
+            known = self.awareness[fact.id]
+            if owner not in known and fact.matches(node.description):
+                source = node.partner or (node.object if node.object in self.people else None)
+                known[owner] = Awareness(node.created, source)
+
+    def density(self) -> float:
+        """The paper's network density, 2|E| / (|V| (|V| - 1))."""
+        return nx.density(self.graph) if len(self.people) > 1 else 0.0
+
+    def aware_share(self, fact_id: str) -> float:
+        """The share of agents who know a fact."""
+        return len(self.awareness[fact_id]) / len(self.people)
+
+    def cascade(self, fact_id: str) -> list[tuple[str | None, str, datetime]]:
+        """(from, to, when) for every agent who knows the fact, in the order they learned it."""
+        known = self.awareness[fact_id]
+        return sorted(((a.source, name, a.since) for name, a in known.items()), key=lambda item: item[2])
+
+    def get_state(self) -> dict:
+        """Plain data for checkpoints."""
+        return {
+            "edges": sorted([sorted(edge) for edge in self.graph.edges()]),
+            "awareness": {
+                fact: {name: [a.since.isoformat(), a.source] for name, a in known.items()}
+                for fact, known in self.awareness.items()
+            },
+            "attendees": sorted(self.attendees),
+            "scanned": dict(self._scanned),
+        }
+
+    def set_state(self, state: dict) -> None:
+        """Restore what `get_state` saved."""
+        self.graph = nx.Graph()
+        self.graph.add_nodes_from(self.people)
+        self.graph.add_edges_from(tuple(edge) for edge in state["edges"])
+        self.awareness = {
+            fact: {name: Awareness(datetime.fromisoformat(since), source) for name, (since, source) in known.items()}
+            for fact, known in state["awareness"].items()
+        }
+        self.attendees = set(state["attendees"])
+        self._scanned = dict(state["scanned"])
