@@ -1,0 +1,77 @@
+"""The layout of a run folder: everything a report, an interview, a resume or the browser replay needs.
+
+<run>/
+  config.json          the model's keyword arguments, resolved (never an API key)
+  events.sqlite        the event log: actions, talks and their lines, plans, reflections (table `events`)
+  memory.sqlite        every agent's memory stream (memory.MemoryStore)
+  metrics/model.csv    the DataCollector's model frame (time, density, awareness, calls, ...)
+  metrics/agents.csv   the DataCollector's agent frame (position, action, knowledge per agent)
+  graphs/<time>.graphml  the relationship graph at each checkpoint
+  checkpoint/          the latest checkpoint (state.json), replaced atomically
+  ledger.json          model calls, tokens and cost by agent and request kind
+  report/              written by `run.py report`
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class RunFolder:
+    """Paths inside one run folder."""
+
+    root: Path
+
+    @property
+    def config(self) -> Path:
+        """The resolved configuration."""
+        return self.root / "config.json"
+
+    @property
+    def events(self) -> Path:
+        """The event log database."""
+        return self.root / "events.sqlite"
+
+    @property
+    def memory(self) -> Path:
+        """The memory streams database."""
+        return self.root / "memory.sqlite"
+
+    @property
+    def metrics(self) -> Path:
+        """The metrics frames folder."""
+        return self.root / "metrics"
+
+    @property
+    def model_metrics(self) -> Path:
+        """The model frame."""
+        return self.metrics / "model.csv"
+
+    @property
+    def agent_metrics(self) -> Path:
+        """The agent frame."""
+        return self.metrics / "agents.csv"
+
+    @property
+    def graphs(self) -> Path:
+        """Relationship graph snapshots."""
+        return self.root / "graphs"
+
+    @property
+    def checkpoint(self) -> Path:
+        """The latest checkpoint folder."""
+        return self.root / "checkpoint"
+
+    @property
+    def ledger(self) -> Path:
+        """Calls, tokens and cost."""
+        return self.root / "ledger.json"
+
+    @property
+    def report(self) -> Path:
+        """Where `report` writes its plots and summary."""
+        return self.root / "report"
+
+    def exists(self) -> bool:
+        """Whether this is a run folder (it has a config)."""
+        return self.config.is_file()
