@@ -65,8 +65,6 @@ def test_package_sets_stack_environment_before_libraries_load(package, variable)
         if k not in {"LITELLM_LOCAL_MODEL_COST_MAP", "SOLARA_TELEMETRY_MIXPANEL_ENABLE"}
     }
     code = f"import os, {package}; print(os.environ.get({variable!r}))"
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, cwd=ROOT
-    )
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() in {"True", "False"}
     assert out.stdout.strip() == ("False" if variable.startswith("SOLARA") else "True")
