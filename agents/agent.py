@@ -358,9 +358,12 @@ class GenerativeAgent(LLMAgent, CellAgent):
 
     # --- checkpoints ------------------------------------------------------------------------------------------
 
-    def get_state(self) -> dict:
-        """Everything that makes this agent's future, as plain data (the conversation is the model's)."""
-        return {
+    def get_state(self, *, stream: bool = True) -> dict:
+        """Everything that makes this agent's future, as plain data (the conversation is the model's).
+
+        With `stream=False` the memory stream is left out (a run folder keeps it in its memory store).
+        """
+        state = {
             "tile": list(self.tile),
             "currently": self.identity.currently,
             "schedule": self.schedule.get_state() if self.schedule else None,
@@ -373,11 +376,13 @@ class GenerativeAgent(LLMAgent, CellAgent):
             "release": self._release,
             "pending": [memory.get_state() for memory in self.memories.pending],
             "spatial": self.spatial.get_state(),
-            "stream": self.memories.stream.get_state(),
         }
+        if stream:
+            state["stream"] = self.memories.stream.get_state()
+        return state
 
-    def set_state(self, state: dict, grid) -> None:
-        """Restore what `get_state` saved."""
+    def set_state(self, state: dict, grid, stream=None) -> None:
+        """Restore what `get_state` saved; `stream` replaces the memory stream when the state has none."""
         from memory import MemoryStream  # noqa: PLC0415
 
         self.cell = grid[tuple(state["tile"])]
@@ -392,5 +397,9 @@ class GenerativeAgent(LLMAgent, CellAgent):
         self._release = state["release"]
         self.memories.pending = [PendingMemory.from_state(memory) for memory in state["pending"]]
         self.spatial.set_state(state["spatial"])
-        self.memories.stream = MemoryStream.from_state(state["stream"])
-        self.memory.stream = self.memories.stream
+        if "stream" in state:
+            stream = MemoryStream.from_state(state["stream"])
+        if stream is not None:
+            self.memories.stream = stream
+            self.memory.stream = stream
+        self.conversation = None

@@ -12,7 +12,7 @@ from math import ceil
 
 import mesa
 
-from agents import Gateway, GatewayConfig, GenerativeAgent, Mind, MindConfig, WorldView
+from agents import Conversation, Gateway, GatewayConfig, GenerativeAgent, Mind, MindConfig, WorldView
 from environment import WorldState, make_grid
 from memory import RetrievalWeights
 from smallville.conversations import apply_decisions
@@ -177,6 +177,40 @@ class SmallvilleModel(mesa.Model):
         """Step until the simulated clock reaches `end`."""
         while self.now < end:
             self.step()
+
+    def get_state(self, *, streams: bool = True) -> dict:
+        """The whole state of the town as plain data: clock, RNGs, world, talks, agents, metrics, costs.
+
+        With `streams=False` the agents' memory streams are left out (a run folder keeps them in its store).
+        """
+        version, internal, gauss = self.random.getstate()
+        return {
+            "step_count": self.step_count,
+            "random": [version, list(internal), gauss],
+            "numpy_rng": self.rng.bit_generator.state,
+            "world": self.state.get_state(),
+            "conversations": [conversation.get_state() for conversation in self.conversations],
+            "agents": {agent.name: agent.get_state(stream=streams) for agent in self.people},
+            "social": self.social.get_state(),
+            "ledger": self.gateway.ledger.get_state(),
+        }
+
+    def set_state(self, state: dict, streams: dict | None = None) -> None:
+        """Restore `get_state`'s data into a model built with the same parameters."""
+        self.step_count = state["step_count"]
+        version, internal, gauss = state["random"]
+        self.random.setstate((version, tuple(internal), gauss))
+        self.rng.bit_generator.state = state["numpy_rng"]
+        self.state.set_state(state["world"])
+        for agent in self.people:
+            stream = (streams or {}).get(agent.name)
+            agent.set_state(state["agents"][agent.name], self.grid, stream)
+        self.conversations = [Conversation.from_state(data) for data in state["conversations"]]
+        for conversation in self.conversations:
+            for name in (conversation.first, conversation.second):
+                self.by_name[name].conversation = conversation
+        self.social.set_state(state["social"])
+        self.gateway.ledger.set_state(state["ledger"])
 
     def close(self) -> None:
         """Release the event loop and the gateway's resources."""
