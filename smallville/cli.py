@@ -30,7 +30,45 @@ def build_parser() -> argparse.ArgumentParser:
     when.add_argument("--until", help="simulated end time, e.g. 2023-02-13T12:00")
     add_model_options(simulate)
     simulate.add_argument("--out", help="run folder to write (default: runs/<scenario>-<time>); must not exist")
+    simulate.add_argument(
+        "--checkpoint-minutes", type=float, default=60, help="simulated minutes between checkpoints (default: 60)"
+    )
     simulate.set_defaults(handler="smallville.commands.simulate:run")
+
+    resume = commands.add_parser(
+        "resume", help="continue a run from its last checkpoint", description="Continue a run to its end time."
+    )
+    resume.add_argument("run", help="the run folder")
+    resume.set_defaults(handler="smallville.commands.simulate:resume")
+
+    interview = commands.add_parser(
+        "interview",
+        help="ask an agent a question about its life",
+        description="An in-character answer from the agent's memories at the run's last checkpoint.",
+    )
+    interview.add_argument("run", help="the run folder")
+    interview.add_argument("agent", nargs="?", help="the agent's full name (or --all)")
+    interview.add_argument("question", help='e.g. "Who is running for mayor?"')
+    interview.add_argument("--all", action="store_true", help="ask every agent")
+    interview.add_argument("--remember", action="store_true", help="keep the exchange in the agents' memories")
+    interview.add_argument("--llm", default=None, help="answer with another model than the run's")
+    interview.set_defaults(handler="smallville.commands.interview:run")
+
+    whisper = commands.add_parser(
+        "whisper",
+        help="give an agent a memory (the paper's inner voice)",
+        description="Add a statement to an agent's memories at the last checkpoint; resume to see what it does.",
+    )
+    whisper.add_argument("run", help="the run folder")
+    whisper.add_argument("agent", help="the agent's full name")
+    whisper.add_argument("statement", help='e.g. "You are going to run for mayor"')
+    whisper.set_defaults(handler="smallville.commands.interview:whisper")
+
+    report = commands.add_parser(
+        "report", help="plots and a summary of a run", description="Write PNG plots and summary.md into RUN/report."
+    )
+    report.add_argument("run", help="the run folder")
+    report.set_defaults(handler="smallville.commands.report:run")
     return parser
 
 

@@ -1,88 +1,84 @@
-"""`run.py simulate`: run the town for some simulated time, with a progress bar and a summary at the end."""
+"""`run.py simulate` and `run.py resume`: run the town to an end time, checkpointing into a run folder."""
 
 import argparse
 import time
 from datetime import datetime, timedelta
+from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
+from smallville.cli import UserError
 from smallville.options import model_kwargs
+from smallville.progress import print_summary, step_with_progress
 
 
 def run(args: argparse.Namespace) -> int:
-    """Build the model, step it to the end time with a progress bar, print the summary."""
-    from smallville.model import SmallvilleModel  # noqa: PLC0415 - heavy: mesa, mesa-llm, litellm
+    """Build the model in a new run folder, run it to the end time, print the summary."""
+    from agents import BudgetExceeded, ModelUnavailable, PersonaFileError, check_model  # noqa: PLC0415 - heavy
+    from smallville.model import SmallvilleModel  # noqa: PLC0415
+    from smallville.run_store import RunFolderError, RunStore  # noqa: PLC0415
+    from smallville.scenario import ScenarioError  # noqa: PLC0415
+
+    kwargs = model_kwargs(args)
+    try:
+        for name in {kwargs["llm"], *(kwargs["routes"] or {}).values()}:
+            check_model(name)
+        out = Path(args.out) if args.out else Path("runs") / f"{Path(kwargs['scenario_name']).stem}-{_stamp()}"
+        console = Console(stderr=True)
+        started = time.perf_counter()
+        with console.status("loading the town (map, personas, seeded memories)..."):
+            model = SmallvilleModel(**kwargs)
+        end = datetime.fromisoformat(args.until) if args.until else model.now + timedelta(days=args.days)
+        store = RunStore.create(out, {**kwargs, "end": end.isoformat(), "checkpoint_minutes": args.checkpoint_minutes})
+    except (ValueError, ScenarioError, PersonaFileError, RunFolderError) as error:
+        raise UserError(str(error).splitlines()[0]) from error
+    console.print(f"run folder: {out}")
+    return _run_to_end(model, store, end, args.checkpoint_minutes, console, started, (BudgetExceeded, ModelUnavailable))
+
+
+def resume(args: argparse.Namespace) -> int:
+    """Rebuild the run's model from its config, restore the last checkpoint, and run on to the end."""
+    from agents import BudgetExceeded, ModelUnavailable  # noqa: PLC0415
+    from smallville.model import SmallvilleModel  # noqa: PLC0415
+    from smallville.run_store import RunFolderError, RunStore  # noqa: PLC0415
 
     console = Console(stderr=True)
     started = time.perf_counter()
-    with console.status("loading the town (map, personas, seeded memories)..."):
-        model = SmallvilleModel(**model_kwargs(args))
-    end = datetime.fromisoformat(args.until) if args.until else model.now + timedelta(days=args.days)
     try:
-        step_until(model, end, console)
+        store = RunStore.open(Path(args.run))
+        config = store.config()
+        end = datetime.fromisoformat(config.pop("end"))
+        minutes = config.pop("checkpoint_minutes")
+        with console.status("loading the town and its last checkpoint..."):
+            model = SmallvilleModel(**config)
+            store.restore(model)
+    except RunFolderError as error:
+        raise UserError(str(error)) from error
+    console.print(f"resuming {args.run} at {model.now:%Y-%m-%d %H:%M}")
+    return _run_to_end(model, store, end, minutes, console, started, (BudgetExceeded, ModelUnavailable))
+
+
+def _run_to_end(model, store, end, checkpoint_minutes, console, started, stops) -> int:
+    every = max(1, int(checkpoint_minutes * 60 // model.seconds_per_step))
+    code = 0
+    try:
+        step_with_progress(model, end, console, on_step=lambda: _maybe_checkpoint(model, store, every))
+    except stops as error:
+        console.print(f"[red]stopped: {error}[/red] (resume with: run.py resume {store.folder.root})")
+        code = 2
     finally:
+        store.checkpoint(model)
+        store.close()
         model.close()
     print_summary(model, time.perf_counter() - started, Console())
-    return 0
+    console.print(f"results in {store.folder.root} (run.py report {store.folder.root} draws the plots)")
+    return code
 
 
-def step_until(model, end: datetime, console: Console) -> None:
-    """Step with a rich progress bar: simulated time, steps per second, calls, tokens, cost."""
-    total = max(1, int((end - model.now).total_seconds() // model.seconds_per_step))
-    columns = (
-        TextColumn("[bold]{task.fields[clock]}"),
-        BarColumn(),
-        TextColumn("{task.percentage:>3.0f}%"),
-        TextColumn("{task.fields[rate]} steps/s"),
-        TextColumn("{task.fields[calls]} calls, {task.fields[tokens]} tokens, ${task.fields[cost]}"),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=console, transient=False) as progress:
-        task = progress.add_task("simulating", total=total, clock="", rate="0", calls=0, tokens=0, cost="0.00")
-        started, done = time.perf_counter(), 0
-        while model.now < end:
-            model.step()
-            done += 1
-            if done % 30 == 0 or model.now >= end:
-                totals = model.gateway.ledger.totals()
-                progress.update(
-                    task,
-                    completed=done,
-                    clock=f"{model.now:%a %b %d %H:%M}",
-                    rate=f"{done / (time.perf_counter() - started):.0f}",
-                    calls=totals.calls,
-                    tokens=totals.prompt_tokens + totals.completion_tokens,
-                    cost=f"{totals.cost or 0:.2f}",
-                )
+def _maybe_checkpoint(model, store, every: int) -> None:
+    if model.step_count % every == 0:
+        store.checkpoint(model)
 
 
-def print_summary(model, wall_seconds: float, console: Console) -> None:
-    """The end-of-run table: calls, tokens and cost by request kind, and the wall time."""
-    by_kind = model.gateway.ledger.by_kind()
-    table = Table(title=f"Model calls ({model.gateway.config.model}), {len(model.people)} agents")
-    for column in ("request", "calls", "per agent", "tokens", "cost $", "fallbacks"):
-        table.add_column(column, justify="right" if column != "request" else "left")
-    people = max(1, len(model.people))
-    for kind, totals in sorted(by_kind.items()):
-        table.add_row(
-            kind,
-            str(totals.calls),
-            f"{totals.calls / people:.1f}",
-            str(totals.prompt_tokens + totals.completion_tokens),
-            f"{totals.cost or 0:.4f}",
-            str(totals.fallbacks),
-        )
-    totals = model.gateway.ledger.totals()
-    table.add_row(
-        "all",
-        str(totals.calls),
-        f"{totals.calls / people:.1f}",
-        str(totals.prompt_tokens + totals.completion_tokens),
-        f"{totals.cost or 0:.4f}",
-        str(totals.fallbacks),
-        style="bold",
-    )
-    console.print(table)
-    console.print(f"simulated until {model.now:%Y-%m-%d %H:%M} in {wall_seconds:.1f} s of wall time")
+def _stamp() -> str:
+    return datetime.now().strftime("%Y%m%d-%H%M%S")

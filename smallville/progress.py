@@ -1,0 +1,80 @@
+"""The rich progress bar and the end-of-run summary table of the CLI."""
+
+import time
+from collections.abc import Callable
+from datetime import datetime
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+# Steps between two progress updates (redrawing costs more than a quiet step).
+REFRESH_EVERY = 30
+
+
+def step_with_progress(model, end: datetime, console: Console, on_step: Callable[[], None] = lambda: None) -> None:
+    """Step until `end` with a progress bar: simulated time, steps per second, calls, tokens, cost."""
+    total = max(1, int((end - model.now).total_seconds() // model.seconds_per_step))
+    columns = (
+        TextColumn("[bold]{task.fields[clock]}"),
+        BarColumn(),
+        TextColumn("{task.percentage:>3.0f}%"),
+        TextColumn("{task.fields[rate]} steps/s"),
+        TextColumn("{task.fields[calls]} calls, {task.fields[tokens]} tokens, ${task.fields[cost]}"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=False, disable=not console.is_terminal) as progress:
+        task = progress.add_task("simulating", total=total, clock="", rate="0", calls=0, tokens=0, cost="0.00")
+        started, done = time.perf_counter(), 0
+        while model.now < end:
+            model.step()
+            on_step()
+            done += 1
+            if done % REFRESH_EVERY == 0 or model.now >= end:
+                totals = model.gateway.ledger.totals()
+                progress.update(
+                    task,
+                    completed=done,
+                    clock=f"{model.now:%a %b %d %H:%M}",
+                    rate=f"{done / (time.perf_counter() - started):.0f}",
+                    calls=totals.calls,
+                    tokens=totals.prompt_tokens + totals.completion_tokens,
+                    cost=f"{totals.cost or 0:.2f}",
+                )
+
+
+def print_summary(model, wall_seconds: float, console: Console) -> None:
+    """The end-of-run tables: the town (density, news, the gathering) and the model calls by request kind."""
+    social = model.social
+    town = Table(title=f"The town, {model.start:%b %d %H:%M} to {model.now:%b %d %H:%M}")
+    town.add_column("measure")
+    town.add_column("value", justify="right")
+    frame = model.datacollector.get_model_vars_dataframe()
+    start_density = frame["density"].iloc[0] if len(frame) else social.density()
+    town.add_row("relationship density", f"{start_density:.3f} -> {social.density():.3f}")
+    for fact in model.setting.facts:
+        start = frame[f"aware_{fact.id}"].iloc[0] if len(frame) else 0
+        town.add_row(f"aware of {fact.id}", f"{100 * start:.0f}% -> {100 * social.aware_share(fact.id):.0f}%")
+    if model.setting.gathering:
+        town.add_row(model.setting.gathering.name, ", ".join(sorted(social.attendees)) or "nobody (yet)")
+    talks = sum(1 for entry in model.event_log if entry["kind"] == "talk")
+    town.add_row("talks (this session)", str(talks))
+    console.print(town)
+
+    people = max(1, len(model.people))
+    calls = Table(title=f"Model calls ({model.gateway.config.model}), {len(model.people)} agents")
+    for column in ("request", "calls", "per agent", "tokens", "cost $", "fallbacks"):
+        calls.add_column(column, justify="left" if column == "request" else "right")
+    rows = sorted(model.gateway.ledger.by_kind().items())
+    for kind, totals in [*rows, ("all", model.gateway.ledger.totals())]:
+        calls.add_row(
+            kind,
+            str(totals.calls),
+            f"{totals.calls / people:.1f}",
+            str(totals.prompt_tokens + totals.completion_tokens),
+            f"{totals.cost or 0:.4f}",
+            str(totals.fallbacks),
+            style="bold" if kind == "all" else None,
+        )
+    console.print(calls)
+    console.print(f"simulated until {model.now:%Y-%m-%d %H:%M} in {wall_seconds:.1f} s of wall time")
