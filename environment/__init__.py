@@ -1,6 +1,34 @@
-"""The world of the Ville: tile map, world tree, object states, paths and places in words.
+"""The world of the Ville: tile map, world tree, object states, paths, spatial memory and places in words.
 
-This layer knows nothing of language models or agents' minds: it answers questions about space.
+This layer knows nothing of language models or agents' minds: it answers questions about space. Tiles are
+(x, y) tuples; addresses are world-tree paths joined by ":" ("the Ville:Hobbs Cafe:cafe:piano").
 """
 
-__all__: list[str] = []
+from environment.describe import describe_choices, describe_event, describe_place, describe_surroundings
+from environment.errors import MapError, UnknownAddress, Unreachable
+from environment.grid import make_grid
+from environment.paths import PathFinder
+from environment.spatial_memory import SpatialMemory
+from environment.ville import Place, Tile, Ville, load_ville
+from environment.world_state import Event, SeenEvent, WorldState, idle
+
+__all__ = [
+    "Event",
+    "MapError",
+    "PathFinder",
+    "Place",
+    "SeenEvent",
+    "SpatialMemory",
+    "Tile",
+    "UnknownAddress",
+    "Unreachable",
+    "Ville",
+    "WorldState",
+    "describe_choices",
+    "describe_event",
+    "describe_place",
+    "describe_surroundings",
+    "idle",
+    "load_ville",
+    "make_grid",
+]

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from agents.agent_memory import AgentMemory, PendingMemory
 from agents.config import MindConfig
 from agents.world_view import WorldView
-from environment import Event, SeenEvent, SpatialMemory
+from environment import Event, SeenEvent, SpatialMemory, describe_event
 from memory import NodeKind
 
 # The original scores idle events 1 without a call.
@@ -29,11 +29,7 @@ class Perception:
         return [seen.event.subject for seen in self.new if seen.event.subject in names]
 
 
-def event_text(event: Event) -> str:
-    """An event as a memory reads it: "Klaus Mueller is reading a book", "the piano is idle"."""
-    if ":" in event.subject:
-        return f"the {event.subject.rsplit(':', 1)[-1]} is {event.description}"
-    return f"{event.subject} is {event.description}"
+event_text = describe_event  # an event as a memory reads it: "Klaus Mueller is reading a book"
 
 
 def perceive(
