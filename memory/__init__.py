@@ -3,4 +3,24 @@
 This layer knows nothing of language models: importance scores and an embedding function are handed to it.
 """
 
-__all__: list[str] = []
+from memory.embeddings import CachedEmbedder, Embedder, HashingEmbedder, make_embedder
+from memory.minilm import MiniLMEmbedder
+from memory.nodes import MemoryNode, NodeKind
+from memory.store import MemoryStore, StoreError
+from memory.stream import MemoryStream, Retrieved
+from memory.weights import RetrievalWeights
+
+__all__ = [
+    "CachedEmbedder",
+    "Embedder",
+    "HashingEmbedder",
+    "MemoryNode",
+    "MemoryStore",
+    "MemoryStream",
+    "MiniLMEmbedder",
+    "NodeKind",
+    "RetrievalWeights",
+    "Retrieved",
+    "StoreError",
+    "make_embedder",
+]
