@@ -1,0 +1,85 @@
+"""What requests answer: small frozen records the cognition uses directly."""
+
+from dataclasses import dataclass
+from typing import Literal
+
+
+@dataclass(frozen=True)
+class PlanBlock:
+    """An activity and how long it lasts, in minutes."""
+
+    activity: str
+    minutes: int
+
+
+@dataclass(frozen=True)
+class PlaceOption:
+    """An arena the agent may choose, with its objects."""
+
+    sector: str
+    arena: str
+    objects: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ActionChoice:
+    """Where and how an action happens: its place, emoji, event triple, the object's state, its importance."""
+
+    action: str
+    sector: str
+    arena: str
+    game_object: str
+    emoji: str
+    subject: str
+    predicate: str
+    object: str
+    object_state: str
+    importance: int
+
+
+@dataclass(frozen=True)
+class Reaction:
+    """What to do on noticing someone: talk to them, wait for them, or go on."""
+
+    choice: Literal["talk", "wait", "continue"]
+    reason: str
+
+
+@dataclass(frozen=True)
+class ConversationTurn:
+    """One line of a conversation, and whether the speaker ends the talk with it."""
+
+    line: str
+    end: bool
+
+
+@dataclass(frozen=True)
+class ConversationSummary:
+    """What a talk was about, and what each participant takes from it: ((name, takeaway), ...)."""
+
+    summary: str
+    takeaways: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Insight:
+    """A reflection and the ids of the memories it rests on."""
+
+    text: str
+    evidence_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DaySummary:
+    """What happened today, and the agent's status going into tomorrow."""
+
+    summary: str
+    currently: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Which of two answers is more believable, and why."""
+
+    choice: Literal["a", "b"]
+    reason: str

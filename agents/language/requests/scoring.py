@@ -1,0 +1,51 @@
+"""Importance: how poignant memories are, several scored in one call (the original asks once per memory)."""
+
+from dataclasses import dataclass
+
+from pydantic import BaseModel, Field
+
+from agents.identity import Identity
+from agents.language.request import AnswerError, Request
+from agents.language.requests.common import numbered, parse_json
+
+# The original's fail-safe importance.
+FALLBACK_IMPORTANCE = 4
+MOST_MEMORIES = 20
+
+
+class _Scores(BaseModel):
+    scores: list[int] = Field(min_length=1)
+
+
+@dataclass(frozen=True)
+class ImportanceRequest(Request[tuple[int, ...]]):
+    """Rate each memory 1 (mundane: brushing teeth) to 10 (poignant: a break-up, a party invitation)."""
+
+    kind = "importance"
+    template = "importance.txt"
+    temperature = 0.0
+    max_tokens = 200
+
+    identity: Identity
+    memories: tuple[str, ...]
+
+    def validate(self) -> None:
+        if not 1 <= len(self.memories) <= MOST_MEMORIES:
+            raise ValueError(f"importance: 1 to {MOST_MEMORIES} memories per request, got {len(self.memories)}")
+
+    def fields(self) -> dict[str, str]:
+        return {
+            "persona": self.identity.describe(),
+            "name": self.identity.name,
+            "memories": numbered(self.memories),
+            "count": str(len(self.memories)),
+        }
+
+    def parse(self, text: str) -> tuple[int, ...]:
+        scores = parse_json(text, _Scores).scores
+        if len(scores) != len(self.memories):
+            raise AnswerError(f"expected {len(self.memories)} scores, got {len(scores)}")
+        return tuple(min(10, max(1, score)) for score in scores)
+
+    def fallback(self) -> tuple[int, ...]:
+        return (FALLBACK_IMPORTANCE,) * len(self.memories)
