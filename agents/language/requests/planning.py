@@ -1,0 +1,235 @@
+"""Planning requests (the paper's section 4.3): wake-up hour, day plan, hourly schedule, decomposition, rewrite."""
+
+from dataclasses import dataclass
+from datetime import date
+
+from pydantic import BaseModel, Field
+
+from agents.identity import Identity
+from agents.language.answers import PlanBlock
+from agents.language.request import AnswerError, Request
+from agents.language.requests.common import clock, day_text, fit_blocks, numbered, parse_json
+
+MINUTES_PER_DAY = 24 * 60
+# The original's fail-safe wake-up hour.
+FALLBACK_WAKE_HOUR = 8
+# The paper: a day plan in broad strokes of 5 to 8 items.
+FEWEST_PLAN_ITEMS, MOST_PLAN_ITEMS = 5, 8
+# Decomposed actions last 5 to 15 minutes (the original: 5-minute granularity).
+SHORTEST_ACTION, LONGEST_ACTION = 5, 15
+
+
+class _Hour(BaseModel):
+    hour: int = Field(ge=0, le=23)
+
+
+class _Plan(BaseModel):
+    plan: list[str] = Field(min_length=1)
+
+
+class _Block(BaseModel):
+    activity: str = Field(min_length=1)
+    minutes: int = Field(gt=0)
+
+
+class _Schedule(BaseModel):
+    schedule: list[_Block] = Field(min_length=1)
+
+
+class _Action(BaseModel):
+    action: str = Field(min_length=1)
+    minutes: int = Field(gt=0)
+
+
+class _Actions(BaseModel):
+    actions: list[_Action] = Field(min_length=1)
+
+
+@dataclass(frozen=True)
+class WakeUpRequest(Request[int]):
+    """The hour the persona wakes up."""
+
+    kind = "wake_up"
+    template = "wake_up.txt"
+    temperature = 0.0
+    max_tokens = 20
+
+    identity: Identity
+
+    def fields(self) -> dict[str, str]:
+        return {"persona": self.identity.describe(), "name": self.identity.name}
+
+    def parse(self, text: str) -> int:
+        return parse_json(text, _Hour).hour
+
+    def fallback(self) -> int:
+        return FALLBACK_WAKE_HOUR
+
+
+@dataclass(frozen=True)
+class DayPlanRequest(Request[tuple[str, ...]]):
+    """The day in broad strokes: 5 to 8 items with their times."""
+
+    kind = "day_plan"
+    template = "day_plan.txt"
+    max_tokens = 500
+
+    identity: Identity
+    today: date
+    wake_hour: int
+    yesterday: str = ""
+
+    def validate(self) -> None:
+        if not 0 <= self.wake_hour <= 23:
+            raise ValueError(f"wake_hour must be 0-23, got {self.wake_hour}")
+
+    def fields(self) -> dict[str, str]:
+        return {
+            "persona": self.identity.describe(),
+            "name": self.identity.name,
+            "today": day_text(self.today),
+            "wake": clock(self.wake_hour * 60),
+            "yesterday": self.yesterday or "(this is the first day)",
+        }
+
+    def parse(self, text: str) -> tuple[str, ...]:
+        items = [item.strip() for item in parse_json(text, _Plan).plan if item.strip()]
+        if len(items) < FEWEST_PLAN_ITEMS - 1:
+            raise AnswerError(f"a day plan needs {FEWEST_PLAN_ITEMS} to {MOST_PLAN_ITEMS} items, got {len(items)}")
+        return tuple(items[:MOST_PLAN_ITEMS])
+
+    def fallback(self) -> tuple[str, ...]:
+        wake = clock(self.wake_hour * 60)
+        return (
+            f"from {wake} to {clock(self.wake_hour * 60 + 60)}, waking up and getting ready",
+            "from 9:00 am to 12:00 pm, going about the day's work",
+            "from 12:00 pm to 1:00 pm, having lunch",
+            "from 1:00 pm to 6:00 pm, going about the day's work",
+            "from 6:00 pm to 7:00 pm, having dinner",
+            "from 7:00 pm to 11:00 pm, relaxing at home",
+        )
+
+
+@dataclass(frozen=True)
+class HourlyScheduleRequest(Request[tuple[PlanBlock, ...]]):
+    """The whole day as consecutive blocks from midnight, summing to 24 hours (one call; the original makes ~18)."""
+
+    kind = "hourly_schedule"
+    template = "hourly_schedule.txt"
+    max_tokens = 900
+
+    identity: Identity
+    today: date
+    wake_hour: int
+    day_plan: tuple[str, ...]
+
+    def fields(self) -> dict[str, str]:
+        return {
+            "persona": self.identity.describe(),
+            "name": self.identity.name,
+            "today": day_text(self.today),
+            "wake": clock(self.wake_hour * 60),
+            "plan": numbered(self.day_plan),
+        }
+
+    def parse(self, text: str) -> tuple[PlanBlock, ...]:
+        blocks = parse_json(text, _Schedule).schedule
+        return fit_blocks([(block.activity, block.minutes) for block in blocks], MINUTES_PER_DAY)
+
+    def fallback(self) -> tuple[PlanBlock, ...]:
+        awake = max(60, (23 - self.wake_hour) * 60)
+        asleep = MINUTES_PER_DAY - awake
+        first = min(self.wake_hour * 60, asleep)
+        return fit_blocks(
+            [("sleeping", first), ("going about the day", awake), ("sleeping", asleep - first)], MINUTES_PER_DAY
+        )
+
+
+@dataclass(frozen=True)
+class DecomposeRequest(Request[tuple[PlanBlock, ...]]):
+    """An activity broken into 5-15 minute actions that fill its block exactly."""
+
+    kind = "decompose"
+    template = "decompose.txt"
+    max_tokens = 800
+
+    identity: Identity
+    activity: str
+    start_minute: int
+    minutes: int
+    before: str = ""
+    after: str = ""
+
+    def validate(self) -> None:
+        if self.minutes <= 0 or self.minutes % 5:
+            raise ValueError(f"decompose: minutes must be a positive multiple of 5, got {self.minutes}")
+
+    def fields(self) -> dict[str, str]:
+        return {
+            "persona": self.identity.describe(),
+            "name": self.identity.name,
+            "activity": self.activity,
+            "start": clock(self.start_minute),
+            "end": clock(self.start_minute + self.minutes),
+            "minutes": str(self.minutes),
+            "before": self.before or "nothing planned",
+            "after": self.after or "nothing planned",
+        }
+
+    def parse(self, text: str) -> tuple[PlanBlock, ...]:
+        actions = parse_json(text, _Actions).actions
+        return fit_blocks(
+            [(action.action, action.minutes) for action in actions],
+            self.minutes,
+            shortest=SHORTEST_ACTION,
+            longest=LONGEST_ACTION,
+        )
+
+    def fallback(self) -> tuple[PlanBlock, ...]:
+        return fit_blocks([(self.activity, self.minutes)], self.minutes, longest=LONGEST_ACTION)
+
+
+@dataclass(frozen=True)
+class ScheduleRewriteRequest(Request[tuple[PlanBlock, ...]]):
+    """The rest of a window of the schedule, rewritten around an inserted activity (a talk, a wait)."""
+
+    kind = "schedule_rewrite"
+    template = "schedule_rewrite.txt"
+    max_tokens = 600
+
+    identity: Identity
+    now_minute: int
+    inserted: str
+    inserted_minutes: int
+    remaining: tuple[PlanBlock, ...]
+
+    @property
+    def total(self) -> int:
+        """Minutes the rewrite must fill."""
+        return sum(block.minutes for block in self.remaining)
+
+    def validate(self) -> None:
+        if not self.remaining or not 0 < self.inserted_minutes <= self.total:
+            raise ValueError("schedule_rewrite: the inserted activity must fit in the remaining window")
+
+    def fields(self) -> dict[str, str]:
+        return {
+            "persona": self.identity.describe(),
+            "name": self.identity.name,
+            "now": clock(self.now_minute),
+            "inserted": self.inserted,
+            "inserted_minutes": str(self.inserted_minutes),
+            "remaining": "\n".join(f"- {block.activity} ({block.minutes} minutes)" for block in self.remaining),
+            "total": str(self.total),
+        }
+
+    def parse(self, text: str) -> tuple[PlanBlock, ...]:
+        blocks = [(block.activity, block.minutes) for block in parse_json(text, _Schedule).schedule]
+        if blocks[0][0].strip().lower() != self.inserted.strip().lower():
+            blocks = [(self.inserted, self.inserted_minutes), *blocks]
+        blocks[0] = (self.inserted, self.inserted_minutes)
+        return fit_blocks(blocks, self.total, step=1, shortest=1)
+
+    def fallback(self) -> tuple[PlanBlock, ...]:
+        rest = [(block.activity, block.minutes) for block in self.remaining]
+        return fit_blocks([(self.inserted, self.inserted_minutes), *rest], self.total, step=1, shortest=1)

@@ -1,0 +1,125 @@
+"""Reflection requests (the paper's section 4.2): questions, insights with their evidence, the day's summary."""
+
+from dataclasses import dataclass
+from datetime import date
+
+from pydantic import BaseModel, Field
+
+from agents.identity import Identity
+from agents.language.answers import DaySummary, Insight
+from agents.language.request import AnswerError, Request
+from agents.language.requests.common import day_text, numbered, parse_json
+
+
+class _Questions(BaseModel):
+    questions: list[str] = Field(min_length=1)
+
+
+class _Insight(BaseModel):
+    insight: str = Field(min_length=1)
+    evidence: list[int] = []
+
+
+class _Insights(BaseModel):
+    insights: list[_Insight] = Field(min_length=1)
+
+
+class _DaySummary(BaseModel):
+    summary: str = Field(min_length=1)
+    currently: str = Field(min_length=1)
+
+
+@dataclass(frozen=True)
+class ReflectionQuestionsRequest(Request[tuple[str, ...]]):
+    """The most salient high-level questions about recent memories (the paper: 3)."""
+
+    kind = "reflection_questions"
+    template = "reflection_questions.txt"
+    max_tokens = 300
+
+    identity: Identity
+    statements: tuple[str, ...]
+    n: int = 3
+
+    def validate(self) -> None:
+        if not self.statements or self.n < 1:
+            raise ValueError("reflection_questions: needs statements and n >= 1")
+
+    def fields(self) -> dict[str, str]:
+        return {
+            "persona": self.identity.describe(),
+            "name": self.identity.name,
+            "statements": numbered(self.statements),
+            "n": str(self.n),
+        }
+
+    def parse(self, text: str) -> tuple[str, ...]:
+        questions = [question.strip() for question in parse_json(text, _Questions).questions if question.strip()]
+        if not questions:
+            raise AnswerError("no questions")
+        return tuple(questions[: self.n])
+
+    def fallback(self) -> tuple[str, ...]:
+        return (f"What matters most to {self.identity.name} lately?",)
+
+
+@dataclass(frozen=True)
+class InsightsRequest(Request[tuple[Insight, ...]]):
+    """Insights answering a question, each citing the numbers of the memories it rests on."""
+
+    kind = "insights"
+    template = "insights.txt"
+    max_tokens = 600
+
+    identity: Identity
+    question: str
+    memories: tuple[tuple[int, str], ...]
+    n: int = 5
+
+    def validate(self) -> None:
+        if not self.memories:
+            raise ValueError("insights: needs at least one memory")
+
+    def fields(self) -> dict[str, str]:
+        return {
+            "persona": self.identity.describe(),
+            "name": self.identity.name,
+            "question": self.question,
+            "memories": "\n".join(f"[{node_id}] {text}" for node_id, text in self.memories),
+            "n": str(self.n),
+        }
+
+    def parse(self, text: str) -> tuple[Insight, ...]:
+        insights = parse_json(text, _Insights).insights
+        return tuple(Insight(item.insight.strip(), tuple(item.evidence)) for item in insights[: self.n])
+
+    def fallback(self) -> tuple[Insight, ...]:
+        return ()
+
+
+@dataclass(frozen=True)
+class DaySummaryRequest(Request[DaySummary]):
+    """The day in short, and the persona's status going into tomorrow (replaces the original's revise_identity)."""
+
+    kind = "day_summary"
+    template = "day_summary.txt"
+    max_tokens = 500
+
+    identity: Identity
+    today: date
+    memories: tuple[str, ...]
+
+    def fields(self) -> dict[str, str]:
+        return {
+            "persona": self.identity.describe(),
+            "name": self.identity.name,
+            "today": day_text(self.today),
+            "memories": numbered(self.memories) if self.memories else "(nothing noteworthy)",
+        }
+
+    def parse(self, text: str) -> DaySummary:
+        answer = parse_json(text, _DaySummary)
+        return DaySummary(summary=answer.summary.strip(), currently=answer.currently.strip())
+
+    def fallback(self) -> DaySummary:
+        return DaySummary(summary=f"{self.identity.name} went about the day.", currently=self.identity.currently)

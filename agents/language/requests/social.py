@@ -1,0 +1,152 @@
+"""Social requests (the paper's section 4.2 and the original's plan.py and converse.py): react, talk, summarize."""
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from agents.identity import Identity
+from agents.language.answers import ConversationSummary, ConversationTurn, Reaction
+from agents.language.request import AnswerError, Request
+from agents.language.requests.common import numbered, parse_json
+
+
+class _Reaction(BaseModel):
+    choice: Literal["talk", "wait", "continue"]
+    reason: str = ""
+
+
+class _Turn(BaseModel):
+    line: str = Field(min_length=1)
+    end: bool = False
+
+
+class _Summary(BaseModel):
+    summary: str = Field(min_length=1)
+    takeaways: dict[str, str]
+
+
+def _transcript(lines: tuple[tuple[str, str], ...]) -> str:
+    return "\n".join(f"{speaker}: {text}" for speaker, text in lines) or "(nothing said yet)"
+
+
+@dataclass(frozen=True)
+class ReactionRequest(Request[Reaction]):
+    """On noticing someone: start a talk, wait for them, or go on (decide_to_talk and decide_to_react merged)."""
+
+    kind = "reaction"
+    template = "reaction.txt"
+    temperature = 0.3
+    max_tokens = 150
+
+    identity: Identity
+    now: datetime
+    own_activity: str
+    other: str
+    other_activity: str
+    memories: tuple[str, ...] = ()
+    last_chat: str = ""
+
+    def fields(self) -> dict[str, str]:
+        return {
+            "persona": self.identity.describe(),
+            "name": self.identity.name,
+            "now": f"{self.now:%B %d, %Y, %I:%M %p}",
+            "own_activity": self.own_activity,
+            "other": self.other,
+            "other_activity": self.other_activity,
+            "memories": numbered(self.memories) if self.memories else f"(nothing about {self.other})",
+            "last_chat": self.last_chat or "(they have not talked before)",
+        }
+
+    def parse(self, text: str) -> Reaction:
+        answer = parse_json(text, _Reaction)
+        return Reaction(choice=answer.choice, reason=answer.reason)
+
+    def fallback(self) -> Reaction:
+        return Reaction(choice="continue", reason="no decision could be made")
+
+
+@dataclass(frozen=True)
+class ConversationLineRequest(Request[ConversationTurn]):
+    """The speaker's next line, from its memories of the partner and the talk so far."""
+
+    kind = "conversation_line"
+    template = "conversation_line.txt"
+    max_tokens = 200
+
+    speaker: Identity
+    partner: str
+    place: str
+    now: datetime
+    memories: tuple[str, ...]
+    lines: tuple[tuple[str, str], ...] = ()
+    max_lines: int = 16
+
+    def fields(self) -> dict[str, str]:
+        return {
+            "persona": self.speaker.describe(),
+            "name": self.speaker.name,
+            "partner": self.partner,
+            "place": self.place,
+            "now": f"{self.now:%B %d, %Y, %I:%M %p}",
+            "memories": numbered(self.memories) if self.memories else "(nothing in particular)",
+            "transcript": _transcript(self.lines),
+            "left": str(max(0, self.max_lines - len(self.lines))),
+        }
+
+    def parse(self, text: str) -> ConversationTurn:
+        answer = parse_json(text, _Turn)
+        line = answer.line.strip()
+        if line.lower().startswith(f"{self.speaker.name.lower()}:"):
+            line = line.split(":", 1)[1].strip()
+        return ConversationTurn(line=line, end=answer.end)
+
+    def fallback(self) -> ConversationTurn:
+        return ConversationTurn(line=f"Sorry {self.partner.split()[0]}, I have to go. Bye!", end=True)
+
+
+@dataclass(frozen=True)
+class ConversationSummaryRequest(Request[ConversationSummary]):
+    """What a finished talk was about, and what each side takes from it (the original: 7 calls per participant)."""
+
+    kind = "conversation_summary"
+    template = "conversation_summary.txt"
+    temperature = 0.0
+    max_tokens = 400
+
+    first: str
+    second: str
+    lines: tuple[tuple[str, str], ...]
+
+    def validate(self) -> None:
+        if not self.lines:
+            raise ValueError("conversation_summary: there is no conversation to summarize")
+
+    def fields(self) -> dict[str, str]:
+        return {"first": self.first, "second": self.second, "transcript": _transcript(self.lines)}
+
+    def parse(self, text: str) -> ConversationSummary:
+        answer = parse_json(text, _Summary)
+        takeaways = {name.strip(): takeaway.strip() for name, takeaway in answer.takeaways.items()}
+        missing = [name for name in (self.first, self.second) if not takeaways.get(name)]
+        if missing:
+            raise AnswerError(f"takeaways must name {self.first} and {self.second}; missing {', '.join(missing)}")
+        return ConversationSummary(
+            summary=answer.summary.strip(),
+            takeaways=((self.first, takeaways[self.first]), (self.second, takeaways[self.second])),
+        )
+
+    def fallback(self) -> ConversationSummary:
+        said = {
+            name: " ".join(text for speaker, text in self.lines if speaker == name)
+            for name in (self.first, self.second)
+        }
+        return ConversationSummary(
+            summary=f"{self.first} and {self.second} had a conversation",
+            takeaways=(
+                (self.first, f"{self.second} said: {said[self.second]}"[:400]),
+                (self.second, f"{self.first} said: {said[self.first]}"[:400]),
+            ),
+        )
