@@ -1,0 +1,84 @@
+"""The offline mind's choice of place: the known place whose words best match the action's.
+
+A named place in the action ("working at Hobbs Cafe") decides the sector; words of the action pick the arena and
+object through a table of what is done where (sleeping: bed; studying: library, desk; eating: kitchen, cafe); home
+and the current place break ties, then a stable hash of the request.
+"""
+
+import re
+
+from agents.language.answers import PlaceOption
+from agents.language.offline.words import emoji_for, importance_of, stable_fraction
+from agents.language.requests import ActionRequest
+
+WHERE = {
+    "sleep": ("bed",), "nap": ("bed",), "shower": ("shower", "bathroom"), "brush": ("bathroom sink", "bathroom"),
+    "teeth": ("bathroom sink",), "toilet": ("toilet",), "dress": ("closet", "wardrobe"), "getting ready": ("bathroom",),
+    "cook": ("kitchen", "cooking area", "stove"), "preparing food": ("kitchen", "cooking area", "stove"),
+    "breakfast": ("kitchen", "dining", "table"), "lunch": ("cafe", "kitchen", "table"),
+    "dinner": ("kitchen", "dining", "table"), "eat": ("kitchen", "table", "cafe"), "coffee": ("cafe", "coffee"),
+    "stud": ("library", "desk", "classroom"), "class": ("classroom", "library"), "lecture": ("classroom",),
+    "teach": ("classroom", "blackboard"), "notes": ("desk", "library"), "read": ("library", "bookshelf", "sofa"),
+    "writ": ("desk",), "draft": ("desk",), "poem": ("desk",), "paint": ("easel", "art"), "sketch": ("easel", "desk"),
+    "art": ("easel", "art"), "animation": ("computer", "desk"), "photograph": ("computer", "desk"),
+    "piano": ("piano",), "music": ("piano", "music"), "program": ("computer", "desk"), "stream": ("computer", "desk"),
+    "gam": ("computer", "game"), "run": ("park",), "exercise": ("park", "gym"), "walk": ("park", "garden"),
+    "garden": ("garden",), "pub": ("pub", "bar"), "bar": ("bar",), "drink": ("bar", "pub"),
+    "shop": ("store", "shelf"), "grocer": ("grocery",), "pharmacy": ("pharmacy",), "supplies": ("supply",),
+    "customers": ("counter",), "serving": ("counter",), "orders": ("counter",), "restock": ("shelf",),
+    "tidying the counter": ("counter",), "guests": ("seating", "cafe"), "party": ("cafe", "seating"),
+    "relax": ("sofa", "common room", "main room"), "staying up": ("sofa", "desk"), "music listening": ("sofa",),
+    "tax": ("desk",), "math": ("desk",), "rehears": ("main room",), "house": ("kitchen", "common room"),
+}  # fmt: skip
+HOME_WORDS = ("sleep", "bed", "shower", "brush", "teeth", "dress", "getting ready", "home", "breakfast", "staying up")
+
+
+def choose_places(request: ActionRequest, seed: int) -> list[dict]:
+    """One place choice per action of the request, as the JSON the action template asks for."""
+    return [_choose(request, action, seed) for action in request.actions]
+
+
+def _choose(request: ActionRequest, action: str, seed: int) -> dict:
+    lower = action.lower()
+    home = request.identity.living_area.split(":")
+    wanted = [word for key, words in WHERE.items() if key in lower for word in words]
+    homely = any(word in lower for word in HOME_WORDS)
+    best, best_score = None, -1.0
+    for option in request.places:
+        sector_named = option.sector.lower() in lower or option.sector.lower().removeprefix("the ") in lower
+        at_home = len(home) > 2 and option.sector == home[1] and option.arena == home[2]
+        for game_object in option.objects or ("",):
+            text = f"{option.arena} {game_object}".lower()
+            score = 4.0 * sector_named + sum(2.0 for word in wanted if word in text)
+            score += 3.0 * (homely and at_home) + 0.5 * ((option.sector, option.arena) == _here(request))
+            score += stable_fraction(seed, action, option.sector, option.arena, game_object) * 0.1
+            if score > best_score:
+                best, best_score = (option, game_object), score
+    option, game_object = best
+    core = _core(action)
+    predicate, _, target = core.partition(" ")
+    return {
+        "sector": option.sector,
+        "arena": option.arena,
+        "game_object": game_object,
+        "emoji": emoji_for(action),
+        "predicate": predicate or "is",
+        "target": target or game_object,
+        "object_state": f"being used by {request.identity.name} for {core}" if game_object else "",
+        "importance": importance_of(action),
+    }
+
+
+def _here(request: ActionRequest) -> tuple[str, str]:
+    return request.current_sector, request.current_arena
+
+
+def _core(action: str) -> str:
+    """The specific part of "working at the cafe (brewing coffee)": "brewing coffee"."""
+    inner = re.search(r"\(([^)]*)\)\s*$", action)
+    return (inner.group(1) if inner else action).strip()
+
+
+def options_by_name(places: tuple[PlaceOption, ...]) -> dict[tuple[str, str], PlaceOption]:
+    """Places keyed by (sector, arena)."""
+    return {(place.sector, place.arena): place for place in places}

@@ -1,0 +1,192 @@
+"""The offline mind's planning: a day from the lifestyle, the daily requirements and what the persona is up to.
+
+Everything comes from the request's own fields. The day is drawn on a timeline of 5-minute slots in layers
+(asleep, awake at home, routine, meals, work, events of the day), then read back as blocks.
+"""
+
+import re
+from datetime import date
+
+from agents.identity import Identity
+from agents.language.offline.words import lifestyle_hour, stable_fraction, times_in
+from agents.language.requests.common import clock
+
+SLOT = 5
+SLOTS = 24 * 60 // SLOT
+_PLACE = re.compile(
+    r"\b(?:opens|goes to|go to|at|to)\s+(?:the\s+)?([A-Z][\w']*(?:\s+(?:(?:and|of|for)\s+)?[A-Z][\w']*)*)"
+)
+OCCUPATIONS = (
+    ("student", "studying"), ("professor", "preparing lectures"), ("teacher", "preparing lessons"),
+    ("painter", "painting"), ("artist", "working on art"), ("animator", "working on animations"),
+    ("photographer", "editing photographs"), ("writer", "writing"), ("author", "writing"), ("poet", "writing poems"),
+    ("philosopher", "reading and thinking"), ("mathematician", "working on math problems"),
+    ("engineer", "programming"), ("lawyer", "working on tax cases"), ("actor", "rehearsing"),
+    ("housewife", "taking care of the house"), ("retired", "reading"), ("keeper", "working at the shop"),
+    ("owner", "working at the shop"), ("bartender", "preparing the bar"),
+)  # fmt: skip
+
+
+def wake_hour(identity: Identity) -> int:
+    """The wake-up hour written in the lifestyle ("awakes up around 6am"), 7 if none."""
+    return int(lifestyle_hour(identity.lifestyle, r"(?:awakes?|wakes?)\s+up", 7))
+
+
+def day_blocks(identity: Identity, today: date, wake: int) -> list[tuple[int, int, str]]:
+    """The day as (start minute, end minute, activity), awake parts only."""
+    timeline = ["sleeping"] * SLOTS
+    bed = lifestyle_hour(identity.lifestyle, r"goes to bed", 23)
+    bed = bed + 24 if bed < wake else bed
+    _paint(timeline, wake, min(bed, 24), "relaxing at home")
+    if bed > 24:
+        _paint(timeline, 0, bed - 24, "staying up late at home")
+    _paint(timeline, wake, wake + 1, "waking up and getting ready")
+    _paint(timeline, wake + 1, wake + 1.5, "having breakfast")
+    work = work_block(identity, wake)
+    for start, end, activity in work:
+        _paint(timeline, start, end, activity)
+    _paint(timeline, 12, 13, "having lunch")
+    dinner = lifestyle_hour(identity.lifestyle, r"eats dinner", 18)
+    _paint(timeline, dinner, dinner + 1, "having dinner")
+    for start, end, activity in events_today(identity, today):
+        _paint(timeline, start, end, activity)
+    blocks, start = [], 0
+    for index in range(1, SLOTS + 1):
+        if index == SLOTS or timeline[index] != timeline[start]:
+            blocks.append((start * SLOT, index * SLOT, timeline[start]))
+            start = index
+    return blocks
+
+
+def _paint(timeline: list[str], start: float, end: float, activity: str) -> None:
+    for slot in range(max(0, round(start * 60 / SLOT)), min(SLOTS, round(end * 60 / SLOT))):
+        if timeline[slot] != "sleeping" or activity.startswith(("staying", "relaxing")):
+            timeline[slot] = activity
+
+
+def work_block(identity: Identity, wake: int) -> list[tuple[float, float, str]]:
+    """The working hours from the daily requirements, else the occupation's usual hours."""
+    requirement = identity.daily_plan_req
+    places = [place.strip() for place in _PLACE.findall(requirement) if place.strip() not in identity.name]
+    place = places[0] if places else ""
+    at = f" at {place}" if place else ""
+    times = times_in(requirement)
+    lower = requirement.lower()
+    if "teach" in lower:
+        activity = f"teaching{at}"
+    elif "class" in lower:
+        activity = f"taking classes{at}"
+    elif re.search(r"\bopens?\b|counter|behind", lower):
+        activity = f"working{at}"
+    else:
+        activity = f"{occupation(identity)}{at}"
+    if times:
+        start = times[0]
+        end = times[1] if len(times) > 1 and times[1] > start else start + (4 if "class" in lower else 8)
+        blocks = [(start, min(end, 22), activity)]
+        if end <= 15:
+            blocks.append((max(end, 13), 17, f"{occupation(identity)}{at}"))
+        return blocks
+    start = max(9, wake + 1.5)
+    return [(start, 12, activity), (13, 17, activity)] if start < 12 else [(start, start + 4, activity)]
+
+
+def occupation(identity: Identity) -> str:
+    """What the persona's occupation has it do, from its background ("a student ..." -> "studying")."""
+    lower = identity.learned.lower()
+    return next((doing for word, doing in OCCUPATIONS if word in lower), "working on personal projects")
+
+
+_EVENT = re.compile(r"(\b(?:a|an|the)\s+[^.,;]*?(?:party|celebration|gathering|meeting|festival))")
+
+
+def events_today(identity: Identity, today: date) -> list[tuple[float, float, str]]:
+    """Events on `today` that the persona's status mentions, e.g. a party at 5pm it hosts or was invited to."""
+    text = identity.currently.replace("*", "")
+    day = rf"{today:%B} {today.day}(?:st|nd|rd|th)?\b"
+    found = []
+    for sentence in re.split(r"(?<=[.;])\s+", text):
+        if not re.search(day, sentence):
+            continue
+        event, times = _EVENT.search(sentence), times_in(sentence)
+        if not event or not times:
+            continue
+        place = _PLACE.search(sentence[event.end() :])
+        where = f" at {place.group(1).strip()}" if place and " at " not in event.group(1) else ""
+        told = re.search(r"\b(told|said|invit|heard)", sentence.lower())
+        verb = "attending" if told or not re.search(r"\b(having|hosting|throwing|planning)", sentence) else "hosting"
+        start = times[0]
+        end = times[1] if len(times) > 1 and times[1] > start else start + 2
+        found.append((start, end, f"{verb} {event.group(1).strip()}{where}"))
+        break
+    return found
+
+
+def plan_items(blocks: list[tuple[int, int, str]]) -> list[str]:
+    """Day-plan items "from 8:00 am to 12:00 pm, working at Hobbs Cafe" for the awake blocks."""
+    return [
+        f"from {clock(start)} to {clock(end)}, {activity}" for start, end, activity in blocks if activity != "sleeping"
+    ]
+
+
+_ITEM = re.compile(r"from (\d{1,2}:\d{2} [ap]m) to (\d{1,2}:\d{2} [ap]m),\s*(.+)", re.IGNORECASE)
+
+
+def blocks_from_plan(items: tuple[str, ...], wake: int) -> list[tuple[str, int]]:
+    """The whole day as (activity, minutes) from plan items; unplanned time asleep before waking, else at home."""
+    timeline = ["sleeping"] * SLOTS
+    for slot in range(wake * 60 // SLOT, 23 * 60 // SLOT):
+        timeline[slot] = "relaxing at home"
+    for item in items:
+        match = _ITEM.search(item)
+        if not match:
+            continue
+        start, end = (_minute(text) for text in match.group(1, 2))
+        end = end if end > start else 24 * 60
+        for slot in range(start // SLOT, end // SLOT):
+            timeline[slot] = match.group(3).strip()
+    blocks: list[tuple[str, int]] = []
+    for activity in timeline:
+        if blocks and blocks[-1][0] == activity:
+            blocks[-1] = (activity, blocks[-1][1] + SLOT)
+        else:
+            blocks.append((activity, SLOT))
+    return blocks
+
+
+def _minute(text: str) -> int:
+    hour_text, rest = text.split(":")
+    minute, meridiem = int(rest[:2]), rest[-2:].lower()
+    hour = int(hour_text) % 12 + (12 if meridiem == "pm" else 0)
+    return hour * 60 + minute
+
+
+STEPS = (
+    (("getting ready", "waking up", "routine"), ("brushing teeth", "taking a shower", "getting dressed")),
+    (("breakfast", "lunch", "dinner", "eat", "meal"), ("preparing food", "eating", "cleaning up")),
+    (("cafe", "counter", "working at", "shop", "store", "pub", "pharmacy"),
+     ("serving customers", "preparing orders", "tidying the counter", "restocking")),
+    (("class",), ("listening to the lecture", "taking notes", "asking questions")),
+    (("teach",), ("giving a lecture", "answering questions", "grading papers")),
+    (("study", "reading", "thinking"), ("reading", "taking notes", "reviewing the material")),
+    (("paint", "art", "animation", "photograph"), ("sketching ideas", "working on a piece", "cleaning up the tools")),
+    (("writ", "poem"), ("drafting", "revising", "reading over the text")),
+    (("party", "celebration", "gathering"), ("greeting guests", "chatting with guests", "serving snacks")),
+    (("relax", "staying up", "home"), ("reading a book", "listening to music", "tidying up")),
+    (("program", "math", "tax", "rehears", "project", "house"), ("planning the work", "focusing on the task",
+                                                                  "checking the results")),
+)  # fmt: skip
+
+
+def decompose(activity: str, minutes: int, seed: int) -> list[tuple[str, int]]:
+    """Actions of 10-15 minutes for an activity, cycling through its usual steps."""
+    lower = activity.lower()
+    steps = next((steps for words, steps in STEPS if any(word in lower for word in words)), ("getting on with it",))
+    offset = int(stable_fraction(seed, activity) * len(steps))
+    pieces, left, index = [], minutes, offset
+    while left > 0:
+        length = min(left, 15 if (index + seed) % 2 else 10)
+        pieces.append((steps[index % len(steps)], length))
+        left -= length
+        index += 1
+    return pieces

@@ -1,0 +1,70 @@
+"""The offline mind's social side: whether to talk, what to say, and what each side keeps.
+
+Lines pass on what the speaker retrieved; each side keeps what the other said; so news travels from memory to memory.
+"""
+
+import re
+
+from agents.language.offline.words import importance_of, stable_fraction
+from agents.language.requests import ConversationLineRequest, ConversationSummaryRequest, ReactionRequest
+
+_SLEEP = re.compile(r"\b(sleep|asleep|in bed)", re.IGNORECASE)
+_GREETING = re.compile(r"^(hi|hello|hey)\b", re.IGNORECASE)
+GOODBYE = "It was good talking to you. See you later!"
+
+
+def react(request: ReactionRequest, seed: int) -> dict:
+    """Talk to people it knows, now and then to strangers; never to the sleeping."""
+    if _SLEEP.search(request.own_activity) or _SLEEP.search(request.other_activity):
+        return {"choice": "continue", "reason": "someone is asleep"}
+    first = request.other.split()[0]
+    knows = any(request.other in memory or first in memory for memory in request.memories)
+    chance = (0.8 if not request.last_chat else 0.4) if knows else 0.15
+    draw = stable_fraction(seed, request.identity.name, request.other, request.now.date(), request.now.hour)
+    if draw < chance:
+        reason = f"I know {request.other}" if knows else f"I would like to meet {request.other}"
+        return {"choice": "talk", "reason": reason}
+    return {"choice": "continue", "reason": "busy with what I am doing"}
+
+
+def _trivial(memory: str) -> bool:
+    lower = memory.lower()
+    return "is idle" in lower or "sleeping" in lower or lower.startswith(("this is", "summary of"))
+
+
+def _said(memory: str, transcript: str) -> bool:
+    return memory[:60].lower() in transcript
+
+
+def line(request: ConversationLineRequest, seed: int) -> dict:
+    """A greeting, then one untold memory per turn (the most important first), then goodbye."""
+    del seed
+    transcript = " ".join(text for _, text in request.lines).lower()
+    news = sorted(
+        (memory for memory in request.memories if not _trivial(memory) and not _said(memory, transcript)),
+        key=lambda memory: -importance_of(memory),
+    )
+    partner = request.partner.split()[0]
+    if not request.lines:
+        opening = f"Hi {partner}! " + (news[0] if news else "How are you doing?")
+        return {"line": opening, "end": False}
+    if not news or len(request.lines) >= request.max_lines - 2:
+        return {"line": GOODBYE, "end": True}
+    return {"line": news[0], "end": False}
+
+
+def summarize(request: ConversationSummaryRequest, seed: int) -> dict:
+    """The first thing said that is not a greeting as the topic; each side keeps what the other told it."""
+    del seed
+    told = {
+        name: [text for speaker, text in request.lines if speaker == name and text != GOODBYE]
+        for name in (request.first, request.second)
+    }
+    topics = [_GREETING.sub("", text).strip(" !,") for texts in told.values() for text in texts]
+    topic = next((t for t in topics if len(t.split()) > 3), "how they are doing")
+    takeaways = {}
+    for name, other in ((request.first, request.second), (request.second, request.first)):
+        heard = " ".join(_GREETING.sub("", text).strip(" !,") for text in told[other]).strip()
+        takeaways[name] = f"{other} told me: {heard}" if len(heard.split()) > 3 else f"I had a short chat with {other}."
+    summary = f"{request.first} and {request.second} talked about {' '.join(topic.split()[:12])}"
+    return {"summary": summary, "takeaways": takeaways}

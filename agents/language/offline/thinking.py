@@ -1,0 +1,158 @@
+"""The offline mind's inner life: importance, reflection, the day's summary, interview answers, judging."""
+
+import re
+from collections import Counter
+from datetime import timedelta
+
+from agents.language.offline.words import importance_of
+from agents.language.requests import (
+    DaySummaryRequest,
+    ImportanceRequest,
+    InsightsRequest,
+    InterviewRequest,
+    JudgeRequest,
+    ReflectionQuestionsRequest,
+)
+
+_NAME = re.compile(r"\b[A-Z][a-z]+ [A-Z][a-z]+\b")
+_WORD = re.compile(r"[a-z']+")
+STOP_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "for",
+        "with",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "i",
+        "you",
+        "he",
+        "she",
+        "they",
+        "it",
+        "we",
+        "my",
+        "your",
+        "his",
+        "her",
+        "their",
+        "our",
+        "what",
+        "who",
+        "whom",
+        "when",
+        "where",
+        "why",
+        "how",
+        "do",
+        "does",
+        "did",
+        "about",
+        "this",
+        "that",
+        "these",
+        "those",
+        "me",
+        "as",
+        "by",
+        "from",
+    ]
+)
+# Appended plans are kept while the status stays under this length.
+LONGEST_STATUS = 900
+
+
+def importance(request: ImportanceRequest, seed: int) -> dict:
+    """Scores by the kind of event each memory describes."""
+    del seed
+    return {"scores": [importance_of(memory) for memory in request.memories]}
+
+
+def questions(request: ReflectionQuestionsRequest, seed: int) -> dict:
+    """Questions about the people named most often in the statements, then about what occupies the persona."""
+    del seed
+    names = Counter(
+        name for statement in request.statements for name in _NAME.findall(statement) if name != request.identity.name
+    )
+    asked = [f"What do I know about {name}, and what is my relationship with them?" for name, _ in names.most_common()]
+    asked.append(f"What is {request.identity.name} most focused on these days?")
+    return {"questions": asked[: request.n]}
+
+
+def insights(request: InsightsRequest, seed: int) -> dict:
+    """Insights grouping the memories that share the question's subject, each citing them."""
+    del seed
+    subject = next(iter(_NAME.findall(request.question)), None)
+    keys = _words(request.question)
+    related = [
+        (node_id, text)
+        for node_id, text in request.memories
+        if (subject and subject in text) or (not subject and keys & _words(text))
+    ] or list(request.memories[:3])
+    found = []
+    for start in range(0, min(len(related), 3 * request.n), 3):
+        group = related[start : start + 3]
+        about = subject or "my days"
+        found.append(
+            {
+                "insight": f"About {about}: " + "; ".join(text for _, text in group[:2]),
+                "evidence": [node_id for node_id, _ in group],
+            }
+        )
+    return {"insights": found[: request.n]}
+
+
+def day_summary(request: DaySummaryRequest, seed: int) -> dict:
+    """The day's most important memories; tomorrow's status keeps news about tomorrow (a party, an election)."""
+    del seed
+    ranked = sorted(request.memories, key=lambda memory: -importance_of(memory))
+    summary = "Today: " + "; ".join(ranked[:3]) if ranked else "A quiet day."
+    tomorrow = request.today + timedelta(days=1)
+    day = rf"{tomorrow:%B} {tomorrow.day}(?:st|nd|rd|th)?\b"
+    upcoming = [memory for memory in ranked if re.search(day, memory.replace("*", "")) or "tomorrow" in memory]
+    currently = request.identity.currently
+    for memory in upcoming[:2]:
+        if memory not in currently and len(currently) + len(memory) < LONGEST_STATUS:
+            currently = f"{currently} {memory.rstrip('.')}."
+    return {"summary": summary, "currently": currently}
+
+
+def interview(request: InterviewRequest, seed: int) -> dict:
+    """The memories sharing the most words with the question, in the first person."""
+    del seed
+    keys = _words(request.question)
+    ranked = sorted(request.memories, key=lambda memory: -len(keys & _words(memory)))
+    relevant = [memory for memory in ranked if keys & _words(memory)][:2]
+    if not relevant:
+        return {"answer": "I don't really know anything about that."}
+    return {"answer": "Let me think. " + " ".join(memory.rstrip(".") + "." for memory in relevant)}
+
+
+def judge(request: JudgeRequest, seed: int) -> dict:
+    """The answer with more specifics (names, numbers) and more words in common with the context."""
+    del seed
+    context = _words(request.context) | _words(request.question)
+
+    def specifics(answer: str) -> int:
+        return len(_NAME.findall(answer)) + len(re.findall(r"\d", answer)) + len(context & _words(answer))
+
+    a, b = specifics(request.answer_a), specifics(request.answer_b)
+    choice = "a" if a >= b else "b"
+    return {"choice": choice, "reason": f"answer {choice} is grounded in more specifics ({max(a, b)} vs {min(a, b)})"}
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.lower())) - STOP_WORDS
