@@ -1,0 +1,245 @@
+"""The one gateway to language models: routing, cache, concurrency cap, retries, repair, fallback, accounting.
+
+`ask(request, agent)` is the only way the agents reach a model. A bad answer gets one repair attempt, then the
+request's safe fallback, logged with the request kind and the agent and counted. Transient failures (429, 5xx,
+connection, timeout) are retried with exponential backoff up to `max_retries`, here and nowhere else; a model still
+failing raises ModelUnavailable so a run stops cleanly and can resume.
+"""
+
+import asyncio
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agents.language.accounting import CallRecord, Ledger
+from agents.language.backends import Backend, Completion, OfflineBackend, PermanentError, TransientError
+from agents.language.cache import CachedResponse, ResponseCache, cache_key
+from agents.language.request import AnswerError, Request
+
+logger = logging.getLogger(__name__)
+
+OFFLINE = "offline"
+# First wait before a retry, doubled each time (with at most this many seconds between tries).
+BACKOFF_S, MAX_BACKOFF_S = 0.5, 20.0
+
+
+class BudgetExceeded(RuntimeError):
+    """The run's call or cost budget is spent; raised before the call that would pass it."""
+
+
+class CacheMiss(RuntimeError):
+    """Replay mode met a call the cache cannot answer."""
+
+
+class ModelUnavailable(RuntimeError):
+    """The model kept failing after the retries, or refused the call for good."""
+
+
+@dataclass(frozen=True)
+class GatewayConfig:
+    """How requests reach models. Every field has a default; `model` "offline" needs no network."""
+
+    model: str = OFFLINE
+    routes: Mapping[str, str] = field(default_factory=dict)
+    seed: int = 0
+    cache_path: Path | str | None = None
+    replay: bool = False
+    max_in_flight: int = 25
+    timeout_s: float = 60.0
+    max_retries: int = 3
+    temperature: float | None = None
+    api_base: str | None = None
+    prices: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    max_calls: int | None = None
+    max_cost: float | None = None
+
+    def __post_init__(self) -> None:
+        for name in (self.model, *self.routes.values()):
+            if name != OFFLINE and "/" not in name:
+                raise ValueError(f"model {name!r}: use 'offline' or a litellm name such as 'openai/gpt-4o-mini'")
+        if self.max_in_flight < 1 or self.max_retries < 0 or self.timeout_s <= 0:
+            raise ValueError("max_in_flight must be >= 1, max_retries >= 0 and timeout_s > 0")
+        if self.replay and self.cache_path is None:
+            raise ValueError("replay needs a cache: give cache_path")
+
+    def model_for(self, kind: str) -> str:
+        """The model a request kind is routed to."""
+        return self.routes.get(kind, self.model)
+
+
+class Gateway:
+    """Sends typed requests to the configured models and keeps the accounts."""
+
+    def __init__(self, config: GatewayConfig | None = None, backends: Mapping[str, Backend] | None = None):
+        self.config = config or GatewayConfig()
+        self.ledger = Ledger()
+        self.cache = ResponseCache(Path(self.config.cache_path)) if self.config.cache_path else None
+        self._backends: dict[str, Backend] = dict(backends or {})
+        self._semaphore: asyncio.Semaphore | None = None
+        self._semaphore_loop = None
+
+    def backend(self, model: str) -> Backend:
+        """The backend of a model name, built on first use."""
+        if model not in self._backends:
+            if model == OFFLINE:
+                self._backends[model] = OfflineBackend(self.config.seed)
+            else:
+                from agents.language.backends.litellm_backend import LiteLLMBackend  # noqa: PLC0415 - litellm: 3 s
+
+                self._backends[model] = LiteLLMBackend(
+                    model, api_base=self.config.api_base, timeout_s=self.config.timeout_s, prices=self.config.prices
+                )
+        return self._backends[model]
+
+    async def ask(self, request: Request, agent: str) -> Any:
+        """The answer to a request: parsed, repaired once if needed, else the request's fallback."""
+        model = self.config.model_for(request.kind)
+        self._check_budget()
+        started = time.perf_counter()
+        parameters = {
+            "temperature": request.temperature if self.config.temperature is None else self.config.temperature,
+            "max_tokens": request.max_tokens,
+            "seed": self.config.seed,
+        }
+        tally = _Tally()
+        completion = await self._complete(model, request, request.messages(), parameters, agent, tally)
+        repaired = fallback = False
+        try:
+            answer = request.parse(completion.text)
+        except AnswerError as error:
+            repaired = True
+            logger.info("%s: %s answer for %s did not parse (%s); asking once more", model, request.kind, agent, error)
+            messages = request.repair_messages(completion.text, str(error))
+            completion = await self._complete(model, request, messages, parameters, agent, tally)
+            try:
+                answer = request.parse(completion.text)
+            except AnswerError as second:
+                fallback = True
+                answer = request.fallback()
+                logger.warning(
+                    "%s: %s answer for %s failed twice (%s); using the fallback", model, request.kind, agent, second
+                )
+        self.ledger.record(
+            CallRecord(
+                agent=agent,
+                kind=request.kind,
+                model=model,
+                calls=tally.calls,
+                prompt_tokens=tally.prompt_tokens,
+                completion_tokens=tally.completion_tokens,
+                latency_s=time.perf_counter() - started,
+                cost=tally.cost,
+                cache_hit=tally.calls == 0,
+                retries=tally.retries,
+                repaired=repaired,
+                fallback=fallback,
+            )
+        )
+        return answer
+
+    async def ask_all(self, asks: Sequence[tuple[Request, str]]) -> list[Any]:
+        """Several requests at once (under the in-flight cap); answers in the same order."""
+        return list(await asyncio.gather(*(self.ask(request, agent) for request, agent in asks)))
+
+    async def _complete(self, model, request, messages, parameters, agent, tally) -> Completion:
+        key = cache_key(model, messages, parameters) if self.cache else None
+        if key is not None and (hit := self.cache.get(key)) is not None:
+            return Completion(hit.text, hit.prompt_tokens, hit.completion_tokens, 0.0)
+        if self.config.replay:
+            raise CacheMiss(f"replay: no cached answer for a {request.kind} request of {agent} to {model}")
+        backend = self.backend(model)
+        async with self._cap():
+            completion = await self._with_retries(backend, request, messages, parameters, tally)
+        tally.add(completion)
+        if key is not None:
+            self.cache.put(
+                key,
+                model,
+                request.kind,
+                CachedResponse(completion.text, completion.prompt_tokens, completion.completion_tokens),
+            )
+        return completion
+
+    async def _with_retries(self, backend, request, messages, parameters, tally) -> Completion:
+        wait = BACKOFF_S
+        for attempt in range(self.config.max_retries + 1):
+            try:
+                return await backend.complete(request, messages, parameters)
+            except TransientError as error:
+                if attempt == self.config.max_retries:
+                    raise ModelUnavailable(
+                        f"{backend.name} failed {attempt + 1} times on {request.kind}: {error}"
+                    ) from None
+                tally.retries += 1
+                logger.warning("%s: %s (try %d of %d); retrying in %.1f s", backend.name, error, attempt + 1,
+                               self.config.max_retries + 1, wait)  # fmt: skip
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, MAX_BACKOFF_S)
+            except PermanentError as error:
+                raise ModelUnavailable(f"{backend.name} refused a {request.kind} request: {error}") from None
+        raise AssertionError("unreachable")
+
+    def _cap(self) -> asyncio.Semaphore:
+        loop = asyncio.get_running_loop()
+        if self._semaphore is None or self._semaphore_loop is not loop:
+            self._semaphore = asyncio.Semaphore(self.config.max_in_flight)
+            self._semaphore_loop = loop
+        return self._semaphore
+
+    def _check_budget(self) -> None:
+        totals = self.ledger.totals()
+        if self.config.max_calls is not None and totals.calls >= self.config.max_calls:
+            raise BudgetExceeded(f"the budget of {self.config.max_calls} model calls is spent")
+        if self.config.max_cost is not None and totals.cost >= self.config.max_cost:
+            raise BudgetExceeded(f"the budget of ${self.config.max_cost:.2f} is spent (${totals.cost:.2f})")
+
+    def close(self) -> None:
+        """Close the cache."""
+        if self.cache is not None:
+            self.cache.close()
+
+
+@dataclass
+class _Tally:
+    """What the model calls of one request added up to."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float | None = 0.0
+    retries: int = 0
+
+    def add(self, completion: Completion) -> None:
+        self.calls += 1
+        self.prompt_tokens += completion.prompt_tokens
+        self.completion_tokens += completion.completion_tokens
+        self.cost = None if self.cost is None or completion.cost is None else self.cost + completion.cost
+
+
+def check_model(name: str, api_base: str | None = None) -> None:
+    """Say in one line what is wrong with a model name before a run starts.
+
+    Raises:
+        ValueError: For an unknown provider, or a provider whose API key is missing from the environment.
+    """
+    if name == OFFLINE:
+        return
+    provider, sep, rest = name.partition("/")
+    if not sep or not rest:
+        raise ValueError(f"model {name!r}: use 'offline' or a litellm name such as 'openai/gpt-4o-mini'")
+    from agents.language.backends.litellm_backend import KEYLESS_PROVIDERS, import_litellm  # noqa: PLC0415
+
+    litellm = import_litellm()
+    known = {str(getattr(item, "value", item)) for item in litellm.provider_list}
+    if provider not in known:
+        raise ValueError(
+            f"model {name!r}: unknown provider {provider!r}; litellm knows e.g. openai, ollama, hosted_vllm"
+        )
+    if provider in KEYLESS_PROVIDERS or api_base:
+        return
+    missing = litellm.validate_environment(model=name).get("missing_keys") or []
+    if missing:
+        raise ValueError(f"model {name!r} needs {', '.join(missing)} in the environment (never on the command line)")
