@@ -28,7 +28,7 @@ $(UV):
 	  $(UV_TOOL)/bin/python -m pip install --quiet --disable-pip-version-check --require-hashes -r scripts/uv-requirements.txt
 
 $(VENV)/.synced: uv.lock pyproject.toml | $(UV)
-	@py=$$(sh scripts/find_python.sh) && $(UV) sync --locked --python "$$py"
+	@py=$$(sh scripts/find_python.sh) && $(UV) sync --locked --compile-bytecode --python "$$py"
 	@touch $@
 
 lint: $(VENV)/.synced

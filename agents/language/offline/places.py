@@ -50,7 +50,7 @@ def _choose(request: ActionRequest, action: str, seed: int) -> dict:
         for game_object in option.objects or ("",):
             text = f"{option.arena} {game_object}".lower()
             score = 4.0 * sector_named + sum(2.0 for word in wanted if word in text)
-            score += 3.0 * (homely and at_home) + 0.5 * ((option.sector, option.arena) == _here(request))
+            score += 6.0 * (homely and at_home) + 0.5 * ((option.sector, option.arena) == _here(request))
             score += stable_fraction(seed, action, option.sector, option.arena, game_object) * 0.1
             if score > best_score:
                 best, best_score = (option, game_object), score

@@ -27,9 +27,11 @@ def react(request: ReactionRequest, seed: int) -> dict:
     return {"choice": "continue", "reason": "busy with what I am doing"}
 
 
-def _trivial(memory: str) -> bool:
+def _trivial(memory: str, people: tuple[str, ...]) -> bool:
+    """Idle objects, sleep, plans and what the two are doing right now make no news."""
     lower = memory.lower()
-    return "is idle" in lower or "sleeping" in lower or lower.startswith(("this is", "summary of"))
+    doing = tuple(f"{name.lower()} is " for name in people)
+    return "is idle" in lower or "sleeping" in lower or lower.startswith(("this is", "summary of", *doing))
 
 
 def _said(memory: str, transcript: str) -> bool:
@@ -41,7 +43,11 @@ def line(request: ConversationLineRequest, seed: int) -> dict:
     del seed
     transcript = " ".join(text for _, text in request.lines).lower()
     news = sorted(
-        (memory for memory in request.memories if not _trivial(memory) and not _said(memory, transcript)),
+        (
+            memory
+            for memory in request.memories
+            if not _trivial(memory, (request.speaker.name, request.partner)) and not _said(memory, transcript)
+        ),
         key=lambda memory: -importance_of(memory),
     )
     partner = request.partner.split()[0]
