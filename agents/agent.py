@@ -66,6 +66,7 @@ class GenerativeAgent(LLMAgent, CellAgent):
         self.rewrite: tuple[str, int] | None = None
         self.chat_cooldowns: dict[str, int] = {}
         self.reaction_cooldowns: dict[str, datetime] = {}
+        self.social_pause_until: datetime | None = None
         self.decompositions: dict[str, list[tuple[str, int]]] = {}
         self.action_choices: dict[str, ActionChoice] = {}
         self._release: str | None = None
@@ -146,10 +147,12 @@ class GenerativeAgent(LLMAgent, CellAgent):
         config = self.mind.config
         perception = perceive(view, self.name, self.tile, config, self.spatial, self.memories)
         me = view.agents[self.name]
+        paused = self.social_pause_until is not None and now < self.social_pause_until
         candidates = [
             other
             for other in perception.new_agents(set(view.agents))
-            if self.reaction_cooldowns.get(other, now) <= now
+            if not paused
+            and self.reaction_cooldowns.get(other, now) <= now
             and may_react(me, view.agents[other], now, self.chat_cooldowns.get(other), view.step)
         ]
         busy = (
@@ -225,7 +228,8 @@ class GenerativeAgent(LLMAgent, CellAgent):
 
     async def _react(self, ask, view: WorldView, candidates: list[str], decision: Decision) -> None:
         config = self.mind.config
-        for other in candidates:
+        for other in candidates[:1]:
+            self.social_pause_until = view.now + timedelta(minutes=config.pause_after_reaction_minutes)
             reaction = await decide_reaction(
                 ask, self.identity, self.memories, view, view.agents[self.name], view.agents[other]
             )
@@ -331,6 +335,7 @@ class GenerativeAgent(LLMAgent, CellAgent):
         conversation = self.conversation
         remember_conversation(self.memories, self.name, conversation, summary, now)
         self.chat_cooldowns[conversation.partner_of(self.name)] = cooldown_until
+        self.social_pause_until = now + timedelta(minutes=self.mind.config.pause_after_talk_minutes)
         self.conversation = None
         if self.action is not None:
             self.action.minutes = 0
@@ -371,6 +376,7 @@ class GenerativeAgent(LLMAgent, CellAgent):
             "rewrite": list(self.rewrite) if self.rewrite else None,
             "chat_cooldowns": dict(self.chat_cooldowns),
             "reaction_cooldowns": {name: when.isoformat() for name, when in self.reaction_cooldowns.items()},
+            "social_pause_until": self.social_pause_until.isoformat() if self.social_pause_until else None,
             "decompositions": {key: [list(p) for p in pieces] for key, pieces in self.decompositions.items()},
             "action_choices": {text: asdict(choice) for text, choice in self.action_choices.items()},
             "release": self._release,
@@ -392,6 +398,8 @@ class GenerativeAgent(LLMAgent, CellAgent):
         self.rewrite = tuple(state["rewrite"]) if state["rewrite"] else None
         self.chat_cooldowns = dict(state["chat_cooldowns"])
         self.reaction_cooldowns = {n: datetime.fromisoformat(w) for n, w in state["reaction_cooldowns"].items()}
+        pause = state["social_pause_until"]
+        self.social_pause_until = datetime.fromisoformat(pause) if pause else None
         self.decompositions = {k: [tuple(p) for p in v] for k, v in state["decompositions"].items()}
         self.action_choices = {text: ActionChoice(**choice) for text, choice in state["action_choices"].items()}
         self._release = state["release"]

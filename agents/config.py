@@ -29,6 +29,9 @@ class MindConfig:
         chat_cooldown_steps: Steps before the same pair may talk again (the original: 800, about 2 h 13 min).
         reaction_cooldown_minutes: Minutes before an agent reconsiders reacting to the same person after deciding
             not to (ours: the original asks again on every new event of that person, a large share of its calls).
+        pause_after_reaction_minutes: Minutes an agent considers no one else after deciding on a reaction (ours).
+        pause_after_talk_minutes: Minutes an agent starts no talk after finishing one (ours; without it the offline
+            baseline talks to everyone it passes).
         importance_batch_size: Perceived events scored together in one importance call (ours; the original: 1).
         importance_batch_minutes: Longest a perceived event waits to be scored (ours).
         reflection_questions: Questions per reflection (paper: 3).
@@ -47,8 +50,10 @@ class MindConfig:
     conversation_memories: int = 15
     max_conversation_lines: int = 16
     chat_cooldown_steps: int = 800
-    reaction_cooldown_minutes: int = 60
-    importance_batch_size: int = 10
-    importance_batch_minutes: int = 30
+    reaction_cooldown_minutes: int = 180
+    pause_after_reaction_minutes: int = 15
+    pause_after_talk_minutes: int = 60
+    importance_batch_size: int = 20
+    importance_batch_minutes: int = 60
     reflection_questions: int = 3
     insights_per_question: int = 5

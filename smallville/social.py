@@ -58,7 +58,8 @@ class SocialTracker:
     """The relationship graph, each tracked fact's awareness, and a gathering's attendance.
 
     Attributes:
-        graph: Undirected; an edge when two agents talked or one holds a memory naming the other.
+        graph: Undirected; an edge when two agents talked, or one holds a thought, chat or reflection naming the
+            other (seeded memories included). Merely seeing someone (an event memory) is not knowing them.
         awareness: fact id -> agent -> Awareness.
         attendees: Agents seen at the gathering's place during its hours.
     """
@@ -98,7 +99,8 @@ class SocialTracker:
                     self.attendees.add(agent.name)
 
     def _read(self, owner: str, node) -> None:
-        named = people_named(node.description, self.people) - {owner}
+        observed = getattr(node, "kind", None) == "event"
+        named = set() if observed else people_named(node.description, self.people) - {owner}
         if node.partner and node.partner in self.people:
             named.add(node.partner)
         for other in named:

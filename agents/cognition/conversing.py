@@ -17,6 +17,7 @@ from memory import NodeKind
 
 # Lines of the talk so far used, with the partner's name, as the focal point of retrieval.
 FOCAL_LINES = 2
+FOCAL_CHARACTERS = 300
 
 
 async def next_line(
@@ -25,7 +26,7 @@ async def next_line(
 ) -> ConversationTurn:  # fmt: skip
     """The speaker's next line, from what it remembers about the partner and what was just said."""
     partner = conversation.partner_of(speaker.name)
-    recent = " ".join(text for _, text in conversation.lines[-FOCAL_LINES:])
+    recent = " ".join(text for _, text in conversation.lines[-FOCAL_LINES:])[:FOCAL_CHARACTERS]
     focal = [partner, f"{partner} {recent}".strip()] if recent else [partner]
     retrieved = memory.retrieve(focal, now=now, k=config.conversation_memories, weights=config.retrieval_weights)
     memories = _best_unique([item for result in retrieved for item in result], config.conversation_memories)

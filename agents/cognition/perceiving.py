@@ -1,8 +1,9 @@
 """Perception (the paper's section 4.1; the original's perceive.py): what an agent notices around it.
 
 The agent sees the events within its vision square in its own arena, attends to the nearest few, and remembers
-those it has not just perceived; idle objects are remembered at importance 1 without asking, the rest wait to be
-scored in a batch. Its spatial memory grows with the places it sees.
+those it has not just perceived, their importance scored in a batch. Idle objects are seen (the spatial memory
+grows with them) but not remembered: the original stores them at importance 1 and then leaves every "idle" memory
+out of retrieval, so they cost storage and embedding and are never used.
 """
 
 from dataclasses import dataclass
@@ -12,9 +13,6 @@ from agents.config import MindConfig
 from agents.world_view import WorldView
 from environment import Event, SeenEvent, SpatialMemory, describe_event
 from memory import NodeKind
-
-# The original scores idle events 1 without a call.
-IDLE_IMPORTANCE = 1
 
 
 @dataclass(frozen=True)
@@ -48,7 +46,7 @@ def perceive(
         if ":" in item.event.subject:
             spatial.add(item.event.subject)
     already = memory.recent_keys(config.retention)
-    new = tuple(item for item in seen if event_text(item.event) not in already)
+    new = tuple(item for item in seen if item.event.description != "idle" and event_text(item.event) not in already)
     if config.observation:
         for item in new:
             remember_event(memory, item.event, view)
@@ -56,22 +54,10 @@ def perceive(
 
 
 def remember_event(memory: AgentMemory, event: Event, view: WorldView) -> None:
-    """Store a perceived event: idle ones at once, the rest queued for a batched importance score."""
+    """Queue a perceived event for the next batched importance score."""
     text = event_text(event)
     name = event.subject.rsplit(":", 1)[-1]
     keywords = tuple(word for word in (name, event.object) if word)
-    if event.description == "idle":
-        memory.add(
-            NodeKind.EVENT,
-            text,
-            created=view.now,
-            importance=IDLE_IMPORTANCE,
-            subject=event.subject,
-            predicate=event.predicate,
-            object=event.object,
-            keywords=keywords,
-        )
-        return
     memory.queue(
         PendingMemory(
             kind=NodeKind.EVENT,

@@ -11,6 +11,10 @@ from agents.language.requests import ConversationLineRequest, ConversationSummar
 _SLEEP = re.compile(r"\b(sleep|asleep|in bed)", re.IGNORECASE)
 _GREETING = re.compile(r"^(hi|hello|hey)\b", re.IGNORECASE)
 GOODBYE = "It was good talking to you. See you later!"
+# The offline talker passes on at most this many lines' worth of news, then says goodbye.
+OFFLINE_LINES = 8
+# Longest line and takeaway (characters): news passed on keeps its gist, not an ever-growing chain of quotes.
+LONGEST_LINE, LONGEST_TAKEAWAY = 240, 320
 
 
 def react(request: ReactionRequest, seed: int) -> dict:
@@ -19,7 +23,7 @@ def react(request: ReactionRequest, seed: int) -> dict:
         return {"choice": "continue", "reason": "someone is asleep"}
     first = request.other.split()[0]
     knows = any(request.other in memory or first in memory for memory in request.memories)
-    chance = (0.8 if not request.last_chat else 0.4) if knows else 0.15
+    chance = (0.35 if not request.last_chat else 0.1) if knows else 0.03
     draw = stable_fraction(seed, request.identity.name, request.other, request.now.date(), request.now.hour)
     if draw < chance:
         reason = f"I know {request.other}" if knows else f"I would like to meet {request.other}"
@@ -52,11 +56,11 @@ def line(request: ConversationLineRequest, seed: int) -> dict:
     )
     partner = request.partner.split()[0]
     if not request.lines:
-        opening = f"Hi {partner}! " + (news[0] if news else "How are you doing?")
+        opening = f"Hi {partner}! " + (news[0][:LONGEST_LINE] if news else "How are you doing?")
         return {"line": opening, "end": False}
-    if not news or len(request.lines) >= request.max_lines - 2:
+    if not news or len(request.lines) >= min(OFFLINE_LINES, request.max_lines) - 1:
         return {"line": GOODBYE, "end": True}
-    return {"line": news[0], "end": False}
+    return {"line": news[0][:LONGEST_LINE], "end": False}
 
 
 def summarize(request: ConversationSummaryRequest, seed: int) -> dict:
@@ -71,6 +75,7 @@ def summarize(request: ConversationSummaryRequest, seed: int) -> dict:
     takeaways = {}
     for name, other in ((request.first, request.second), (request.second, request.first)):
         heard = " ".join(_GREETING.sub("", text).strip(" !,") for text in told[other]).strip()
-        takeaways[name] = f"{other} told me: {heard}" if len(heard.split()) > 3 else f"I had a short chat with {other}."
+        takeaway = f"{other} told me: {heard}" if len(heard.split()) > 3 else f"I had a short chat with {other}."
+        takeaways[name] = takeaway[:LONGEST_TAKEAWAY]
     summary = f"{request.first} and {request.second} talked about {' '.join(topic.split()[:12])}"
     return {"summary": summary, "takeaways": takeaways}

@@ -42,12 +42,12 @@ def times_in(text: str) -> list[float]:
 
 IMPORTANCE_WORDS = (
     (9, ("party", "valentine", "election", "mayor", "crush", "love", "died", "fight", "breakup", "married", "fire")),
-    (7, ("invite", "invitation", "plan", "secret", "exciting", "excited", "news", "candida", "campaign", "event")),
-    (5, ("conversation", "talk", "said", "told", "chat", "friend", "meet", "visit", "learned")),
-    (4, ("work", "study", "studying", "class", "writing", "paint", "research", "teach", "customers", "serving")),
-    (3, ("eat", "breakfast", "lunch", "dinner", "coffee", "walk", "read", "shop", "cook")),
-    (2, ("brush", "shower", "dress", "bathroom", "clean", "wash", "routine", "getting ready")),
+    (7, ("invite", "invitation", "secret", "exciting", "excited", "news", "candida", "campaign", "event")),
+    (5, ("conversation", "said", "told", "friend", "learned")),
     (1, ("idle", "sleeping", "asleep", "bed")),
+    (2, ("brush", "shower", "dress", "bathroom", "clean", "wash", "routine", "getting ready", "tidying")),
+    (2, ("eat", "breakfast", "lunch", "dinner", "coffee", "walk", "read", "shop", "cook", "relax", "music")),
+    (3, ("work", "study", "studying", "class", "writing", "paint", "research", "teach", "customers", "serving")),
 )
 
 
@@ -57,7 +57,7 @@ def importance_of(text: str) -> int:
     for score, words in IMPORTANCE_WORDS:
         if any(word in lower for word in words):
             return score
-    return 3
+    return 2
 
 
 EMOJI_WORDS = (

@@ -161,8 +161,8 @@ class DecomposeRequest(Request[tuple[PlanBlock, ...]]):
     after: str = ""
 
     def validate(self) -> None:
-        if self.minutes <= 0 or self.minutes % 5:
-            raise ValueError(f"decompose: minutes must be a positive multiple of 5, got {self.minutes}")
+        if self.minutes <= 0:
+            raise ValueError(f"decompose: minutes must be positive, got {self.minutes}")
 
     def fields(self) -> dict[str, str]:
         return {

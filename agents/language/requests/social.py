@@ -11,6 +11,9 @@ from agents.language.answers import ConversationSummary, ConversationTurn, React
 from agents.language.request import AnswerError, Request
 from agents.language.requests.common import numbered, parse_json
 
+# A line or takeaway longer than this (characters) is cut: memories stay readable and prompts bounded.
+LONGEST_LINE, LONGEST_TAKEAWAY = 500, 600
+
 
 class _Reaction(BaseModel):
     choice: Literal["talk", "wait", "continue"]
@@ -101,7 +104,7 @@ class ConversationLineRequest(Request[ConversationTurn]):
         line = answer.line.strip()
         if line.lower().startswith(f"{self.speaker.name.lower()}:"):
             line = line.split(":", 1)[1].strip()
-        return ConversationTurn(line=line, end=answer.end)
+        return ConversationTurn(line=line[:LONGEST_LINE], end=answer.end)
 
     def fallback(self) -> ConversationTurn:
         return ConversationTurn(line=f"Sorry {self.partner.split()[0]}, I have to go. Bye!", end=True)
@@ -129,7 +132,7 @@ class ConversationSummaryRequest(Request[ConversationSummary]):
 
     def parse(self, text: str) -> ConversationSummary:
         answer = parse_json(text, _Summary)
-        takeaways = {name.strip(): takeaway.strip() for name, takeaway in answer.takeaways.items()}
+        takeaways = {name.strip(): takeaway.strip()[:LONGEST_TAKEAWAY] for name, takeaway in answer.takeaways.items()}
         missing = [name for name in (self.first, self.second) if not takeaways.get(name)]
         if missing:
             raise AnswerError(f"takeaways must name {self.first} and {self.second}; missing {', '.join(missing)}")
