@@ -82,6 +82,8 @@ class MemoryStream:
         vector = np.asarray(embedding, dtype=np.float32).reshape(-1)
         if vector.shape != (self.dim,):
             raise ValueError(f"embedding has {vector.shape[0]} dimensions; this stream holds {self.dim}")
+        norm = float(np.linalg.norm(vector))
+        vector = vector / norm if norm > 0 else vector
         evidence = tuple(int(i) for i in evidence_ids)
         missing = [i for i in evidence if not 0 <= i < len(self._nodes)]
         if missing:
@@ -111,8 +113,7 @@ class MemoryStream:
         index = node.id
         if index == len(self._created):
             self._grow()
-        norm = float(np.linalg.norm(vector))
-        self._embeddings[index] = vector / norm if norm > 0 else vector
+        self._embeddings[index] = vector
         self._created[index] = seconds(node.created)
         self._accessed[index] = accessed
         self._importance[index] = node.importance
