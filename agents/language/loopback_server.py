@@ -1,0 +1,161 @@
+"""An OpenAI-compatible chat-completions server on 127.0.0.1, for tests and benchmarks of the real litellm path.
+
+Started and stopped by the tests themselves (a context manager on a free port, in a background thread, with a
+maximum lifetime), with configurable latency, injected failures, and a count of the most requests held at once.
+Answers come from `loopback_answers`, valid for every request type. It never listens beyond loopback.
+"""
+
+import argparse
+import asyncio
+import json
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from aiohttp import web
+
+from agents.language.backends.base import estimate_tokens
+from agents.language.loopback_answers import answer_for_messages
+
+# Faults, consumed one per request in order: "429", "500", "hang", "empty", "malformed", "long".
+FAULTS = ("429", "500", "hang", "empty", "malformed", "long")
+
+
+@dataclass
+class ServerStats:
+    """What the server saw."""
+
+    requests: int = 0
+    in_flight: int = 0
+    max_in_flight: int = 0
+    statuses: Counter = field(default_factory=Counter)
+
+
+class LoopbackServer:
+    """A fake model server: `with LoopbackServer(latency=0.3) as server: ... server.url ...`."""
+
+    def __init__(self, latency: float = 0.0, faults: list[str] | None = None, lifetime_s: float = 600.0,
+                 hang_s: float = 30.0, port: int = 0):  # fmt: skip
+        self.latency = latency
+        self.faults = list(faults or [])
+        self.lifetime_s = lifetime_s
+        self.hang_s = hang_s
+        self.port = port
+        self.stats = ServerStats()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._stop: asyncio.Event | None = None
+
+    @property
+    def url(self) -> str:
+        """The OpenAI-style base URL."""
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    async def _chat(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        self.stats.requests += 1
+        self.stats.in_flight += 1
+        self.stats.max_in_flight = max(self.stats.max_in_flight, self.stats.in_flight)
+        try:
+            fault = self.faults.pop(0) if self.faults else None
+            await asyncio.sleep(self.hang_s if fault == "hang" else self.latency)
+            if fault in {"429", "500"}:
+                self.stats.statuses[int(fault)] += 1
+                return web.json_response({"error": {"message": f"injected {fault}"}}, status=int(fault))
+            text = answer_for_messages(body.get("messages", []))
+            text = {"empty": "", "malformed": "{not json", "long": "x" * 50_000}.get(fault, text)
+            self.stats.statuses[200] += 1
+            prompt = sum(estimate_tokens(m.get("content") or "") for m in body.get("messages", []))
+            return web.json_response(_completion(body.get("model", "loopback"), text, prompt))
+        finally:
+            self.stats.in_flight -= 1
+
+    async def _embeddings(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
+        self.stats.requests += 1
+        data = [{"object": "embedding", "index": i, "embedding": _toy_vector(text)} for i, text in enumerate(texts)]
+        usage = {"prompt_tokens": sum(map(estimate_tokens, texts)), "total_tokens": sum(map(estimate_tokens, texts))}
+        return web.json_response({"object": "list", "data": data, "model": body.get("model"), "usage": usage})
+
+    async def _serve(self) -> None:
+        app = web.Application()
+        app.router.add_post("/v1/chat/completions", self._chat)
+        app.router.add_post("/v1/embeddings", self._embeddings)
+        runner = web.AppRunner(app)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", self.port)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]
+        self._stop = asyncio.Event()
+        self._ready.set()
+        try:
+            await asyncio.wait_for(self._stop.wait(), timeout=self.lifetime_s)
+        except TimeoutError:
+            pass
+        finally:
+            await runner.cleanup()
+
+    def start(self) -> "LoopbackServer":
+        """Start serving in a background thread; returns when the port is open."""
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_until_complete, args=(self._serve(),), daemon=True)
+        self._thread.start()
+        if not self._ready.wait(10):
+            raise RuntimeError("the loopback server did not start within 10 s")
+        return self
+
+    def stop(self) -> None:
+        """Stop serving."""
+        if self._loop and self._stop:
+            self._loop.call_soon_threadsafe(self._stop.set)
+        if self._thread:
+            self._thread.join(timeout=10)
+
+    def __enter__(self) -> "LoopbackServer":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def _completion(model: str, text: str, prompt_tokens: int) -> dict:
+    completion = estimate_tokens(text)
+    return {
+        "id": "loopback",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion,
+            "total_tokens": prompt_tokens + completion,
+        },
+    }
+
+
+def _toy_vector(text: str, dim: int = 16) -> list[float]:
+    vector = [0.0] * dim
+    for index, char in enumerate(text.encode()):
+        vector[(char + index) % dim] += 1.0
+    norm = sum(v * v for v in vector) ** 0.5 or 1.0
+    return [v / norm for v in vector]
+
+
+def main() -> None:
+    """`python -m agents.language.loopback_server --port P --latency 0.3`: serve until interrupted (benchmarks)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--latency", type=float, default=0.3)
+    parser.add_argument("--lifetime", type=float, default=3600)
+    args = parser.parse_args()
+    server = LoopbackServer(latency=args.latency, lifetime_s=args.lifetime, port=args.port).start()
+    print(json.dumps({"url": server.url}), flush=True)
+    server._thread.join()
+
+
+if __name__ == "__main__":
+    main()
