@@ -145,7 +145,7 @@ class Gateway:
         return list(await asyncio.gather(*(self.ask(request, agent) for request, agent in asks)))
 
     async def _complete(self, model, request, messages, parameters, agent, tally) -> Completion:
-        key = cache_key(model, messages, parameters) if self.cache else None
+        key = cache_key(model, messages, parameters) if self.cache is not None else None
         if key is not None and (hit := self.cache.get(key)) is not None:
             return Completion(hit.text, hit.prompt_tokens, hit.completion_tokens, 0.0)
         if self.config.replay:

@@ -1,0 +1,153 @@
+"""The gateway against the real litellm path and a loopback OpenAI-compatible server the tests start."""
+
+import asyncio
+import logging
+import time
+
+import pytest
+
+from agents.language.answers import PlanBlock
+from agents.language.backends import ScriptedBackend
+from agents.language.gateway import BudgetExceeded, CacheMiss, Gateway, GatewayConfig, ModelUnavailable, check_model
+from agents.language.loopback_server import LoopbackServer
+from agents.language.requests import ImportanceRequest, WakeUpRequest
+
+from ..personas import identity
+
+ISABELLA = identity("Isabella Rodriguez")
+SECRET = "sk-test-SECRET-123"
+
+
+def ask_many(gateway, requests):
+    return asyncio.run(gateway.ask_all([(request, "Isabella Rodriguez") for request in requests]))
+
+
+def test_25_calls_are_in_flight_together_through_litellm(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    with LoopbackServer(latency=0.3) as server:
+        gateway = Gateway(GatewayConfig(model="openai/loopback", api_base=server.url, max_in_flight=25))
+        answers = ask_many(gateway, [WakeUpRequest(ISABELLA)] * 25)
+        assert answers == [7] * 25
+        assert server.stats.max_in_flight == 25
+        assert gateway.ledger.totals().calls == 25 and gateway.ledger.totals().prompt_tokens > 0
+
+
+def test_the_cap_limits_calls_in_flight():
+    with LoopbackServer(latency=0.2) as server:
+        gateway = Gateway(GatewayConfig(model="hosted_vllm/loopback", api_base=server.url, max_in_flight=4))
+        ask_many(gateway, [WakeUpRequest(ISABELLA)] * 12)
+        assert server.stats.max_in_flight == 4
+
+
+@pytest.mark.parametrize("status", ["429", "500"], ids=["rate-limit", "server-error"])
+def test_retries_stop_at_the_bound(status):
+    with LoopbackServer(faults=[status] * 10) as server:
+        gateway = Gateway(GatewayConfig(model="openai/loopback", api_base=server.url, max_retries=2))
+        with pytest.raises(ModelUnavailable, match="failed 3 times"):
+            ask_many(gateway, [WakeUpRequest(ISABELLA)])
+        assert server.stats.requests == 3  # no hidden retries in litellm or the OpenAI SDK
+
+
+def test_a_transient_failure_is_retried_then_answered():
+    with LoopbackServer(faults=["429", "500"]) as server:
+        gateway = Gateway(GatewayConfig(model="openai/loopback", api_base=server.url, max_retries=3))
+        assert ask_many(gateway, [WakeUpRequest(ISABELLA)]) == [7]
+        assert gateway.ledger.totals().retries == 2 and server.stats.requests == 3
+
+
+def test_a_hang_ends_at_the_timeout():
+    with LoopbackServer(faults=["hang"], hang_s=20) as server:
+        gateway = Gateway(GatewayConfig(model="openai/loopback", api_base=server.url, timeout_s=1.0, max_retries=0))
+        started = time.perf_counter()
+        with pytest.raises(ModelUnavailable):
+            ask_many(gateway, [WakeUpRequest(ISABELLA)])
+        assert time.perf_counter() - started < 10
+
+
+@pytest.mark.parametrize("fault", ["empty", "malformed", "long"], ids=["empty", "malformed", "very-long"])
+def test_bad_answers_from_the_server_are_repaired(fault):
+    with LoopbackServer(faults=[fault]) as server:
+        gateway = Gateway(GatewayConfig(model="openai/loopback", api_base=server.url))
+        assert ask_many(gateway, [WakeUpRequest(ISABELLA)]) == [7]
+        assert gateway.ledger.totals().repairs == 1
+
+
+def test_cache_makes_a_second_run_free_and_replay_refuses_a_miss(tmp_path, monkeypatch, caplog):
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    caplog.set_level(logging.DEBUG)
+    cache = tmp_path / "cache.sqlite"
+    requests = [WakeUpRequest(ISABELLA), ImportanceRequest(ISABELLA, ("a party",))]
+    with LoopbackServer() as server:
+        config = GatewayConfig(model="openai/loopback", api_base=server.url, cache_path=cache)
+        first = Gateway(config)
+        answers = ask_many(first, requests)
+        first.close()
+        second = Gateway(config)
+        assert ask_many(second, requests) == answers
+        assert server.stats.requests == 2 and second.ledger.totals().calls == 0
+        assert second.ledger.totals().cache_hits == 2
+        replay = Gateway(GatewayConfig(model="openai/loopback", api_base=server.url, cache_path=cache, replay=True))
+        with pytest.raises(CacheMiss, match="no cached answer for a importance request of Isabella Rodriguez"):
+            ask_many(replay, [ImportanceRequest(ISABELLA, ("another memory",))])
+    for path in tmp_path.rglob("*"):
+        assert SECRET.encode() not in path.read_bytes()
+    assert SECRET not in caplog.text
+
+
+def test_offline_is_deterministic_and_needs_no_network():
+    answers = [ask_many(Gateway(GatewayConfig(seed=3)), [WakeUpRequest(ISABELLA)]) for _ in range(2)]
+    assert answers == [[6], [6]]
+
+
+def test_routing_sends_a_kind_to_its_own_model():
+    scripted = ScriptedBackend(lambda request: '{"scores": [9]}')
+    gateway = Gateway(GatewayConfig(routes={"importance": "scripted/small"}), backends={"scripted/small": scripted})
+    assert ask_many(gateway, [ImportanceRequest(ISABELLA, ("x",)), WakeUpRequest(ISABELLA)]) == [(9,), 6]
+    assert [kind for kind, _ in scripted.calls] == ["importance"]
+    assert set(gateway.ledger.by_kind()) == {"importance", "wake_up"}
+    assert gateway.ledger.by_agent()["Isabella Rodriguez"].calls == 2
+
+
+def test_budget_stops_before_the_call_that_passes_it():
+    gateway = Gateway(GatewayConfig(max_calls=2))
+    ask_many(gateway, [WakeUpRequest(ISABELLA)] * 2)
+    with pytest.raises(BudgetExceeded, match="2 model calls"):
+        ask_many(gateway, [WakeUpRequest(ISABELLA)])
+
+
+def test_unknown_price_is_counted_not_a_crash():
+    with LoopbackServer() as server:
+        gateway = Gateway(GatewayConfig(model="openai/loopback-unpriced", api_base=server.url))
+        ask_many(gateway, [WakeUpRequest(ISABELLA)])
+        assert gateway.ledger.totals().unknown_cost_calls == 1
+        priced = Gateway(
+            GatewayConfig(model="openai/loopback", api_base=server.url, prices={"openai/loopback": (1e-6, 2e-6)})
+        )
+        ask_many(priced, [WakeUpRequest(ISABELLA)])
+        assert priced.ledger.totals().cost > 0
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [("gpt4", "use 'offline' or a litellm name"), ("nosuch/model", "unknown provider 'nosuch'")],
+    ids=["no-provider", "unknown-provider"],
+)
+def test_check_model_explains_bad_names(name, message):
+    with pytest.raises(ValueError, match=message):
+        check_model(name)
+
+
+def test_check_model_names_the_missing_key(monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    with pytest.raises(ValueError, match="needs ANTHROPIC_API_KEY"):
+        check_model("anthropic/claude-3-5-haiku-latest")
+    check_model("ollama/llama3.1")
+
+
+def test_schedule_rewrite_through_litellm_keeps_the_arithmetic():
+    from agents.language.requests import ScheduleRewriteRequest
+
+    request = ScheduleRewriteRequest(ISABELLA, 600, "talking with Maria Lopez", 5, (PlanBlock("working", 55),))
+    with LoopbackServer() as server:
+        (blocks,) = ask_many(Gateway(GatewayConfig(model="openai/loopback", api_base=server.url)), [request])
+    assert blocks[0] == PlanBlock("talking with Maria Lopez", 5) and sum(b.minutes for b in blocks) == 55
