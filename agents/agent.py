@@ -340,9 +340,19 @@ class GenerativeAgent(LLMAgent, CellAgent):
         if self.action is not None:
             self.action.minutes = 0
 
-    def whisper(self, statement: str, now: datetime) -> None:
-        """The paper's inner voice: a memory handed to the agent, scored with its next batch."""
-        self.memories.queue(PendingMemory(kind=NodeKind.THOUGHT, description=statement, created=now, subject=self.name))
+    async def whisper(self, statement: str, now: datetime) -> None:
+        """The paper's inner voice: a memory handed to the agent, its importance scored now."""
+        ask = partial(self.mind.gateway.ask, agent=self.name)
+        (score,) = await ask(ImportanceRequest(identity=self.identity, memories=(statement,)))
+        self.memories.add(
+            NodeKind.THOUGHT,
+            statement,
+            created=now,
+            importance=score,
+            subject=self.name,
+            predicate="was told",
+            keywords=mentioned_names(statement),
+        )
 
     def advance(self, state: WorldState, grid) -> None:
         """Walk one tile, take or release the object of its action, and show its event on its tile."""

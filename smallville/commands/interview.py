@@ -62,7 +62,7 @@ def whisper(args: argparse.Namespace) -> int:
     model, store = _load(args.run)
     try:
         (agent,) = _agents(model, args.agent, False)
-        agent.whisper(args.statement, model.now)
+        model.run_async(agent.whisper(args.statement, model.now))
         store.checkpoint(model)
         print(f"{agent.name} will remember: {args.statement!r} (resume the run to see what follows)")
     finally:

@@ -1,0 +1,115 @@
+"""The command line end to end: a run folder, report, interview, whisper, kill and resume, and bad input."""
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FAST = ["--scenario", "the_ville_n3", "--embedder", "hashing"]
+
+
+def run(*args, check=True, timeout=300):
+    result = subprocess.run(
+        [sys.executable, "run.py", *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    if check and result.returncode != 0:
+        raise AssertionError(result.stderr[-3000:])
+    return result
+
+
+def events(folder: Path) -> list[tuple]:
+    with sqlite3.connect(folder / "events.sqlite") as db:
+        return db.execute("select time, agent, kind, text from events order by id").fetchall()
+
+
+def final_state(folder: Path) -> dict:
+    state = json.loads((folder / "checkpoint" / "state.json").read_text())
+    for record in state["model"]["ledger"]["records"]:
+        record.pop("latency_s")
+    return state
+
+
+@pytest.mark.slow
+def test_simulate_writes_every_artifact_and_report_and_interview_work(tmp_path):
+    out = tmp_path / "run"
+    result = run("simulate", *FAST, "--until", "2023-02-13T10:00", "--out", str(out))
+    assert "Model calls (offline), 3 agents" in result.stdout and "relationship density" in result.stdout
+    for name in ("config.json", "events.sqlite", "memory.sqlite", "ledger.json", "checkpoint/state.json"):
+        assert (out / name).is_file(), name
+    assert list((out / "graphs").glob("*.graphml"))
+    assert (out / "metrics" / "model.csv").read_text().count("\n") > 10
+    assert {kind for _, _, kind, _ in events(out)} >= {"action"}
+    run("report", str(out))
+    for png in ("density.png", "diffusion.png", "relationships.png"):
+        image = (out / "report" / png).read_bytes()
+        assert image.startswith(b"\x89PNG") and len(image) > 5000
+    assert "aware of `party`" in (out / "report" / "summary.md").read_text()
+    answer = run("interview", str(out), "Isabella Rodriguez", "Are you planning a party?").stdout
+    assert answer.startswith("Isabella Rodriguez:") and "party" in answer
+    before = (out / "memory.sqlite").read_bytes()
+    run("interview", str(out), "--all", "What are you doing today?")
+    assert (out / "memory.sqlite").read_bytes() == before  # not remembered unless asked
+    run("whisper", str(out), "Klaus Mueller", "You are going to run for mayor")
+    assert "run for mayor" in run("interview", str(out), "Klaus Mueller", "Who will run for mayor?").stdout
+
+
+@pytest.mark.slow
+def test_a_killed_run_resumes_to_the_same_end_as_an_uninterrupted_one(tmp_path):
+    args = [*FAST, "--until", "2023-02-13T09:00", "--checkpoint-minutes", "15"]
+    whole = tmp_path / "whole"
+    run("simulate", *args, "--out", str(whole))
+    killed = tmp_path / "killed"
+    process = subprocess.Popen(
+        [sys.executable, "run.py", "simulate", *args, "--out", str(killed)], cwd=ROOT,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    checkpoint = killed / "checkpoint" / "state.json"
+    deadline = time.time() + 120
+    while time.time() < deadline and not (checkpoint.is_file() and '"now": "2023-02-13T0' in checkpoint.read_text()):
+        time.sleep(0.05)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    assert checkpoint.is_file()
+    assert json.loads(checkpoint.read_text())["now"] < "2023-02-13T09:00:00"
+    run("resume", str(killed))
+    assert final_state(killed) == final_state(whole)
+    assert events(killed) == events(whole)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["simulate", "--scenario", "the_ville_n99"], "no such scenario"),
+        (["simulate", "--scenario", "the_ville_n3", "--agents", "Klaus Muller"], "no agent named 'Klaus Muller'"),
+        (["simulate", "--llm", "gpt4"], "use 'offline' or a litellm name"),
+        (["simulate", "--llm", "anthropic/claude-3-5-haiku-latest"], "needs ANTHROPIC_API_KEY"),
+        (["report", "/nonexistent/run"], "not a run folder"),
+        (["interview", "/nonexistent/run", "Klaus Mueller", "hi"], "not a run folder"),
+    ],
+    ids=["bad-scenario", "bad-agent", "bad-model", "missing-key", "report-no-run", "interview-no-run"],
+)
+def test_bad_input_gives_one_line_and_a_nonzero_exit(args, message, monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    result = run(*args, check=False, timeout=120)
+    assert result.returncode == 1
+    assert message in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_an_existing_run_folder_is_refused(tmp_path):
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "config.json").write_text("{}")
+    result = run("simulate", *FAST, "--out", str(tmp_path / "old"), check=False)
+    assert result.returncode == 1 and "already exists" in result.stderr
+
+
+def test_help_explains_every_command():
+    for command in ("simulate", "resume", "interview", "whisper", "report"):
+        assert "usage: run.py " + command in run(command, "--help").stdout
