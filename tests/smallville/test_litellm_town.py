@@ -1,0 +1,32 @@
+"""Two agents for 30 simulated minutes through the real litellm path, against the loopback server."""
+
+from datetime import datetime
+
+import pytest
+
+from agents.language.loopback_server import LoopbackServer
+from smallville.model import SmallvilleModel
+
+
+@pytest.mark.slow
+def test_two_agents_plan_and_move_through_litellm(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-loopback")
+    with LoopbackServer() as server:
+        model = SmallvilleModel(
+            scenario_name="the_ville_n3",
+            agents=["Isabella Rodriguez", "Klaus Mueller"],
+            llm="openai/loopback",
+            api_base=server.url,
+            embedder="hashing",
+            seconds_per_step=60,
+        )
+        model.run_until(datetime(2023, 2, 13, 7, 30))
+        model.close()
+    assert server.stats.requests > 10
+    totals = model.gateway.ledger.totals()
+    assert totals.calls == server.stats.requests and totals.fallbacks == 0
+    for agent in model.people:
+        assert sum(slot.minutes for slot in agent.schedule.slots) == 24 * 60
+        assert agent.action is not None and model.ville.has_address(agent.action.address)
+    moved = [entry for entry in model.event_log if entry["kind"] == "action" and entry["text"] != "sleeping"]
+    assert moved, "the loopback schedule wakes agents at 7 am; they must have started actions"
