@@ -1,0 +1,47 @@
+"""Two agents placed side by side talk, keep the talk, and wait out the cool-down; memories stay with their owner."""
+
+from datetime import datetime
+
+from smallville.model import SmallvilleModel
+
+
+def test_neighbours_talk_remember_and_respect_the_cool_down():
+    model = SmallvilleModel(
+        scenario_name="the_ville_n3", agents=["Isabella Rodriguez", "Maria Lopez"], embedder="hashing", rng=1
+    )
+    isabella, maria = model.people
+    counter = model.ville.tiles_of("the Ville:Hobbs Cafe:cafe:behind the cafe counter")[0]
+    seat = model.ville.tiles_of("the Ville:Hobbs Cafe:cafe:cafe customer seating")[0]
+    model.run_until(datetime(2023, 2, 13, 11, 0))
+    for agent, tile in ((isabella, counter), (maria, seat)):
+        agent.cell = model.grid[tile]
+        agent.action.minutes = 0  # both pick their next action where they now stand
+        agent.social_pause_until = None
+        agent.reaction_cooldowns.clear()
+    started = None
+    for _ in range(6 * 60 * 3):  # up to three simulated hours
+        model.step()
+        if started is None and model.conversations:
+            started = model.step_count
+        if started is not None and not model.conversations:
+            break
+    assert started is not None, "two agents side by side in the cafe never talked"
+    talks = [entry for entry in model.event_log if entry["kind"] == "talk"]
+    lines = [entry for entry in model.event_log if entry["kind"] == "line"]
+    assert len(talks) == 1 and len(lines) >= 2
+    model.step()  # the chat and the takeaways are scored with the next importance batch
+    for agent, partner in ((isabella, "Maria Lopez"), (maria, "Isabella Rodriguez")):
+        for _ in range(6 * 60):
+            if not agent.memories.pending:
+                break
+            model.step()
+        chats = [node for node in agent.memories.stream if node.kind == "chat"]
+        assert chats and chats[-1].partner == partner and len(chats[-1].lines) == len(lines)
+        assert any(node.kind == "thought" and node.object == partner for node in agent.memories.stream)
+        assert agent.chat_cooldowns[partner] >= started + model.config.chat_cooldown_steps - 1
+    end_of_talk = model.step_count
+    while model.step_count < end_of_talk + 300:
+        model.step()
+    assert len([entry for entry in model.event_log if entry["kind"] == "talk"]) == 1  # cool-down: no second talk
+    ids = {agent.name: {id(node) for node in agent.memories.stream} for agent in model.people}
+    assert not ids["Isabella Rodriguez"] & ids["Maria Lopez"]
