@@ -214,11 +214,13 @@ class MemoryStream:
         ids = np.flatnonzero(mask)
         if len(ids) == 0 or k <= 0:
             return [[] for _ in queries]
-        hours = np.maximum(0.0, (seconds(now) - self._accessed[ids]) / 3600.0)
+        # Without a filter, slices are views: no copy of the embedding matrix on every retrieval.
+        rows = slice(0, count) if len(ids) == count else ids
+        hours = np.maximum(0.0, (seconds(now) - self._accessed[rows]) / 3600.0)
         recency = _normalize(self.recency_decay**hours)
-        importance = _normalize(self._importance[ids])
+        importance = _normalize(self._importance[rows])
         norms = np.linalg.norm(queries, axis=1, keepdims=True)
-        relevance = _normalize(self._embeddings[ids] @ (queries / np.where(norms > 0, norms, 1)).T)
+        relevance = _normalize(self._embeddings[rows] @ (queries / np.where(norms > 0, norms, 1)).T)
         scores = (
             weights.recency * recency[:, None]
             + weights.relevance * relevance
@@ -227,7 +229,9 @@ class MemoryStream:
         results = []
         chosen: set[int] = set()
         for column in range(len(queries)):
-            order = np.lexsort((-ids, -scores[:, column]))[:k]
+            column_scores = scores[:, column]
+            best = np.argpartition(-column_scores, k - 1)[:k] if k < len(ids) else np.arange(len(ids))
+            order = best[np.lexsort((-ids[best], -column_scores[best]))]
             results.append(
                 [
                     Retrieved(
