@@ -121,10 +121,7 @@ class GenerativeAgent(LLMAgent, CellAgent):
         """Store the persona's seeded memories (the whisper CSV), their importance scored in batches."""
         ask = partial(self.mind.gateway.ask, agent=self.name)
         seeds = self.persona.seeds
-        scores: list[int] = []
-        for start in range(0, len(seeds), IMPORTANCE_REQUEST_SIZE):
-            chunk = seeds[start : start + IMPORTANCE_REQUEST_SIZE]
-            scores.extend(await ask(ImportanceRequest(identity=self.identity, memories=chunk)))
+        scores = await self._importance(ask, seeds)
         for text, score in zip(seeds, scores, strict=True):
             self.memories.add(
                 NodeKind.THOUGHT, text, created=now, importance=score, subject=self.name, keywords=mentioned_names(text)
@@ -208,13 +205,17 @@ class GenerativeAgent(LLMAgent, CellAgent):
             self.action.minutes = 0  # re-resolve from the new schedule
 
     async def _score_pending(self, ask) -> None:
-        texts = [memory.description for memory in self.memories.pending]
+        if self.memories.pending:
+            texts = [memory.description for memory in self.memories.pending]
+            self.memories.settle(await self._importance(ask, texts))
+
+    async def _importance(self, ask, texts) -> list[int]:
+        """Importance of memories, scored in requests of at most IMPORTANCE_REQUEST_SIZE."""
         scores: list[int] = []
         for start in range(0, len(texts), IMPORTANCE_REQUEST_SIZE):
             chunk = tuple(texts[start : start + IMPORTANCE_REQUEST_SIZE])
             scores.extend(await ask(ImportanceRequest(identity=self.identity, memories=chunk)))
-        if texts:
-            self.memories.settle(scores)
+        return scores
 
     async def _converse(self, ask, view: WorldView, decision: Decision) -> None:
         conversation = self.conversation
