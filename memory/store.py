@@ -43,18 +43,29 @@ class MemoryStore:
             raise StoreError(
                 f"{self.path}: not a readable memory store ({error}); remove or restore the file"
             ) from error
+        self._meta = meta
         if embedder is not None and dim is not None:
-            if meta and (meta.get("embedder") != embedder or int(meta.get("dim", dim)) != dim):
-                raise StoreError(
-                    f"{self.path}: its memories were embedded with {meta.get('embedder')} ({meta.get('dim')} "
-                    f"dimensions), not {embedder} ({dim}); use the same embedder as the run"
-                )
+            self.check(embedder, dim)
+        self._saved: dict[str, int] = {}
+
+    def check(self, embedder: str, dim: int) -> None:
+        """Record the run's embedder, or refuse one that differs from the one the stored memories were made with.
+
+        Raises:
+            StoreError: If the stored memories were embedded otherwise.
+        """
+        meta = self._meta
+        if meta and (meta.get("embedder") != embedder or int(meta.get("dim", dim)) != dim):
+            raise StoreError(
+                f"{self.path}: its memories were embedded with {meta.get('embedder')} ({meta.get('dim')} "
+                f"dimensions), not {embedder} ({dim}); use the same embedder as the run"
+            )
+        if not meta:
             with self._db:
                 self._db.executemany(
-                    "insert or replace into meta (key, value) values (?, ?)",
-                    [("embedder", embedder), ("dim", str(dim))],
+                    "insert into meta (key, value) values (?, ?)", [("embedder", embedder), ("dim", str(dim))]
                 )
-        self._saved: dict[str, int] = {}
+            self._meta = {"embedder": embedder, "dim": str(dim)}
 
     def agents(self) -> list[str]:
         """Agents with a stored stream."""

@@ -108,6 +108,7 @@ class SmallvilleModel(mesa.Model):
         self._loop = asyncio.new_event_loop()
         self.conversations = []
         self.event_log: list[dict] = []
+        self.embedder_name = embedder
         self.people: list[GenerativeAgent] = build_people(self, embedder)
         self.by_name = {agent.name: agent for agent in self.people}
         self.run_async(self._seed_memories())

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import networkx as nx
 
-from memory import MemoryStore
+from memory import MemoryStore, StoreError
 from smallville.run_folder import RunFolder
 
 
@@ -87,6 +87,7 @@ class RunStore:
 
     def checkpoint(self, model) -> None:
         """Flush everything since the last checkpoint, then replace the checkpoint atomically."""
+        self._check_embedder(model)
         for agent in model.people:
             self.memory.save(agent.name, agent.memories.stream)
         events = self._flush_events(model)
@@ -151,6 +152,7 @@ class RunStore:
         if not path.is_file():
             raise RunFolderError(f"{self.folder.root}: no checkpoint yet; the run stopped before its first one")
         state = json.loads(path.read_text())
+        self._check_embedder(model)
         streams = {name: self.memory.load(name, length=length) for name, length in state["stream_lengths"].items()}
         model.set_state(state["model"], streams=streams)
         self._truncate(state)
@@ -166,6 +168,12 @@ class RunStore:
         _keep_rows(self.folder.model_metrics, state["model_rows"])
         _keep_rows(self.folder.agent_metrics, state["agent_rows"])
         self.memory.truncate({name: length for name, length in state["stream_lengths"].items()})
+
+    def _check_embedder(self, model) -> None:
+        try:
+            self.memory.check(model.embedder_name, model.people[0].memories.embedder.dim)
+        except StoreError as error:
+            raise RunFolderError(str(error)) from error
 
     def close(self) -> None:
         """Close the memory store."""

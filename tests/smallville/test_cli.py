@@ -113,3 +113,14 @@ def test_an_existing_run_folder_is_refused(tmp_path):
 def test_help_explains_every_command():
     for command in ("simulate", "resume", "interview", "whisper", "report"):
         assert "usage: run.py " + command in run(command, "--help").stdout
+
+
+def test_resuming_with_another_embedder_is_refused(tmp_path):
+    out = tmp_path / "run"
+    run("simulate", *FAST, "--until", "2023-02-13T01:00", "--out", str(out))
+    config = json.loads((out / "config.json").read_text())
+    config["embedder"] = "minilm"
+    (out / "config.json").write_text(json.dumps(config))
+    (out / "memory.sqlite-wal").unlink(missing_ok=True)
+    result = run("resume", str(out), check=False)
+    assert result.returncode == 1 and "embedded with hashing" in result.stderr
