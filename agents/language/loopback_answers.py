@@ -61,7 +61,10 @@ def answer_for_messages(messages: list[dict[str, str]]) -> str:  # noqa: PLR0911
         schedule = [{"activity": inserted.group(1), "minutes": int(inserted.group(2))}]
         return json.dumps({"schedule": schedule + ([{"activity": "carrying on", "minutes": rest}] if rest else [])})
     if "questions worth" in task:
-        return json.dumps({"questions": ["What matters to me?", "Who are my friends?", "What am I working on?"]})
+        count = re.search(r"what are the (\d+) most salient", prompt)
+        asked = ("What matters to me?", "Who are my friends?", "What am I working on?")
+        total = int(count.group(1)) if count else len(asked)
+        return json.dumps({"questions": [asked[index % len(asked)] for index in range(total)]})
     if "insights" in task:
         ids = [int(i) for i in re.findall(r"^\[(\d+)\]", prompt, flags=re.MULTILINE)][:2]
         return json.dumps({"insights": [{"insight": "I keep busy with my work.", "evidence": ids}]})

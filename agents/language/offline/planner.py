@@ -13,6 +13,10 @@ from agents.language.requests.common import clock
 
 SLOT = 5
 SLOTS = 24 * 60 // SLOT
+# Dinner when the lifestyle names no hour (the most common dinner hour in the lifestyles is 5-6 pm).
+DINNER_HOUR = 18
+# The day plan request asks for 5 to 8 broad strokes (the paper).
+MOST_PLAN_ITEMS = 8
 _PLACE = re.compile(
     r"\b(?:opens|goes to|go to|at|to)\s+(?:the\s+)?([A-Z][\w']*(?:\s+(?:(?:and|of|for)\s+)?[A-Z][\w']*)*)"
 )
@@ -46,7 +50,9 @@ def day_blocks(identity: Identity, today: date, wake: int) -> list[tuple[int, in
     for start, end, activity in work:
         _paint(timeline, start, end, activity)
     _paint(timeline, 12, 13, "having lunch")
-    dinner = lifestyle_hour(identity.lifestyle, r"eats dinner", 18)
+    dinner = lifestyle_hour(identity.lifestyle, r"eats dinner", -1)
+    if dinner < 0:  # no habit given: the usual hour, or right after a shift that runs through it
+        dinner = next((end for start, end, _ in work if start <= DINNER_HOUR < end), DINNER_HOUR)
     _paint(timeline, dinner, dinner + 1, "having dinner")
     for start, end, activity in events_today(identity, today):
         _paint(timeline, start, end, activity)
@@ -123,10 +129,23 @@ def events_today(identity: Identity, today: date) -> list[tuple[float, float, st
 
 
 def plan_items(blocks: list[tuple[int, int, str]]) -> list[str]:
-    """Day-plan items "from 8:00 am to 12:00 pm, working at Hobbs Cafe" for the awake blocks."""
-    return [
-        f"from {clock(start)} to {clock(end)}, {activity}" for start, end, activity in blocks if activity != "sleeping"
-    ]
+    """Day-plan items "from 8:00 am to 12:00 pm, working at Hobbs Cafe" for the awake blocks, at most 8.
+
+    Past 8 items the shortest item joins its neighbour in time ("having breakfast, then relaxing at home").
+    """
+    awake = [list(block) for block in blocks if block[2] != "sleeping"]
+    while len(awake) > MOST_PLAN_ITEMS:
+        joinable = [index for index in range(1, len(awake)) if awake[index - 1][1] == awake[index][0]]
+        if not joinable:
+            break
+        shortest = min(
+            (index for index in range(len(awake)) if index in joinable or index + 1 in joinable),
+            key=lambda index: awake[index][1] - awake[index][0],
+        )
+        second = shortest if shortest in joinable else shortest + 1
+        (start, _, first), (_, end, then) = awake[second - 1], awake[second]
+        awake[second - 1 : second + 1] = [[start, end, f"{first}, then {then}"]]
+    return [f"from {clock(start)} to {clock(end)}, {activity}" for start, end, activity in awake]
 
 
 _ITEM = re.compile(r"from (\d{1,2}:\d{2} [ap]m) to (\d{1,2}:\d{2} [ap]m),\s*(.+)", re.IGNORECASE)

@@ -87,8 +87,13 @@ def questions(request: ReflectionQuestionsRequest, seed: int) -> dict:
     names = Counter(
         name for statement in request.statements for name in _NAME.findall(statement) if name != request.identity.name
     )
+    me = request.identity.name
     asked = [f"What do I know about {name}, and what is my relationship with them?" for name, _ in names.most_common()]
-    asked.append(f"What is {request.identity.name} most focused on these days?")
+    asked.append(f"What is {me} most focused on these days?")
+    named = {word for name in [*names, me] for word in _words(name)}
+    topics = Counter(word for statement in request.statements for word in _words(statement) - named if len(word) > 3)
+    asked += [f'Why does "{topic}" keep coming up in {me}\'s days?' for topic, _ in topics.most_common()]
+    asked += [f"What else has been on {me}'s mind? ({index})" for index in range(1, request.n + 1)]
     return {"questions": asked[: request.n]}
 
 

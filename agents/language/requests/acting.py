@@ -51,6 +51,8 @@ class ActionRequest(Request[tuple[ActionChoice, ...]]):
     def validate(self) -> None:
         if not 1 <= len(self.actions) <= MOST_ACTIONS:
             raise ValueError(f"action: 1 to {MOST_ACTIONS} actions per request, got {len(self.actions)}")
+        if any(not action.strip() for action in self.actions):
+            raise ValueError(f"action: an action is empty in {self.actions!r}")
         if not self.places:
             raise ValueError("action: the agent must know at least one place")
 

@@ -34,6 +34,10 @@ class InterviewRequest(Request[str]):
     question: str
     memories: tuple[str, ...]
 
+    def validate(self) -> None:
+        if not self.question.strip():
+            raise ValueError("interview: the question is empty")
+
     def fields(self) -> dict[str, str]:
         return {
             "persona": self.identity.describe(),
@@ -63,6 +67,10 @@ class JudgeRequest(Request[Verdict]):
     context: str
     answer_a: str
     answer_b: str
+
+    def validate(self) -> None:
+        if not self.question.strip() or not self.answer_a.strip() or not self.answer_b.strip():
+            raise ValueError("judge: the question and both answers must be non-empty")
 
     def fields(self) -> dict[str, str]:
         return {"question": self.question, "context": self.context, "a": self.answer_a, "b": self.answer_b}

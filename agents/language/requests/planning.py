@@ -17,6 +17,19 @@ FALLBACK_WAKE_HOUR = 8
 FEWEST_PLAN_ITEMS, MOST_PLAN_ITEMS = 5, 8
 # Decomposed actions last 5 to 15 minutes (the original: 5-minute granularity).
 SHORTEST_ACTION, LONGEST_ACTION = 5, 15
+LAST_HOUR = 23
+# The fallback day ends at 11 pm, the most common bedtime among the 25 personas' lifestyles.
+FALLBACK_BEDTIME = 23
+SLEEPING = "sleeping"
+
+
+def _check_wake_hour(kind: str, wake_hour: int) -> None:
+    if not 0 <= wake_hour <= LAST_HOUR:
+        raise ValueError(f"{kind}: wake_hour must be 0-{LAST_HOUR}, got {wake_hour}")
+
+
+def _is_sleep(activity: str) -> bool:
+    return "sleep" in activity.lower() or "asleep" in activity.lower()
 
 
 class _Hour(BaseModel):
@@ -80,8 +93,7 @@ class DayPlanRequest(Request[tuple[str, ...]]):
     yesterday: str = ""
 
     def validate(self) -> None:
-        if not 0 <= self.wake_hour <= 23:
-            raise ValueError(f"wake_hour must be 0-23, got {self.wake_hour}")
+        _check_wake_hour(self.kind, self.wake_hour)
 
     def fields(self) -> dict[str, str]:
         return {
@@ -94,9 +106,12 @@ class DayPlanRequest(Request[tuple[str, ...]]):
 
     def parse(self, text: str) -> tuple[str, ...]:
         items = [item.strip() for item in parse_json(text, _Plan).plan if item.strip()]
-        if len(items) < FEWEST_PLAN_ITEMS - 1:
-            raise AnswerError(f"a day plan needs {FEWEST_PLAN_ITEMS} to {MOST_PLAN_ITEMS} items, got {len(items)}")
-        return tuple(items[:MOST_PLAN_ITEMS])
+        if not FEWEST_PLAN_ITEMS <= len(items) <= MOST_PLAN_ITEMS:
+            raise AnswerError(
+                f"a day plan needs {FEWEST_PLAN_ITEMS} to {MOST_PLAN_ITEMS} items, got {len(items)}; "
+                "merge or split the broad strokes"
+            )
+        return tuple(items)
 
     def fallback(self) -> tuple[str, ...]:
         wake = clock(self.wake_hour * 60)
@@ -123,6 +138,11 @@ class HourlyScheduleRequest(Request[tuple[PlanBlock, ...]]):
     wake_hour: int
     day_plan: tuple[str, ...]
 
+    def validate(self) -> None:
+        _check_wake_hour(self.kind, self.wake_hour)
+        if not self.day_plan:
+            raise ValueError("hourly_schedule: day_plan is empty; ask for a day plan first")
+
     def fields(self) -> dict[str, str]:
         return {
             "persona": self.identity.describe(),
@@ -133,16 +153,17 @@ class HourlyScheduleRequest(Request[tuple[PlanBlock, ...]]):
         }
 
     def parse(self, text: str) -> tuple[PlanBlock, ...]:
-        blocks = parse_json(text, _Schedule).schedule
-        return fit_blocks([(block.activity, block.minutes) for block in blocks], MINUTES_PER_DAY)
+        """The schedule from midnight; a night left out (the day starting at waking) is put back, asleep."""
+        blocks = [(block.activity, block.minutes) for block in parse_json(text, _Schedule).schedule]
+        if self.wake_hour and not _is_sleep(blocks[0][0]):
+            blocks.insert(0, (SLEEPING, self.wake_hour * 60))
+        return fit_blocks(blocks, MINUTES_PER_DAY)
 
     def fallback(self) -> tuple[PlanBlock, ...]:
-        awake = max(60, (23 - self.wake_hour) * 60)
-        asleep = MINUTES_PER_DAY - awake
-        first = min(self.wake_hour * 60, asleep)
-        return fit_blocks(
-            [("sleeping", first), ("going about the day", awake), ("sleeping", asleep - first)], MINUTES_PER_DAY
-        )
+        awake = max(60, (FALLBACK_BEDTIME - self.wake_hour) * 60)
+        first = min(self.wake_hour * 60, MINUTES_PER_DAY - awake)
+        blocks = [(SLEEPING, first), ("going about the day", awake), (SLEEPING, MINUTES_PER_DAY - awake - first)]
+        return fit_blocks([(activity, minutes) for activity, minutes in blocks if minutes > 0], MINUTES_PER_DAY)
 
 
 @dataclass(frozen=True)
@@ -161,8 +182,12 @@ class DecomposeRequest(Request[tuple[PlanBlock, ...]]):
     after: str = ""
 
     def validate(self) -> None:
-        if self.minutes <= 0:
-            raise ValueError(f"decompose: minutes must be positive, got {self.minutes}")
+        if not self.activity.strip():
+            raise ValueError("decompose: activity is empty")
+        if not 0 <= self.start_minute < MINUTES_PER_DAY:
+            raise ValueError(f"decompose: start_minute must be 0-{MINUTES_PER_DAY - 1}, got {self.start_minute}")
+        if self.minutes <= 0 or self.minutes % SHORTEST_ACTION:
+            raise ValueError(f"decompose: minutes must be a positive multiple of {SHORTEST_ACTION}, got {self.minutes}")
 
     def fields(self) -> dict[str, str]:
         return {
@@ -209,8 +234,13 @@ class ScheduleRewriteRequest(Request[tuple[PlanBlock, ...]]):
         return sum(block.minutes for block in self.remaining)
 
     def validate(self) -> None:
+        if not self.inserted.strip():
+            raise ValueError("schedule_rewrite: the inserted activity is empty")
         if not self.remaining or not 0 < self.inserted_minutes <= self.total:
-            raise ValueError("schedule_rewrite: the inserted activity must fit in the remaining window")
+            raise ValueError(
+                f"schedule_rewrite: inserted_minutes ({self.inserted_minutes}) must be positive and fit in the "
+                f"remaining window ({self.total} minutes)"
+            )
 
     def fields(self) -> dict[str, str]:
         return {

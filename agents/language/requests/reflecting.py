@@ -55,12 +55,18 @@ class ReflectionQuestionsRequest(Request[tuple[str, ...]]):
 
     def parse(self, text: str) -> tuple[str, ...]:
         questions = [question.strip() for question in parse_json(text, _Questions).questions if question.strip()]
-        if not questions:
-            raise AnswerError("no questions")
+        if len(questions) < self.n:
+            raise AnswerError(f"expected {self.n} questions, got {len(questions)}")
         return tuple(questions[: self.n])
 
     def fallback(self) -> tuple[str, ...]:
-        return (f"What matters most to {self.identity.name} lately?",)
+        name = self.identity.name
+        generic = (
+            f"What matters most to {name} lately?",
+            f"Who has {name} been spending time with?",
+            f"What is {name} looking forward to?",
+        )
+        return tuple(generic[index % len(generic)] for index in range(self.n))
 
 
 @dataclass(frozen=True)
@@ -77,8 +83,10 @@ class InsightsRequest(Request[tuple[Insight, ...]]):
     n: int = 5
 
     def validate(self) -> None:
-        if not self.memories:
-            raise ValueError("insights: needs at least one memory")
+        if not self.question.strip():
+            raise ValueError("insights: the question is empty")
+        if not self.memories or self.n < 1:
+            raise ValueError(f"insights: needs at least one memory and n >= 1 (got {len(self.memories)}, n={self.n})")
 
     def fields(self) -> dict[str, str]:
         return {

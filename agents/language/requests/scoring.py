@@ -32,6 +32,8 @@ class ImportanceRequest(Request[tuple[int, ...]]):
     def validate(self) -> None:
         if not 1 <= len(self.memories) <= MOST_MEMORIES:
             raise ValueError(f"importance: 1 to {MOST_MEMORIES} memories per request, got {len(self.memories)}")
+        if any(not memory.strip() for memory in self.memories):
+            raise ValueError("importance: a memory is empty")
 
     def fields(self) -> dict[str, str]:
         return {

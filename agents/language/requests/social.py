@@ -51,6 +51,10 @@ class ReactionRequest(Request[Reaction]):
     memories: tuple[str, ...] = ()
     last_chat: str = ""
 
+    def validate(self) -> None:
+        if not self.other.strip():
+            raise ValueError("reaction: the other person's name is empty")
+
     def fields(self) -> dict[str, str]:
         return {
             "persona": self.identity.describe(),
@@ -86,6 +90,12 @@ class ConversationLineRequest(Request[ConversationTurn]):
     memories: tuple[str, ...]
     lines: tuple[tuple[str, str], ...] = ()
     max_lines: int = 16
+
+    def validate(self) -> None:
+        if not self.partner.strip():
+            raise ValueError("conversation_line: the partner's name is empty")
+        if self.max_lines < 1:
+            raise ValueError(f"conversation_line: max_lines must be at least 1, got {self.max_lines}")
 
     def fields(self) -> dict[str, str]:
         return {
@@ -124,6 +134,8 @@ class ConversationSummaryRequest(Request[ConversationSummary]):
     lines: tuple[tuple[str, str], ...]
 
     def validate(self) -> None:
+        if not self.first.strip() or not self.second.strip() or self.first == self.second:
+            raise ValueError(f"conversation_summary: needs two different names, got {self.first!r}, {self.second!r}")
         if not self.lines:
             raise ValueError("conversation_summary: there is no conversation to summarize")
 
@@ -132,13 +144,17 @@ class ConversationSummaryRequest(Request[ConversationSummary]):
 
     def parse(self, text: str) -> ConversationSummary:
         answer = parse_json(text, _Summary)
-        takeaways = {name.strip(): takeaway.strip()[:LONGEST_TAKEAWAY] for name, takeaway in answer.takeaways.items()}
-        missing = [name for name in (self.first, self.second) if not takeaways.get(name)]
+        given = {name.strip().lower(): takeaway.strip() for name, takeaway in answer.takeaways.items()}
+        takeaways = {
+            name: given.get(name.lower()) or given.get(name.split()[0].lower(), "")
+            for name in (self.first, self.second)
+        }
+        missing = [name for name, takeaway in takeaways.items() if not takeaway]
         if missing:
             raise AnswerError(f"takeaways must name {self.first} and {self.second}; missing {', '.join(missing)}")
         return ConversationSummary(
             summary=answer.summary.strip(),
-            takeaways=((self.first, takeaways[self.first]), (self.second, takeaways[self.second])),
+            takeaways=tuple((name, takeaway[:LONGEST_TAKEAWAY]) for name, takeaway in takeaways.items()),
         )
 
     def fallback(self) -> ConversationSummary:
