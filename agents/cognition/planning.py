@@ -96,19 +96,26 @@ async def decompose_slot(
         return
     key = f"{slot.activity}|{slot.minutes}"
     pieces = known.get(key)
+    if pieces is None and slot.minutes < 5:
+        pieces = [("finishing up", slot.minutes)]  # a sliver left by a reaction: not worth a call
     if pieces is None:
         before = schedule.slots[index - 1].activity if index > 0 else ""
         after = schedule.slots[index + 1].activity if index + 1 < len(schedule.slots) else ""
+        # Requests ask in whole 5-minute steps; a slot cut by a reaction may be a few minutes longer.
+        asked = max(5, slot.minutes - slot.minutes % 5)
         blocks = await ask(
             DecomposeRequest(
                 identity=identity,
                 activity=slot.activity,
                 start_minute=start,
-                minutes=slot.minutes,
+                minutes=asked,
                 before=before,
                 after=after,
             )
         )
         pieces = [(block.activity, block.minutes) for block in blocks]
+        if asked != slot.minutes:
+            activity, minutes = pieces[-1]
+            pieces[-1] = (activity, minutes + slot.minutes - asked)
         known[key] = pieces
     schedule.decompose(index, pieces)
