@@ -46,11 +46,12 @@ def _choose(request: ActionRequest, action: str, seed: int) -> dict:
     best, best_score = None, -1.0
     for option in request.places:
         sector_named = option.sector.lower() in lower or option.sector.lower().removeprefix("the ") in lower
-        at_home = len(home) > 2 and option.sector == home[1] and option.arena == home[2]
+        at_home = len(home) > 2 and option.sector == home[1]
+        own_room = at_home and option.arena == home[2]
         for game_object in option.objects or ("",):
             text = f"{option.arena} {game_object}".lower()
             score = 4.0 * sector_named + sum(2.0 for word in wanted if word in text)
-            score += 6.0 * (homely and at_home) + 0.5 * ((option.sector, option.arena) == _here(request))
+            score += (6.0 * at_home + 1.0 * own_room) * homely + 0.5 * ((option.sector, option.arena) == _here(request))
             score += stable_fraction(seed, action, option.sector, option.arena, game_object) * 0.1
             if score > best_score:
                 best, best_score = (option, game_object), score

@@ -13,10 +13,16 @@ from agents.language.requests.common import clock
 
 SLOT = 5
 SLOTS = 24 * 60 // SLOT
+# Bedtime when neither the lifestyle nor the plan says (the most common bedtime in the lifestyles).
+DEFAULT_BEDTIME = 23
 # Dinner when the lifestyle names no hour (the most common dinner hour in the lifestyles is 5-6 pm).
 DINNER_HOUR = 18
 # The day plan request asks for 5 to 8 broad strokes (the paper).
 MOST_PLAN_ITEMS = 8
+# Awake time with nothing planned: the first to give way when a plan has too many items.
+FILLER = "relaxing at home"
+# Minutes of such time a neighbouring item may absorb (longer, and the neighbour would no longer describe it).
+LONGEST_ABSORBED_FILLER = 60
 _PLACE = re.compile(
     r"\b(?:opens|goes to|go to|at|to)\s+(?:the\s+)?([A-Z][\w']*(?:\s+(?:(?:and|of|for)\s+)?[A-Z][\w']*)*)"
 )
@@ -39,9 +45,9 @@ def wake_hour(identity: Identity) -> int:
 def day_blocks(identity: Identity, today: date, wake: int) -> list[tuple[int, int, str]]:
     """The day as (start minute, end minute, activity), awake parts only."""
     timeline = ["sleeping"] * SLOTS
-    bed = lifestyle_hour(identity.lifestyle, r"goes to bed", 23)
+    bed = lifestyle_hour(identity.lifestyle, r"goes to bed", DEFAULT_BEDTIME)
     bed = bed + 24 if bed < wake else bed
-    _paint(timeline, wake, min(bed, 24), "relaxing at home")
+    _paint(timeline, wake, min(bed, 24), FILLER)
     if bed > 24:
         _paint(timeline, 0, bed - 24, "staying up late at home")
     _paint(timeline, wake, wake + 1, "waking up and getting ready")
@@ -131,39 +137,52 @@ def events_today(identity: Identity, today: date) -> list[tuple[float, float, st
 def plan_items(blocks: list[tuple[int, int, str]]) -> list[str]:
     """Day-plan items "from 8:00 am to 12:00 pm, working at Hobbs Cafe" for the awake blocks, at most 8.
 
-    Past 8 items the shortest item joins its neighbour in time ("having breakfast, then relaxing at home").
+    Past 8 items a short time at home with nothing planned joins its neighbour in time, else the shortest item
+    does ("waking up and getting ready, then having breakfast").
     """
     awake = [list(block) for block in blocks if block[2] != "sleeping"]
     while len(awake) > MOST_PLAN_ITEMS:
         joinable = [index for index in range(1, len(awake)) if awake[index - 1][1] == awake[index][0]]
         if not joinable:
             break
-        shortest = min(
+        merged = min(
             (index for index in range(len(awake)) if index in joinable or index + 1 in joinable),
-            key=lambda index: awake[index][1] - awake[index][0],
+            key=lambda index: (not _short_filler(awake[index]), awake[index][1] - awake[index][0]),
         )
-        second = shortest if shortest in joinable else shortest + 1
+        second = merged if merged in joinable else merged + 1
         (start, _, first), (_, end, then) = awake[second - 1], awake[second]
-        awake[second - 1 : second + 1] = [[start, end, f"{first}, then {then}"]]
+        activity = then if first == FILLER else first if then == FILLER else f"{first}, then {then}"
+        awake[second - 1 : second + 1] = [[start, end, activity]]
     return [f"from {clock(start)} to {clock(end)}, {activity}" for start, end, activity in awake]
+
+
+def _short_filler(block: list) -> bool:
+    start, end, activity = block
+    return activity == FILLER and end - start <= LONGEST_ABSORBED_FILLER
 
 
 _ITEM = re.compile(r"from (\d{1,2}:\d{2} [ap]m) to (\d{1,2}:\d{2} [ap]m),\s*(.+)", re.IGNORECASE)
 
 
 def blocks_from_plan(items: tuple[str, ...], wake: int) -> list[tuple[str, int]]:
-    """The whole day as (activity, minutes) from plan items; unplanned time asleep before waking, else at home."""
+    """The whole day as (activity, minutes) from plan items.
+
+    Unplanned time is asleep before waking and after the last item of the day (the plan ends at bedtime; 11 pm if
+    no item has times), at home in between.
+    """
     timeline = ["sleeping"] * SLOTS
-    for slot in range(wake * 60 // SLOT, 23 * 60 // SLOT):
-        timeline[slot] = "relaxing at home"
+    planned = []
     for item in items:
         match = _ITEM.search(item)
-        if not match:
-            continue
-        start, end = (_minute(text) for text in match.group(1, 2))
-        end = end if end > start else 24 * 60
+        if match:
+            start, end = (_minute(text) for text in match.group(1, 2))
+            planned.append((start, end if end > start else 24 * 60, match.group(3).strip()))
+    bedtime = max((end for start, end, _ in planned if start >= wake * 60), default=DEFAULT_BEDTIME * 60)
+    for slot in range(wake * 60 // SLOT, bedtime // SLOT):
+        timeline[slot] = FILLER
+    for start, end, activity in planned:
         for slot in range(start // SLOT, end // SLOT):
-            timeline[slot] = match.group(3).strip()
+            timeline[slot] = activity
     blocks: list[tuple[str, int]] = []
     for activity in timeline:
         if blocks and blocks[-1][0] == activity:

@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 from datetime import date
+from itertools import accumulate
 
 from pydantic import BaseModel, Field
 
@@ -153,9 +154,13 @@ class HourlyScheduleRequest(Request[tuple[PlanBlock, ...]]):
         }
 
     def parse(self, text: str) -> tuple[PlanBlock, ...]:
-        """The schedule from midnight; a night left out (the day starting at waking) is put back, asleep."""
+        """The schedule from midnight; a night left out (no sleep before waking) is put back, asleep."""
         blocks = [(block.activity, block.minutes) for block in parse_json(text, _Schedule).schedule]
-        if self.wake_hour and not _is_sleep(blocks[0][0]):
+        starts = accumulate((minutes for _, minutes in blocks), initial=0)
+        before_waking = [
+            activity for (activity, _), start in zip(blocks, starts, strict=False) if start < self.wake_hour * 60
+        ]
+        if self.wake_hour and not any(_is_sleep(activity) for activity in before_waking):
             blocks.insert(0, (SLEEPING, self.wake_hour * 60))
         return fit_blocks(blocks, MINUTES_PER_DAY)
 

@@ -1,3 +1,5 @@
+"""Every request type: its template renders, offline and loopback answers parse, bad answers are repaired."""
+
 import asyncio
 import json
 
@@ -104,49 +106,6 @@ def test_bad_answer_is_repaired_then_falls_back_logged_and_counted(kind, caplog)
     assert asyncio.run(failing.ask(request, "Isabella Rodriguez")) == request.fallback()
     assert failing.ledger.totals().fallbacks == 1
     assert f"{kind} answer for Isabella Rodriguez failed twice" in caplog.text
-
-
-def test_offline_isabella_wakes_at_six_and_works_at_the_cafe():
-    assert REQUESTS["wake_up"].parse(offline_answer(REQUESTS["wake_up"], 0)) == 6
-    plan = REQUESTS["day_plan"].parse(offline_answer(REQUESTS["day_plan"], 0))
-    assert "from 8:00 am to 12:00 pm, working at Hobbs Cafe" in plan
-    schedule = HourlyScheduleRequest(ISABELLA, DAY, 6, plan)
-    blocks = schedule.parse(offline_answer(schedule, 0))
-    assert sum(block.minutes for block in blocks) == 1440
-    minute, at_eight = 0, None
-    for block in blocks:
-        if minute <= 8 * 60 < minute + block.minutes:
-            at_eight = block.activity
-        minute += block.minutes
-    assert at_eight == "working at Hobbs Cafe"
-
-
-def test_offline_actions_go_to_sensible_places():
-    serve, sleep = REQUESTS["action"].parse(offline_answer(REQUESTS["action"], 0))
-    assert (serve.sector, serve.game_object) == ("Hobbs Cafe", "behind the cafe counter")
-    assert (sleep.sector, sleep.game_object) == ("Isabella Rodriguez's apartment", "bed")
-
-
-def test_offline_talk_passes_on_news_and_the_listener_keeps_it():
-    turn = REQUESTS["conversation_line"].parse(offline_answer(REQUESTS["conversation_line"], 0))
-    assert "Valentine's Day party" in turn.line
-    summary = REQUESTS["conversation_summary"].parse(offline_answer(REQUESTS["conversation_summary"], 0))
-    assert "Valentine's Day party" in dict(summary.takeaways)["Maria Lopez"]
-
-
-def test_decomposition_fills_the_block_with_short_actions():
-    blocks = REQUESTS["decompose"].parse(offline_answer(REQUESTS["decompose"], 0))
-    assert sum(block.minutes for block in blocks) == 60
-    assert all(5 <= block.minutes <= 15 for block in blocks)
-    model_answer = json.dumps({"actions": [{"action": "serving", "minutes": 40}, {"action": "cleaning", "minutes": 7}]})
-    blocks = REQUESTS["decompose"].parse(model_answer)
-    assert sum(block.minutes for block in blocks) == 60 and all(5 <= b.minutes <= 15 for b in blocks)
-
-
-def test_offline_is_deterministic_for_a_seed():
-    request = REQUESTS["decompose"]
-    assert offline_answer(request, 1) == offline_answer(request, 1)
-    assert len({offline_answer(request, seed) for seed in range(6)}) > 1
 
 
 def test_action_answer_naming_an_unknown_place_is_refused():
