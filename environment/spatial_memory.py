@@ -1,110 +1,149 @@
 """What an agent knows of the world tree: the places it may think of going to, growing as it sees new ones.
 
-Seeded from each persona's spatial_memory.json; `choices` leaves out other people's homes, as the original does
-for the places offered to the model (generalized: any sector or arena named as a person's or family's).
+Seeded from each persona's spatial_memory.json. `choices` leaves out other people's private places, as the
+original does for the places it offers the model: it drops "<name>'s house" sectors and "<name>'s room" arenas
+unless the name holds the agent's last name. Here the rule is generalized to any sector or arena whose name starts
+with a proper name followed by "'s" ("Ryan Park's apartment", "Moreno family's house").
 """
 
+import copy
 import json
 import re
 from pathlib import Path
 
-# "Ryan Park's apartment", "Moreno family's house", "Tom and Jane Moreno's bedroom": a proper name, then 's.
-# Lower-case owners ("artist's co-living space", "man's bathroom") are shared places.
-_PRIVATE = re.compile(r"^(?P<owner>[A-Z][\w .-]*?)'s\s")
+type Tree = dict[str, dict[str, dict[str, list[str]]]]
+
+# A private place: a capitalized owner, then 's and a space or the end ("Tom and Jane Moreno's bedroom").
+# Lower-case owners ("artist's co-living space", "man's bathroom") name shared places.
+_PRIVATE = re.compile(r"^(?P<owner>[A-Z][^']*?)'s(?:\s|$)")
+# world > sector > arena > object: an address has at most four parts.
+_DEPTH = 4
 
 
 class SpatialMemory:
-    """A nested tree world > sector > arena > [objects]."""
+    """A nested tree world > sector > arena > [objects] of the places an agent knows."""
 
-    def __init__(self, tree: dict[str, dict[str, dict[str, list[str]]]] | None = None):
-        self.tree: dict[str, dict[str, dict[str, list[str]]]] = {
-            world: {
-                sector: {arena: list(objects) for arena, objects in arenas.items()}
-                for sector, arenas in sectors.items()
-            }
-            for world, sectors in (tree or {}).items()
-        }
+    def __init__(self, tree: Tree | None = None):
+        """Copy `tree` (nothing known if None)."""
+        self.tree: Tree = _copy_tree(tree or {}, "spatial memory")
 
     @classmethod
     def from_file(cls, path: Path) -> "SpatialMemory":
         """Read a persona's spatial_memory.json.
 
         Raises:
-            ValueError: If the file is not a JSON tree of world > sector > arena > [objects].
+            FileNotFoundError: If the file is missing.
+            ValueError: If the file is not a JSON tree of world > sector > arena > [objects] (the message names
+                the file and the entry at fault).
         """
         try:
-            tree = json.loads(Path(path).read_text())
+            tree = json.loads(Path(path).read_text(encoding="utf-8"))
         except json.JSONDecodeError as error:
-            raise ValueError(f"{path}: not valid JSON ({error})") from error
-        valid = isinstance(tree, dict) and all(
-            isinstance(sectors, dict)
-            and all(
-                isinstance(arenas, dict) and all(isinstance(objects, list) for objects in arenas.values())
-                for arenas in sectors.values()
-            )
-            for sectors in tree.values()
-        )
-        if not valid:
-            raise ValueError(f"{path}: expected a tree {{world: {{sector: {{arena: [objects]}}}}}}")
-        return cls(tree)
+            raise ValueError(f"{path}: not valid JSON ({error}); fix the file") from None
+        return cls(_copy_tree(tree, str(path)))
+
+    @classmethod
+    def from_state(cls, state: dict) -> "SpatialMemory":
+        """A spatial memory from `get_state`'s data."""
+        memory = cls()
+        memory.set_state(state)
+        return memory
 
     def add(self, address: str) -> bool:
-        """Add a place of any depth ("world:sector[:arena[:object]]"); True if something was new."""
-        parts = [part for part in address.split(":") if part]
-        if not parts:
+        """Add a place of any depth ("world:sector[:arena[:object]]") and its parents; True if any was new.
+
+        The empty address (a tile off the world tree, such as a street) adds nothing and returns False.
+
+        Raises:
+            ValueError: If the address has an empty part or more than four parts.
+        """
+        if address == "":
             return False
+        parts = address.split(":")
+        if not all(parts) or len(parts) > _DEPTH:
+            raise ValueError(f"{address!r} is not an address (world:sector:arena:object, any prefix, no empty part)")
         world, *rest = parts
         new = world not in self.tree
-        sectors = self.tree.setdefault(world, {})
-        if rest:
-            new |= rest[0] not in sectors
-            arenas = sectors.setdefault(rest[0], {})
-            if len(rest) > 1:
-                new |= rest[1] not in arenas
-                objects = arenas.setdefault(rest[1], [])
-                if len(rest) > 2 and rest[2] not in objects:
-                    objects.append(rest[2])
+        node: dict = self.tree.setdefault(world, {})
+        for depth, part in enumerate(rest, start=2):
+            if depth == _DEPTH:
+                if part not in node:
+                    node.append(part)
                     new = True
+                break
+            new |= part not in node
+            node = node.setdefault(part, [] if depth == _DEPTH - 1 else {})
         return new
 
     def knows(self, address: str) -> bool:
-        """Whether the agent knows a place."""
-        node = self.tree
-        for depth, part in enumerate(address.split(":")):
-            if depth == 3:
-                return part in node
+        """Whether the agent knows a place (any depth)."""
+        node: dict | list = self.tree
+        parts = address.split(":")
+        if len(parts) > _DEPTH:
+            return False
+        for part in parts:
             if part not in node:
                 return False
-            node = node[part]
+            node = node[part] if isinstance(node, dict) else []
         return True
 
     def choices(self, agent_name: str) -> dict[str, dict[str, list[str]]]:
-        """The sectors, arenas and objects an agent may choose for its next action (others' homes left out)."""
-        last_name = agent_name.rsplit(maxsplit=1)[-1]
+        """The sectors, arenas and objects the agent may choose for its next action, in the order it learned them.
+
+        Other people's private sectors and arenas are left out; a sector is listed only with at least one arena
+        the agent may choose, since an action needs an arena.
+        """
+        last_name = (agent_name.split() or [agent_name])[-1]
         result: dict[str, dict[str, list[str]]] = {}
         for sectors in self.tree.values():
             for sector, arenas in sectors.items():
-                if not _may_enter(sector, last_name):
+                if not may_choose(sector, last_name):
                     continue
-                kept = {arena: list(objects) for arena, objects in arenas.items() if _may_enter(arena, last_name)}
+                kept = {arena: list(objects) for arena, objects in arenas.items() if may_choose(arena, last_name)}
                 if kept:
                     result.setdefault(sector, {}).update(kept)
         return result
 
     def get_state(self) -> dict:
-        """Plain data for checkpoints."""
-        return {"tree": self.tree}
+        """Plain JSON-able data for checkpoints (a copy: later growth does not change it)."""
+        return {"tree": copy.deepcopy(self.tree)}
 
     def set_state(self, state: dict) -> None:
-        """Restore what `get_state` saved."""
-        self.__init__(state["tree"])
+        """Restore what `get_state` saved.
 
-    @classmethod
-    def from_state(cls, state: dict) -> "SpatialMemory":
-        """A spatial memory from `get_state`'s data."""
-        return cls(state["tree"])
+        Raises:
+            ValueError: If the data is not in `get_state`'s shape.
+        """
+        if not isinstance(state, dict) or "tree" not in state:
+            raise ValueError("spatial memory state: expected {'tree': {world: {sector: {arena: [objects]}}}}")
+        self.tree = _copy_tree(state["tree"], "spatial memory state")
 
 
-def _may_enter(name: str, last_name: str) -> bool:
-    match = _PRIVATE.match(name)
-    return match is None or last_name in match.group("owner")
+def may_choose(place: str, last_name: str) -> bool:
+    """Whether a sector or arena is open to someone of this last name: shared, or its owner part holds the name."""
+    match = _PRIVATE.match(place)
+    return match is None or re.search(rf"\b{re.escape(last_name)}\b", match.group("owner")) is not None
+
+
+def _copy_tree(tree: object, source: str) -> Tree:
+    """A deep copy of a world > sector > arena > [objects] tree, checked on the way.
+
+    Raises:
+        ValueError: Naming `source` and the first entry that is not in that shape.
+    """
+    if not isinstance(tree, dict):
+        raise ValueError(f"{source}: expected a tree {{world: {{sector: {{arena: [objects]}}}}}}")
+    result: Tree = {}
+    for world, sectors in tree.items():
+        if not isinstance(sectors, dict):
+            raise ValueError(f"{source}: {world!r} should map sectors to arenas, found {type(sectors).__name__}")
+        result[world] = {}
+        for sector, arenas in sectors.items():
+            if not isinstance(arenas, dict):
+                raise ValueError(f"{source}: {world}:{sector} should map arenas to objects")
+            result[world][sector] = {}
+            for arena, objects in arenas.items():
+                if not isinstance(objects, list) or not all(isinstance(name, str) for name in objects):
+                    raise ValueError(f"{source}: {world}:{sector}:{arena} should hold a list of object names")
+                result[world][sector][arena] = list(objects)
+    return result

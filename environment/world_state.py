@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from environment.errors import UnknownAddress
 from environment.ville import Tile, Ville
 
 
@@ -41,46 +42,66 @@ def idle(address: str) -> Event:
 
 
 class WorldState:
-    """Object states and agents' events over a Ville."""
+    """Object states and agents' events over a Ville: what changes while the map stays the same."""
 
     def __init__(self, ville: Ville):
+        """Every object idle, no agent placed."""
         self.ville = ville
         self._object_xy, self._object_number = ville.object_tiles()
-        self._object_area = _area_keys(ville, self._object_xy)
-        self._addresses = {number: ville.object_address(number) for number in np.unique(self._object_number)}
+        self._object_area = area_keys(ville, self._object_xy)
+        self._addresses = {int(number): ville.object_address(int(number)) for number in np.unique(self._object_number)}
         self._numbers = {address: number for number, address in self._addresses.items()}
         self._states: dict[str, Event] = {}
         self._agents: dict[str, tuple[Tile, Event]] = {}
+        self._agent_arrays: tuple[np.ndarray, np.ndarray, list[Event]] | None = None
 
     # --- objects ------------------------------------------------------------------------------------------------
 
     def object_state(self, address: str) -> Event:
-        """The current state of an object (idle unless someone set it)."""
+        """The current state of an object (idle unless someone set it).
+
+        Raises:
+            UnknownAddress: If the address is not a game object.
+        """
+        self._object(address)
         return self._states.get(address) or idle(address)
 
     def set_object_state(self, address: str, event: Event) -> None:
-        """Set the state of an object (an agent using it).
+        """Set the state of an object, e.g. Event(address, "is", "being used", "being used by Klaus Mueller: ...").
 
         Raises:
-            KeyError: If the address is not a game object.
+            UnknownAddress: If the address is not a game object.
         """
-        if address not in self._numbers:
-            raise KeyError(f"{address!r} is not a game object of {self.ville.world}")
+        self._object(address)
         self._states[address] = event
 
     def reset_object(self, address: str) -> None:
-        """Back to idle."""
+        """Set an object back to idle.
+
+        Raises:
+            UnknownAddress: If the address is not a game object.
+        """
+        self._object(address)
         self._states.pop(address, None)
 
     # --- agents -------------------------------------------------------------------------------------------------
 
     def place_agent(self, name: str, tile: Tile, event: Event) -> None:
-        """Put an agent's current event on the tile it stands on."""
-        self._agents[name] = (tuple(tile), event)
+        """Put an agent's current event on the tile it stands on (moving it there if it was placed elsewhere).
+
+        Raises:
+            ValueError: If the tile is off the map.
+        """
+        x, y = int(tile[0]), int(tile[1])
+        if not (0 <= x < self.ville.width and 0 <= y < self.ville.height):
+            raise ValueError(f"cannot place {name} on {tile}: off the map ({self.ville.width} x {self.ville.height})")
+        self._agents[name] = ((x, y), event)
+        self._agent_arrays = None
 
     def remove_agent(self, name: str) -> None:
-        """Take an agent off the map."""
-        self._agents.pop(name, None)
+        """Take an agent off the map (nothing happens if it was not on it)."""
+        if self._agents.pop(name, None) is not None:
+            self._agent_arrays = None
 
     def agent_tiles(self) -> dict[str, Tile]:
         """Where each placed agent stands."""
@@ -89,41 +110,46 @@ class WorldState:
     # --- sight --------------------------------------------------------------------------------------------------
 
     def visible_events(self, tile: Tile, radius: int = 8, same_arena: bool = True) -> list[SeenEvent]:
-        """Events within the square of +-radius tiles, in the viewer's arena, nearest first.
+        """Events within the square of +-radius tiles (and, if `same_arena`, in the viewer's arena), nearest first.
 
-        Each object or agent appears once, at its nearest tile; ties are broken by the description, so the
-        answer never depends on dictionary order.
+        Objects and agents are looked at all at once with numpy. Each distinct event appears once, at its nearest
+        tile; the list is sorted by (euclidean distance, description, subject), so it never depends on the order
+        in which agents were placed. The viewer's own event is included (at distance 0) if it was placed.
         """
-        x, y = tile
-        viewer_area = _area_keys(self.ville, np.array([[x, y]]))[0]
-        xy = self._object_xy
+        x, y = int(tile[0]), int(tile[1])
+        viewer_area = area_keys(self.ville, np.array([[x, y]]))[0]
+        xy, numbers = self._object_xy, self._object_number
         inside = (np.abs(xy[:, 0] - x) <= radius) & (np.abs(xy[:, 1] - y) <= radius)
         if same_arena:
             inside &= self._object_area == viewer_area
-        candidates = np.flatnonzero(inside)
-        distances = np.hypot(xy[candidates, 0] - x, xy[candidates, 1] - y)
-        nearest: dict[int, tuple[float, Tile]] = {}
-        for index, distance in zip(candidates, distances, strict=True):
-            number = int(self._object_number[index])
-            if number not in nearest or distance < nearest[number][0]:
-                nearest[number] = (float(distance), (int(xy[index, 0]), int(xy[index, 1])))
+        found = np.flatnonzero(inside)
+        distances = np.hypot(xy[found, 0] - x, xy[found, 1] - y)
+        # Each object's nearest tile: order by (object, distance, row-major position) and keep the first of each.
+        order = np.lexsort((found, distances, numbers[found]))
+        found, distances = found[order], distances[order]
+        _, first = np.unique(numbers[found], return_index=True)
         seen = [
-            SeenEvent(self.object_state(self._addresses[number]), spot, distance)
-            for number, (distance, spot) in nearest.items()
+            SeenEvent(self.object_state(self._addresses[int(numbers[i])]), (int(xy[i, 0]), int(xy[i, 1])), float(d))
+            for i, d in zip(found[first], distances[first], strict=True)
         ]
-        for (ax, ay), event in self._agents.values():
-            if abs(ax - x) > radius or abs(ay - y) > radius:
-                continue
-            if same_arena and _area_keys(self.ville, np.array([[ax, ay]]))[0] != viewer_area:
-                continue
-            seen.append(SeenEvent(event, (ax, ay), float(np.hypot(ax - x, ay - y))))
-        seen.sort(key=lambda item: (item.distance, item.event.subject, item.event.description))
-        return seen
+        agent_xy, agent_area, events = self._agents_at()
+        if events:
+            near = (np.abs(agent_xy[:, 0] - x) <= radius) & (np.abs(agent_xy[:, 1] - y) <= radius)
+            if same_arena:
+                near &= agent_area == viewer_area
+            for i in np.flatnonzero(near):
+                ax, ay = int(agent_xy[i, 0]), int(agent_xy[i, 1])
+                seen.append(SeenEvent(events[i], (ax, ay), float(np.hypot(ax - x, ay - y))))
+        seen.sort(key=lambda item: (item.distance, item.event.description, item.event.subject, item.tile))
+        distinct: dict[Event, SeenEvent] = {}
+        for item in seen:
+            distinct.setdefault(item.event, item)
+        return list(distinct.values())
 
     # --- checkpoints --------------------------------------------------------------------------------------------
 
     def get_state(self) -> dict:
-        """Plain data for checkpoints."""
+        """Plain JSON-able data for checkpoints: object states that are not idle, and placed agents."""
         return {
             "objects": {address: list(_fields(event)) for address, event in sorted(self._states.items())},
             "agents": {
@@ -132,17 +158,55 @@ class WorldState:
         }
 
     def set_state(self, state: dict) -> None:
-        """Restore what `get_state` saved."""
-        self._states = {address: Event(*fields) for address, fields in state["objects"].items()}
-        self._agents = {name: (tuple(tile), Event(*fields)) for name, (tile, fields) in state["agents"].items()}
+        """Restore what `get_state` saved, replacing the current states and agents.
+
+        Raises:
+            ValueError: If the data is not in `get_state`'s shape (the message names the entry).
+            UnknownAddress: If an object address is not a game object of this map.
+        """
+        try:
+            objects = {address: Event(*fields) for address, fields in state["objects"].items()}
+            agents = [(name, (tile[0], tile[1]), Event(*fields)) for name, (tile, fields) in state["agents"].items()]
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise ValueError(
+                f"world state: expected {{'objects': {{address: [subject, predicate, object, description]}}, "
+                f"'agents': {{name: [[x, y], [subject, predicate, object, description]]}}}} ({error!r})"
+            ) from None
+        for address in objects:
+            self._object(address)
+        self._states, self._agents, self._agent_arrays = objects, {}, None
+        for name, tile, event in agents:
+            self.place_agent(name, tile, event)
+
+    # --- helpers ------------------------------------------------------------------------------------------------
+
+    def _object(self, address: str) -> int:
+        try:
+            return self._numbers[address]
+        except KeyError:
+            raise UnknownAddress(
+                f"{address!r} is not a game object of {self.ville.world} (objects have full addresses like "
+                f"'{self.ville.world}:Hobbs Cafe:cafe:piano')"
+            ) from None
+
+    def _agents_at(self) -> tuple[np.ndarray, np.ndarray, list[Event]]:
+        """Placed agents as arrays (their tiles, their arena keys) and their events, rebuilt only after a change."""
+        if self._agent_arrays is None:
+            placed = list(self._agents.values())
+            xy = np.array([tile for tile, _ in placed], dtype=np.int64).reshape(-1, 2)
+            self._agent_arrays = (xy, area_keys(self.ville, xy), [event for _, event in placed])
+        return self._agent_arrays
 
 
 def _fields(event: Event) -> tuple[str, str, str, str]:
     return event.subject, event.predicate, event.object, event.description
 
 
-def _area_keys(ville: Ville, xy: np.ndarray) -> np.ndarray:
-    """An arena key per tile: its arena number, or minus its sector number where it has no arena (0 off the tree)."""
+def area_keys(ville: Ville, xy: np.ndarray) -> np.ndarray:
+    """An arena key per (x, y) row, so that "in the same arena" is one integer comparison.
+
+    The key is the tile's arena number, or minus its sector number where it has no arena, or 0 off the tree.
+    """
     xs, ys = xy[:, 0], xy[:, 1]
     arena = ville.arena_index[ys, xs]
     return np.where(arena > 0, arena, -ville.sector_index[ys, xs])

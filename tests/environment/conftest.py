@@ -1,3 +1,5 @@
+"""Shared fixtures: the Ville loaded once per session, its path finder, and the 25 personas' files."""
+
 import json
 from pathlib import Path
 
@@ -20,6 +22,7 @@ def paths(ville):
 
 
 def persona_files(name: str) -> tuple[dict, dict]:
+    """A persona's scratch.json and spatial_memory.json."""
     folder = PERSONAS / name / "bootstrap_memory"
     return json.loads((folder / "scratch.json").read_text()), json.loads((folder / "spatial_memory.json").read_text())
 

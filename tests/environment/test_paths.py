@@ -2,53 +2,104 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from environment import Unreachable
+from environment import PathFinder, Unreachable
 
 from .conftest import all_personas, persona_files
 
 DESTINATIONS = ["the Ville:Hobbs Cafe", "the Ville:Oak Hill College", "the Ville:Johnson Park"]
+CAFE_COUNTER = (78, 19)
+KLAUS_BED = (127, 46)
 
 
 @pytest.fixture(scope="module")
 def graph(ville):
-    walkable = ~ville.collision
+    """The same 4-connected graph of walkable tiles, built independently with networkx."""
     grid = nx.Graph()
-    ys, xs = np.nonzero(walkable)
+    ys, xs = np.nonzero(~ville.collision)
     grid.add_nodes_from(zip(xs.tolist(), ys.tolist(), strict=True))
     for x, y in list(grid.nodes):
-        for nx_, ny in ((x + 1, y), (x, y + 1)):
-            if (nx_, ny) in grid:
-                grid.add_edge((x, y), (nx_, ny))
+        for neighbour in ((x + 1, y), (x, y + 1)):
+            if neighbour in grid:
+                grid.add_edge((x, y), neighbour)
     return grid
 
 
+def _check_walk(ville, start, path, goals):
+    assert path[-1] in goals
+    assert all(ville.is_walkable(tile) for tile in path)
+    steps = zip([start, *path[:-1]], path, strict=True)
+    assert all(abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 for a, b in steps)
+
+
 @pytest.mark.parametrize("destination", DESTINATIONS, ids=["hobbs-cafe", "oak-hill-college", "johnson-park"])
-def test_paths_from_every_home(ville, paths, graph, destination):
+def test_paths_from_every_home_are_shortest_walks(ville, paths, graph, destination):
     goals = ville.tiles_of(destination)
     lengths = nx.multi_source_dijkstra_path_length(graph, {tile for tile in goals if tile in graph})
+    homes = 0
     for name in all_personas():
         scratch, _ = persona_files(name)
-        start = next(tile for tile in ville.tiles_of(scratch["living_area"]) if ville.is_walkable(tile))
-        path = paths.path_to_nearest(start, goals)
-        assert path[-1] in goals
-        assert all(ville.is_walkable(tile) for tile in path)
-        steps = zip([start, *path[:-1]], path, strict=True)
-        assert all(abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 for a, b in steps)
-        assert len(path) == lengths[start], name
+        for start in ville.spawn_tiles(scratch["living_area"]):
+            path = paths.path_to_nearest(start, goals)
+            _check_walk(ville, start, path, set(goals))
+            assert len(path) == lengths[start], (name, start)
+            homes += 1
+    assert homes >= 25
+
+
+def test_paths_between_objects_equal_networkx(ville, paths, graph):
+    rng = np.random.default_rng(7)
+    addresses = ville.object_addresses()
+    for _ in range(30):
+        start_address, goal_address = (addresses[i] for i in rng.choice(len(addresses), 2, replace=False))
+        start = next(tile for tile in ville.tiles_of(start_address) if ville.is_walkable(tile))
+        goal = next(tile for tile in ville.tiles_of(goal_address) if ville.is_walkable(tile))
+        path = paths.path(start, goal)
+        expected = nx.shortest_path_length(graph, start, goal)
+        assert len(path) == expected == paths.distance(start, goal), (start_address, goal_address)
+        if path:
+            _check_walk(ville, start, path, {goal})
+
+
+def test_path_to_nearest_takes_the_closest_goal(paths):
+    near, far = (78, 21), KLAUS_BED
+    assert paths.path_to_nearest(CAFE_COUNTER, [far, near])[-1] == near
+    assert paths.path_to_nearest(near, [far, near]) == []
 
 
 def test_path_to_self_is_empty(paths):
-    assert paths.path((78, 19), (78, 19)) == []
+    assert paths.path(CAFE_COUNTER, CAFE_COUNTER) == []
+    assert paths.distance(CAFE_COUNTER, CAFE_COUNTER) == 0
 
 
-def test_unreachable(paths, ville):
-    assert paths.distance((78, 19), (0, 0)) is None
+@pytest.mark.parametrize(
+    ("start", "goal"),
+    [(CAFE_COUNTER, (0, 0)), ((0, 0), CAFE_COUNTER), (CAFE_COUNTER, (-3, 500))],
+    ids=["walled-off-goal", "walled-off-start", "off-map-goal"],
+)
+def test_unreachable(paths, start, goal):
+    assert paths.distance(start, goal) is None
     with pytest.raises(Unreachable):
-        paths.path((78, 19), (0, 0))
+        paths.path(start, goal)
 
 
-def test_paths_are_deterministic(ville):
-    from environment import PathFinder
+def test_a_start_on_a_wall_is_unreachable(ville, paths):
+    wall_y, wall_x = (int(v) for v in np.argwhere(ville.collision)[0])
+    with pytest.raises(Unreachable, match="is a wall or off the map"):
+        paths.path((wall_x, wall_y), CAFE_COUNTER)
+    with pytest.raises(Unreachable):
+        paths.path_to_nearest(CAFE_COUNTER, [])
 
-    first, second = PathFinder(ville), PathFinder(ville)
-    assert first.path((72, 14), (126, 46)) == second.path((72, 14), (126, 46))
+
+def test_paths_are_deterministic_and_survive_a_small_cache(ville):
+    first, second = PathFinder(ville), PathFinder(ville, cached_fields=1)
+    goals = [KLAUS_BED, CAFE_COUNTER, (20, 65)]
+    for _ in range(2):
+        for goal in goals:
+            assert first.path((72, 14), goal) == second.path((72, 14), goal)
+
+
+def test_distance_fields_are_read_only(paths):
+    field = paths.distance_field([CAFE_COUNTER])
+    assert field[19, 78] == 0
+    with pytest.raises(ValueError):
+        field[0, 0] = 1

@@ -1,10 +1,14 @@
+import json
+import random
+
 import pytest
 
-from environment import Event, SpatialMemory, WorldState, describe_choices, describe_place, describe_surroundings
-
-from .conftest import PERSONAS
+from environment import Event, SeenEvent, UnknownAddress, WorldState
 
 PIANO = "the Ville:Hobbs Cafe:cafe:piano"
+COUNTER = "the Ville:Hobbs Cafe:cafe:behind the cafe counter"
+SHELF = "the Ville:Isabella Rodriguez's apartment:main room:shelf"
+COUNTER_TILE = (78, 19)
 KLAUS = Event("Klaus Mueller", "is", "piano", "playing the piano")
 
 
@@ -13,73 +17,114 @@ def state(ville):
     return WorldState(ville)
 
 
-def test_objects_start_idle_and_take_states(state):
-    assert state.object_state(PIANO).description == "idle"
-    state.set_object_state(PIANO, Event(PIANO, "is", "being used", "being played by Klaus Mueller"))
-    assert state.object_state(PIANO).description == "being played by Klaus Mueller"
+def test_objects_start_idle_take_states_and_reset(state):
+    assert state.object_state(PIANO) == Event(PIANO, "is", "idle", "idle")
+    used = Event(PIANO, "is", "being used", "being used by Klaus Mueller: playing the piano")
+    state.set_object_state(PIANO, used)
+    assert state.object_state(PIANO) == used
     state.reset_object(PIANO)
     assert state.object_state(PIANO).description == "idle"
-    with pytest.raises(KeyError, match="not a game object"):
-        state.set_object_state("the Ville:Hobbs Cafe:cafe", KLAUS)
-
-
-def test_sight_respects_radius_and_arena(ville, state):
-    counter = (78, 19)
-    piano = ville.tiles_of(PIANO)[0]
-    state.place_agent("Klaus Mueller", piano, KLAUS)
-    state.place_agent("Far Away", (10, 90), Event("Far Away", "is", "", "sleeping"))
-    seen = state.visible_events(counter, radius=8)
-    subjects = [item.event.subject for item in seen]
-    assert "Klaus Mueller" in subjects and PIANO in subjects and "Far Away" not in subjects
-    assert [item.distance for item in seen] == sorted(item.distance for item in seen)
-    assert all(ville.arena_address_at(item.tile) == "the Ville:Hobbs Cafe:cafe" for item in seen)
-    assert not state.visible_events(counter, radius=0) or all(i.distance == 0 for i in state.visible_events(counter, 0))
-
-
-def test_state_round_trip(ville, state):
-    state.place_agent("Klaus Mueller", (78, 19), KLAUS)
-    state.set_object_state(PIANO, Event(PIANO, "is", "being used", "being played"))
-    copy = WorldState(ville)
-    copy.set_state(state.get_state())
-    assert copy.get_state() == state.get_state()
-    assert copy.visible_events((78, 19)) == state.visible_events((78, 19))
 
 
 @pytest.mark.parametrize(
-    ("tile", "text"),
-    [((78, 19), "Hobbs Cafe (cafe)"), ((72, 14), "Isabella Rodriguez's apartment (main room)")],
-    ids=["cafe", "apartment"],
+    "address", ["the Ville:Hobbs Cafe:cafe", "the Ville:Hobbs Cafe:cafe:dance floor"], ids=["arena", "unknown"]
 )
-def test_describe_place(ville, tile, text):
-    assert describe_place(ville, tile) == text
+def test_only_game_objects_take_states(state, address):
+    with pytest.raises(UnknownAddress, match="is not a game object"):
+        state.set_object_state(address, KLAUS)
 
 
-def test_describe_surroundings_exact(ville, state):
-    state.place_agent("Klaus Mueller", ville.tiles_of(PIANO)[0], KLAUS)
-    state.place_agent("Isabella Rodriguez", (78, 19), Event("Isabella Rodriguez", "is", "", "serving coffee"))
-    seen = state.visible_events((78, 19), radius=2)
-    assert describe_surroundings(ville, (78, 19), seen, "Isabella Rodriguez") == (
-        "Isabella Rodriguez is in Hobbs Cafe (cafe). Nearby: behind the cafe counter is idle; "
-        "the kitchen sink is idle; the cafe customer seating is idle; the cooking area is idle."
-    )
-    assert describe_surroundings(ville, (78, 19), [], "Isabella Rodriguez").endswith("Nearby: nothing of note.")
+def test_agents_are_placed_moved_and_removed(state):
+    state.place_agent("Klaus Mueller", (82, 26), KLAUS)
+    state.place_agent("Klaus Mueller", (80, 20), KLAUS)
+    assert state.agent_tiles() == {"Klaus Mueller": (80, 20)}
+    state.remove_agent("Klaus Mueller")
+    assert state.agent_tiles() == {}
+    with pytest.raises(ValueError, match="off the map"):
+        state.place_agent("Klaus Mueller", (140, 0), KLAUS)
 
 
-def test_choices_leave_out_other_peoples_homes():
-    memory = SpatialMemory.from_file(PERSONAS / "Eddy Lin" / "bootstrap_memory" / "spatial_memory.json")
-    memory.add("the Ville:Ryan Park's apartment:main room:bed")
-    choices = memory.choices("Eddy Lin")
-    # The family's own house is his to choose ("Lin family's house", "Mei and John Lin's bedroom": a Lin's).
-    assert "Mei and John Lin's bedroom" in choices["Lin family's house"]
-    assert "Ryan Park's apartment" not in choices
-    assert memory.knows("the Ville:Ryan Park's apartment:main room:bed")
-    assert "Ryan Park's apartment" in memory.choices("Ryan Park")
-    text = describe_choices({"Hobbs Cafe": {"cafe": ["piano", "refrigerator"], "kitchen": []}})
-    assert text == "Hobbs Cafe: cafe (piano, refrigerator); kitchen"
+@pytest.mark.parametrize(
+    ("radius", "subjects"),
+    [
+        (0, [COUNTER]),
+        (1, [COUNTER, "the Ville:Hobbs Cafe:cafe:kitchen sink"]),
+        (
+            2,
+            [
+                COUNTER,
+                "the Ville:Hobbs Cafe:cafe:kitchen sink",
+                "the Ville:Hobbs Cafe:cafe:cafe customer seating",
+                "the Ville:Hobbs Cafe:cafe:cooking area",
+            ],
+        ),
+    ],
+    ids=["radius-0", "radius-1", "radius-2-ties-by-subject"],
+)
+def test_sight_respects_the_radius(state, radius, subjects):
+    assert [seen.event.subject for seen in state.visible_events(COUNTER_TILE, radius)] == subjects
 
 
-def test_spatial_memory_grows_and_round_trips():
-    memory = SpatialMemory({"the Ville": {}})
-    assert memory.add("the Ville:Hobbs Cafe:cafe:piano") is True
-    assert memory.add("the Ville:Hobbs Cafe:cafe:piano") is False
-    assert SpatialMemory.from_state(memory.get_state()).tree == memory.tree
+def test_sight_keeps_to_the_arena_unless_told_otherwise(ville, state):
+    # Isabella's shelf (78, 14) is 5 tiles north of the cafe counter, behind a wall, in another arena.
+    state.place_agent("Isabella Rodriguez", (75, 14), Event("Isabella Rodriguez", "is", "", "sleeping"))
+    state.place_agent("Klaus Mueller", (82, 26), KLAUS)
+    inside = state.visible_events(COUNTER_TILE, radius=8)
+    assert {ville.arena_address_at(seen.tile) for seen in inside} == {"the Ville:Hobbs Cafe:cafe"}
+    assert [s.event.subject for s in inside if ":" not in s.event.subject] == ["Klaus Mueller"]
+    everything = {seen.event.subject for seen in state.visible_events(COUNTER_TILE, radius=8, same_arena=False)}
+    assert {SHELF, "Isabella Rodriguez", "Klaus Mueller", PIANO} <= everything
+
+
+def test_sight_reports_each_object_once_at_its_nearest_tile(state):
+    seen = [s for s in state.visible_events((80, 26), radius=8) if s.event.subject == PIANO]
+    assert seen == [SeenEvent(Event(PIANO, "is", "idle", "idle"), (82, 26), 2.0)]
+
+
+def test_sight_is_sorted_by_distance_then_description_whatever_the_placing_order(ville):
+    names = [f"agent {index}" for index in range(6)]
+    answers = []
+    for seed in range(3):
+        state = WorldState(ville)
+        random.Random(seed).shuffle(names)
+        for name in names:
+            state.place_agent(name, (80, 20), Event(name, "is", "", f"waiting ({name})"))
+        answers.append(state.visible_events(COUNTER_TILE))
+    assert answers[0] == answers[1] == answers[2]
+    keys = [(seen.distance, seen.event.description) for seen in answers[0]]
+    assert keys == sorted(keys)
+
+
+def test_the_same_event_on_two_tiles_is_seen_once_at_the_nearer(state):
+    chat = Event("Klaus Mueller", "chat with", "Maria Lopez", "talking about the party")
+    state.place_agent("Klaus Mueller", (80, 24), chat)
+    state.place_agent("Klaus Mueller's echo", (80, 20), chat)
+    assert [(s.tile, s.event) for s in state.visible_events(COUNTER_TILE) if s.event == chat] == [((80, 20), chat)]
+
+
+def test_state_round_trip_through_json_is_exact(ville, state):
+    state.place_agent("Klaus Mueller", (82, 26), KLAUS)
+    state.place_agent("Isabella Rodriguez", COUNTER_TILE, Event("Isabella Rodriguez", "is", "", "serving coffee"))
+    state.set_object_state(PIANO, Event(PIANO, "is", "being used", "being used by Klaus Mueller: playing"))
+    saved = json.loads(json.dumps(state.get_state()))
+    copy = WorldState(ville)
+    copy.set_state(saved)
+    assert copy.get_state() == state.get_state()
+    assert copy.agent_tiles() == state.agent_tiles()
+    assert copy.visible_events(COUNTER_TILE) == state.visible_events(COUNTER_TILE)
+    copy.set_state(WorldState(ville).get_state())
+    assert copy.agent_tiles() == {} and copy.object_state(PIANO).description == "idle"
+
+
+@pytest.mark.parametrize(
+    ("saved", "error"),
+    [
+        ({"objects": {}}, ValueError),
+        ({"objects": {PIANO: ["too", "short"]}, "agents": {}}, ValueError),
+        ({"objects": {"the Ville:Hobbs Cafe:cafe:harp": ["a", "b", "c", "d"]}, "agents": {}}, UnknownAddress),
+    ],
+    ids=["no-agents", "short-event", "unknown-object"],
+)
+def test_a_bad_saved_state_is_refused(state, saved, error):
+    with pytest.raises(error):
+        state.set_state(saved)
