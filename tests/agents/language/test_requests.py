@@ -112,3 +112,9 @@ def test_action_answer_naming_an_unknown_place_is_refused():
     answer = {"actions": [{"sector": "Atlantis", "arena": "palace"}] * 2}
     with pytest.raises(AnswerError, match="Atlantis > palace is not one of the places"):
         REQUESTS["action"].parse(json.dumps(answer))
+
+
+@pytest.mark.parametrize("n", [1, 5], ids=["one", "five"])
+def test_loopback_asks_as_many_reflection_questions_as_requested(n):
+    request = ReflectionQuestionsRequest(ISABELLA, ("Maria Lopez is studying",), n)
+    assert len(request.parse(answer_for_messages(request.messages()))) == n
