@@ -1,15 +1,17 @@
 """The mutable part of the world: each object's state and each agent's current event, and what can be seen.
 
-The original keeps a set of events on every tile; here objects and agents keep one event each, with the tiles
-they cover, and `visible_events` answers "what is within my vision square, in my arena" with numpy over all
-object tiles at once (25 agents ask it every 10 simulated seconds).
+The original keeps a set of events on every tile; here objects and agents keep one event each, and
+`visible_events` answers "what is within my vision square, in my arena" from what each tile sees of the objects
+(computed once, see sight.py) and numpy over the agents' tiles (25 agents ask it every 10 simulated seconds).
 """
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from environment.errors import UnknownAddress
+from environment.sight import ObjectSight, area_keys
 from environment.ville import Tile, Ville
 
 
@@ -47,10 +49,8 @@ class WorldState:
     def __init__(self, ville: Ville):
         """Every object idle, no agent placed."""
         self.ville = ville
-        self._object_xy, self._object_number = ville.object_tiles()
-        self._object_area = area_keys(ville, self._object_xy)
-        self._addresses = {int(number): ville.object_address(int(number)) for number in np.unique(self._object_number)}
-        self._numbers = {address: number for number, address in self._addresses.items()}
+        self._sight = ObjectSight(ville)
+        self._idle = {address: idle(address) for address in ville.object_addresses()}
         self._states: dict[str, Event] = {}
         self._agents: dict[str, tuple[Tile, Event]] = {}
         self._agent_arrays: tuple[np.ndarray, np.ndarray, list[Event]] | None = None
@@ -64,7 +64,7 @@ class WorldState:
             UnknownAddress: If the address is not a game object.
         """
         self._object(address)
-        return self._states.get(address) or idle(address)
+        return self._states.get(address) or self._idle[address]
 
     def set_object_state(self, address: str, event: Event) -> None:
         """Set the state of an object, e.g. Event(address, "is", "being used", "being used by Klaus Mueller: ...").
@@ -112,34 +112,25 @@ class WorldState:
     def visible_events(self, tile: Tile, radius: int = 8, same_arena: bool = True) -> list[SeenEvent]:
         """Events within the square of +-radius tiles (and, if `same_arena`, in the viewer's arena), nearest first.
 
-        Objects and agents are looked at all at once with numpy. Each distinct event appears once, at its nearest
-        tile; the list is sorted by (euclidean distance, description, subject), so it never depends on the order
-        in which agents were placed. The viewer's own event is included (at distance 0) if it was placed.
+        What a tile sees of the (unmoving) objects is computed once with numpy and kept; agents are looked at all
+        at once with numpy too. Each distinct event appears once, at its nearest tile; the list is sorted by
+        (euclidean distance, description, subject), so it never depends on the order in which agents were placed.
+        The viewer's own event is included (at distance 0) if it was placed.
         """
         x, y = int(tile[0]), int(tile[1])
-        viewer_area = area_keys(self.ville, np.array([[x, y]]))[0]
-        xy, numbers = self._object_xy, self._object_number
-        inside = (np.abs(xy[:, 0] - x) <= radius) & (np.abs(xy[:, 1] - y) <= radius)
-        if same_arena:
-            inside &= self._object_area == viewer_area
-        found = np.flatnonzero(inside)
-        distances = np.hypot(xy[found, 0] - x, xy[found, 1] - y)
-        # Each object's nearest tile: order by (object, distance, row-major position) and keep the first of each.
-        order = np.lexsort((found, distances, numbers[found]))
-        found, distances = found[order], distances[order]
-        _, first = np.unique(numbers[found], return_index=True)
+        states = self._states
         seen = [
-            SeenEvent(self.object_state(self._addresses[int(numbers[i])]), (int(xy[i, 0]), int(xy[i, 1])), float(d))
-            for i, d in zip(found[first], distances[first], strict=True)
+            SeenEvent(states.get(address) or self._idle[address], spot, distance)
+            for address, spot, distance in self._sight.seen_from(x, y, radius, same_arena)
         ]
         agent_xy, agent_area, events = self._agents_at()
         if events:
             near = (np.abs(agent_xy[:, 0] - x) <= radius) & (np.abs(agent_xy[:, 1] - y) <= radius)
             if same_arena:
-                near &= agent_area == viewer_area
+                near &= agent_area == self._sight.area_of(x, y)
             for i in np.flatnonzero(near):
                 ax, ay = int(agent_xy[i, 0]), int(agent_xy[i, 1])
-                seen.append(SeenEvent(events[i], (ax, ay), float(np.hypot(ax - x, ay - y))))
+                seen.append(SeenEvent(events[i], (ax, ay), math.hypot(ax - x, ay - y)))
         seen.sort(key=lambda item: (item.distance, item.event.description, item.event.subject, item.tile))
         distinct: dict[Event, SeenEvent] = {}
         for item in seen:
@@ -180,14 +171,12 @@ class WorldState:
 
     # --- helpers ------------------------------------------------------------------------------------------------
 
-    def _object(self, address: str) -> int:
-        try:
-            return self._numbers[address]
-        except KeyError:
+    def _object(self, address: str) -> None:
+        if address not in self._idle:
             raise UnknownAddress(
                 f"{address!r} is not a game object of {self.ville.world} (objects have full addresses like "
                 f"'{self.ville.world}:Hobbs Cafe:cafe:piano')"
-            ) from None
+            )
 
     def _agents_at(self) -> tuple[np.ndarray, np.ndarray, list[Event]]:
         """Placed agents as arrays (their tiles, their arena keys) and their events, rebuilt only after a change."""
@@ -200,13 +189,3 @@ class WorldState:
 
 def _fields(event: Event) -> tuple[str, str, str, str]:
     return event.subject, event.predicate, event.object, event.description
-
-
-def area_keys(ville: Ville, xy: np.ndarray) -> np.ndarray:
-    """An arena key per (x, y) row, so that "in the same arena" is one integer comparison.
-
-    The key is the tile's arena number, or minus its sector number where it has no arena, or 0 off the tree.
-    """
-    xs, ys = xy[:, 0], xy[:, 1]
-    arena = ville.arena_index[ys, xs]
-    return np.where(arena > 0, arena, -ville.sector_index[ys, xs])

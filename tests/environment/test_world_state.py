@@ -128,3 +128,15 @@ def test_state_round_trip_through_json_is_exact(ville, state):
 def test_a_bad_saved_state_is_refused(state, saved, error):
     with pytest.raises(error):
         state.set_state(saved)
+
+
+def test_a_second_look_from_the_same_tile_sees_changed_states_and_moved_agents(state):
+    before = {s.event.subject: s.event.description for s in state.visible_events((80, 26))}
+    assert before[PIANO] == "idle" and "Klaus Mueller" not in before
+    state.set_object_state(PIANO, Event(PIANO, "is", "being used", "being used by Klaus Mueller: playing"))
+    state.place_agent("Klaus Mueller", (82, 26), KLAUS)
+    after = {s.event.subject: s.event.description for s in state.visible_events((80, 26))}
+    assert after[PIANO] == "being used by Klaus Mueller: playing"
+    assert after["Klaus Mueller"] == "playing the piano"
+    state.place_agent("Klaus Mueller", (10, 90), KLAUS)
+    assert "Klaus Mueller" not in {s.event.subject for s in state.visible_events((80, 26))}
