@@ -116,8 +116,13 @@ class WorldState:
         at once with numpy too. Each distinct event appears once, at its nearest tile; the list is sorted by
         (euclidean distance, description, subject), so it never depends on the order in which agents were placed.
         The viewer's own event is included (at distance 0) if it was placed.
+
+        Raises:
+            ValueError: If the tile is off the map.
         """
         x, y = int(tile[0]), int(tile[1])
+        if not (0 <= x < self.ville.width and 0 <= y < self.ville.height):
+            raise ValueError(f"cannot look from {tile}: off the map ({self.ville.width} x {self.ville.height})")
         states = self._states
         seen = [
             SeenEvent(states.get(address) or self._idle[address], spot, distance)

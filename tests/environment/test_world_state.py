@@ -42,6 +42,8 @@ def test_agents_are_placed_moved_and_removed(state):
     assert state.agent_tiles() == {}
     with pytest.raises(ValueError, match="off the map"):
         state.place_agent("Klaus Mueller", (140, 0), KLAUS)
+    with pytest.raises(ValueError, match="off the map"):
+        state.visible_events((-1, 0))
 
 
 @pytest.mark.parametrize(
