@@ -6,8 +6,9 @@ This layer knows nothing of language models: importance scores and an embedding 
 from memory.embeddings import CachedEmbedder, Embedder, HashingEmbedder, make_embedder
 from memory.minilm import MiniLMEmbedder
 from memory.nodes import MemoryNode, NodeKind
+from memory.retrieval import Retrieved
 from memory.store import MemoryStore, StoreError
-from memory.stream import MemoryStream, Retrieved
+from memory.stream import MemoryStream
 from memory.weights import RetrievalWeights
 
 __all__ = [

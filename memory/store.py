@@ -1,22 +1,27 @@
 """Persisting memory streams: one SQLite database per run (WAL), holding every agent's stream.
 
-`save` appends the nodes added since the last save and updates the last-access times that changed; it never
-rewrites a whole stream. `load` gives back exactly the same stream (ids, times, scores, embeddings, evidence).
+`save` appends the nodes added since the last save and updates the last-access times that changed, in one
+transaction; it never rewrites a whole stream. `load` gives back exactly the same stream (ids, times, scores,
+embeddings, evidence, chat lines, reflection sum). The database records the embedder's name and dimension, so
+memories embedded one way are never mixed with, or retrieved by, vectors of another.
 """
 
 import json
 import sqlite3
-from datetime import timedelta
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import TracebackType
 
 import numpy as np
 
-from memory.stream import EPOCH, MemoryStream
+from memory.stream import MemoryStream, seconds
 
 SCHEMA = """
 create table if not exists meta (key text primary key, value text not null);
 create table if not exists streams (
-    agent text primary key, dim integer not null, recency_decay real not null, reflection_sum integer not null
+    agent text primary key, dim integer not null, recency_decay real not null, reflection_sum integer not null,
+    length integer not null
 );
 create table if not exists nodes (
     agent text not null, id integer not null, node text not null, accessed real not null, embedding blob not null,
@@ -26,62 +31,115 @@ create table if not exists nodes (
 
 
 class StoreError(RuntimeError):
-    """A memory store that cannot be read or does not fit: the message names the file."""
+    """A memory store that cannot be read or does not fit the run: the message names the file and the fix."""
 
 
 class MemoryStore:
-    """Every agent's memory stream in one SQLite file."""
+    """Every agent's memory stream in one SQLite file.
 
-    def __init__(self, path: Path, embedder: str | None = None, dim: int | None = None):
+    Args:
+        path: The database file (created if missing).
+        embedder: Name of the run's embedder; checked against (or recorded in) the file when given with `dim`.
+        dim: Dimension of the run's embeddings.
+
+    Raises:
+        StoreError: If the file is not a readable memory store, or was made with another embedder.
+    """
+
+    def __init__(self, path: Path | str, embedder: str | None = None, dim: int | None = None):
         self.path = Path(path)
         try:
             self._db = sqlite3.connect(self.path)
+        except sqlite3.Error as error:
+            raise StoreError(f"{self.path}: cannot open the memory store ({error}); check the folder exists") from error
+        with self._guard("open"):
             self._db.execute("pragma journal_mode=wal")
             self._db.executescript(SCHEMA)
-            meta = dict(self._db.execute("select key, value from meta").fetchall())
-        except sqlite3.DatabaseError as error:
-            raise StoreError(
-                f"{self.path}: not a readable memory store ({error}); remove or restore the file"
-            ) from error
-        self._meta = meta
+            self._meta = dict(self._db.execute("select key, value from meta").fetchall())
         if embedder is not None and dim is not None:
             self.check(embedder, dim)
-        self._saved: dict[str, int] = {}
+
+    @contextmanager
+    def _guard(self, action: str) -> Iterator[None]:
+        """Turn SQLite's errors into a StoreError naming the file."""
+        try:
+            yield
+        except sqlite3.Error as error:
+            raise StoreError(
+                f"{self.path}: {action} failed: not a readable memory store ({error}); "
+                "restore the file from a copy or start a new run"
+            ) from error
+
+    # --- the run's embedder ---------------------------------------------------------------------------------------
+
+    @property
+    def embedder(self) -> str | None:
+        """Name of the embedder the stored memories were made with (None before it is recorded)."""
+        return self._meta.get("embedder")
+
+    @property
+    def dim(self) -> int | None:
+        """Dimension of the stored embeddings (None before any is recorded)."""
+        return int(self._meta["dim"]) if "dim" in self._meta else None
 
     def check(self, embedder: str, dim: int) -> None:
         """Record the run's embedder, or refuse one that differs from the one the stored memories were made with.
 
         Raises:
-            StoreError: If the stored memories were embedded otherwise.
+            StoreError: If the stored memories were embedded with another embedder or dimension.
         """
-        meta = self._meta
-        if meta and (meta.get("embedder") != embedder or int(meta.get("dim", dim)) != dim):
+        if (self.embedder not in (None, embedder)) or (self.dim not in (None, dim)):
             raise StoreError(
-                f"{self.path}: its memories were embedded with {meta.get('embedder')} ({meta.get('dim')} "
-                f"dimensions), not {embedder} ({dim}); use the same embedder as the run"
+                f"{self.path}: its memories were embedded with {self.embedder} ({self.dim} dimensions), not "
+                f"{embedder} ({dim}); use the same embedder as the run that wrote them"
             )
-        if not meta:
-            with self._db:
-                self._db.executemany(
-                    "insert into meta (key, value) values (?, ?)", [("embedder", embedder), ("dim", str(dim))]
-                )
-            self._meta = {"embedder": embedder, "dim": str(dim)}
+        self._record({"embedder": embedder, "dim": str(dim)})
+
+    def _record(self, values: dict[str, str]) -> None:
+        new = {key: value for key, value in values.items() if key not in self._meta}
+        if new:
+            with self._guard("recording the embedder"), self._db:
+                self._db.executemany("insert into meta (key, value) values (?, ?)", list(new.items()))
+            self._meta.update(new)
+
+    # --- streams --------------------------------------------------------------------------------------------------
 
     def agents(self) -> list[str]:
-        """Agents with a stored stream."""
-        return [row[0] for row in self._db.execute("select agent from streams order by agent")]
+        """Agents with a stored stream, sorted."""
+        with self._guard("listing agents"):
+            return [row[0] for row in self._db.execute("select agent from streams order by agent")]
+
+    def stored_length(self, agent: str) -> int:
+        """How many of an agent's memories are stored (0 if none)."""
+        with self._guard(f"reading {agent!r}"):
+            row = self._db.execute("select length from streams where agent = ?", (agent,)).fetchone()
+        return row[0] if row else 0
 
     def save(self, agent: str, stream: MemoryStream) -> None:
-        """Append new nodes and changed access times of one agent's stream."""
-        start = self._saved.get(agent)
-        if start is None:
-            row = self._db.execute("select count(*) from nodes where agent = ?", (agent,)).fetchone()
-            start = row[0]
-        touched = sorted(i for i in stream.pop_touched() if i < start)
-        with self._db:
+        """Append an agent's new nodes and its changed access times and reflection sum, in one transaction.
+
+        Raises:
+            StoreError: If the stream's dimension differs from the store's, or the store holds more memories of
+                this agent than the stream (the stream was not loaded from here, or the store was not truncated).
+        """
+        if self.dim is not None and stream.dim != self.dim:
+            raise StoreError(
+                f"{self.path}: holds {self.dim}-dimensional embeddings; {agent!r}'s stream has {stream.dim}; "
+                "use the same embedder as the run that wrote them"
+            )
+        self._record({"dim": str(stream.dim)})
+        start = self.stored_length(agent)
+        if start > len(stream):
+            raise StoreError(
+                f"{self.path}: holds {start} memories of {agent!r} but the stream to save has {len(stream)}; "
+                "load the stream from this store, or truncate the store to the stream first"
+            )
+        touched = stream.touched()
+        with self._guard(f"saving {agent!r}"), self._db:
             self._db.execute(
-                "insert or replace into streams (agent, dim, recency_decay, reflection_sum) values (?, ?, ?, ?)",
-                (agent, stream.dim, stream.recency_decay, stream.importance_since_reflection),
+                "insert or replace into streams (agent, dim, recency_decay, reflection_sum, length) "
+                "values (?, ?, ?, ?, ?)",
+                (agent, stream.dim, stream.recency_decay, stream.importance_since_reflection, len(stream)),
             )
             self._db.executemany(
                 "insert into nodes (agent, id, node, accessed, embedding) values (?, ?, ?, ?, ?)",
@@ -89,64 +147,76 @@ class MemoryStore:
                     (
                         agent,
                         node_id,
-                        json.dumps(stream.node(node_id).to_dict()),
-                        _seconds(stream, node_id),
-                        stream.embedding(node_id).astype(np.float32).tobytes(),
+                        json.dumps(stream.node(node_id).to_dict(), ensure_ascii=False),
+                        seconds(stream.last_accessed(node_id)),
+                        stream.embedding(node_id).tobytes(),
                     )
                     for node_id in range(start, len(stream))
                 ],
             )
             self._db.executemany(
                 "update nodes set accessed = ? where agent = ? and id = ?",
-                [(_seconds(stream, node_id), agent, node_id) for node_id in touched],
+                [(seconds(stream.last_accessed(i)), agent, i) for i in sorted(touched) if i < start],
             )
-        self._saved[agent] = len(stream)
+        stream.forget_touched(touched)
 
     def load(self, agent: str, length: int | None = None) -> MemoryStream:
-        """An agent's stream as saved (its first `length` nodes if given).
+        """An agent's stream as saved (only its first `length` nodes if given, as at an earlier checkpoint).
 
         Raises:
-            StoreError: If the agent has no stream here or the file is damaged.
+            StoreError: If the agent has no stream here, the file is damaged, or its dimension is not the store's.
         """
-        try:
+        with self._guard(f"loading {agent!r}"):
             meta = self._db.execute(
-                "select dim, recency_decay, reflection_sum from streams where agent = ?", (agent,)
+                "select dim, recency_decay, reflection_sum, length from streams where agent = ?", (agent,)
             ).fetchone()
             if meta is None:
-                raise StoreError(f"{self.path}: no memories stored for {agent!r}")
+                known = ", ".join(self.agents()) or "none"
+                raise StoreError(f"{self.path}: no memories stored for {agent!r} (stored: {known})")
+            dim, decay, reflection_sum, stored = meta
+            wanted = stored if length is None else min(length, stored)
             rows = self._db.execute(
-                "select node, accessed, embedding from nodes where agent = ? and id < ? order by id",
-                (agent, length if length is not None else 2**62),
+                "select id, node, accessed, embedding from nodes where agent = ? and id < ? order by id",
+                (agent, wanted),
             ).fetchall()
-        except sqlite3.DatabaseError as error:
-            raise StoreError(f"{self.path}: damaged memory store ({error})") from error
-        dim, decay, reflection_sum = meta
+        if self.dim is not None and dim != self.dim:
+            raise StoreError(f"{self.path}: {agent!r}'s memories have {dim} dimensions, the store records {self.dim}")
+        if [row[0] for row in rows] != list(range(wanted)):
+            raise StoreError(
+                f"{self.path}: damaged memory store: {agent!r} should have memories 0-{wanted - 1}, "
+                f"found {len(rows)}; restore the file from a copy or start a new run"
+            )
         try:
-            state = {
-                "dim": dim,
-                "recency_decay": decay,
-                "nodes": [json.loads(node) for node, _, _ in rows],
-                "accessed": np.array([accessed for _, accessed, _ in rows]),
-                "embeddings": np.array([np.frombuffer(blob, dtype=np.float32) for _, _, blob in rows]).reshape(-1, dim),
-                "importance_since_reflection": reflection_sum,
-            }
-            stream = MemoryStream.from_state(state)
-        except (ValueError, KeyError, json.JSONDecodeError) as error:
+            return MemoryStream.from_state(
+                {
+                    "dim": dim,
+                    "recency_decay": decay,
+                    "nodes": [json.loads(node) for _, node, _, _ in rows],
+                    "accessed": np.array([accessed for _, _, accessed, _ in rows], dtype=np.float64),
+                    "embeddings": np.array(
+                        [np.frombuffer(blob, dtype=np.float32) for *_, blob in rows], dtype=np.float32
+                    ).reshape(-1, dim),
+                    "importance_since_reflection": reflection_sum,
+                }
+            )
+        except (ValueError, KeyError, TypeError) as error:
             raise StoreError(f"{self.path}: damaged memories of {agent!r} ({error})") from error
-        self._saved[agent] = len(stream)
-        return stream
 
     def truncate(self, lengths: dict[str, int]) -> None:
-        """Drop nodes past each agent's length (written after the checkpoint they belong to)."""
-        with self._db:
+        """Drop each agent's nodes past its length (written after the checkpoint being resumed)."""
+        with self._guard("truncating"), self._db:
             for agent, length in lengths.items():
                 self._db.execute("delete from nodes where agent = ? and id >= ?", (agent, length))
-                self._saved[agent] = min(self._saved.get(agent, length), length)
+                self._db.execute("update streams set length = min(length, ?) where agent = ?", (length, agent))
 
     def close(self) -> None:
         """Close the database."""
         self._db.close()
 
+    def __enter__(self) -> "MemoryStore":
+        return self
 
-def _seconds(stream: MemoryStream, node_id: int) -> float:
-    return (stream.last_accessed(node_id) - EPOCH) / timedelta(seconds=1)
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        self.close()

@@ -1,48 +1,60 @@
-"""The memory stream: nodes in order, their numbers in numpy columns, and the paper's retrieval.
+"""The memory stream: nodes in order, their numbers in numpy columns, and the paper's retrieval over them.
 
-Retrieval scores every candidate at once: recency = decay ** (simulated hours since last access), relevance =
-cosine of embeddings, importance = 1-10; each min-max normalized over the candidates (0.5 when all are equal),
-then weighted and summed. Columns grow by doubling, so adding a node is amortized O(1).
+Retrieval scores every candidate at once (memory/retrieval.py): recency = decay ** (simulated hours since last
+access), relevance = cosine of embeddings, importance = 1-10. Columns grow by doubling, so adding a node is
+amortized O(1).
 """
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import numpy as np
 
 from memory.nodes import MemoryNode, NodeKind
+from memory.retrieval import Retrieved, best_first, cosine, normalize
 from memory.weights import RetrievalWeights
 
+# Simulated times are stored as seconds since this moment (naive datetimes: the simulation has no time zone).
 EPOCH = datetime(2000, 1, 1)
-# The paper: recency decays by 0.995 per simulated hour since the memory was last retrieved.
+# The paper (section 4.1): recency decays by 0.995 per simulated hour since the memory was last retrieved.
 RECENCY_DECAY = 0.995
-_KINDS = list(NodeKind)
+SECONDS_PER_HOUR = 3600.0
+# Rows allocated at first; columns double when full.
 INITIAL_CAPACITY = 64
+# Importance is on the paper's 1-10 scale.
+MIN_IMPORTANCE, MAX_IMPORTANCE = 1, 10
+# The paper's weights (all 1) unless the caller chooses others.
+PAPER_WEIGHTS = RetrievalWeights.paper()
+_KINDS = list(NodeKind)
 
 
 def seconds(moment: datetime) -> float:
-    """Simulated time as seconds since 2000-01-01 (naive times; no time zone ever enters)."""
-    return (moment - EPOCH).total_seconds()
+    """Simulated time as seconds since EPOCH.
 
-
-@dataclass(frozen=True)
-class Retrieved:
-    """A retrieved memory with its score and the three normalized components, for the memory inspector."""
-
-    node: MemoryNode
-    score: float
-    recency: float
-    relevance: float
-    importance: float
+    Raises:
+        ValueError: For a time-zone-aware datetime (simulated time is naive).
+    """
+    if moment.tzinfo is not None:
+        raise ValueError(f"memory times must be naive datetimes (simulated time), got {moment.isoformat()}")
+    return (moment - EPOCH) / timedelta(seconds=1)
 
 
 class MemoryStream:
-    """An agent's memories, oldest first, with vectorized retrieval."""
+    """An agent's memories, oldest first, with vectorized retrieval.
+
+    Args:
+        dim: Length of the embeddings this stream holds.
+        recency_decay: Recency factor per simulated hour since last access.
+    """
 
     def __init__(self, dim: int = 384, recency_decay: float = RECENCY_DECAY):
+        if dim < 1:
+            raise ValueError(f"a memory stream needs embeddings of at least 1 dimension, got dim={dim}")
+        if not 0 < recency_decay <= 1:
+            raise ValueError(f"recency_decay must be in (0, 1], got {recency_decay}")
         self.dim = dim
         self.recency_decay = recency_decay
+        self.importance_since_reflection = 0
         self._nodes: list[MemoryNode] = []
         self._created = np.zeros(INITIAL_CAPACITY)
         self._accessed = np.zeros(INITIAL_CAPACITY)
@@ -50,14 +62,13 @@ class MemoryStream:
         self._kind = np.zeros(INITIAL_CAPACITY, dtype=np.int8)
         self._embeddings = np.zeros((INITIAL_CAPACITY, dim), dtype=np.float32)
         self._keywords: dict[str, list[int]] = {}
-        self.importance_since_reflection = 0
         self._touched: set[int] = set()
 
     # --- adding -------------------------------------------------------------------------------------------------
 
     def add(
         self,
-        kind: NodeKind,
+        kind: NodeKind | str,
         description: str,
         *,
         created: datetime,
@@ -71,23 +82,30 @@ class MemoryStream:
         partner: str | None = None,
         lines: Iterable[tuple[str, str]] = (),
     ) -> MemoryNode:
-        """Append a memory.
+        """Append a memory; its last access starts at its creation time.
+
+        A reflection's depth is one more than its deepest evidence. The importance of every kind but reflections
+        adds to `importance_since_reflection` (the paper triggers reflection on what was perceived; counting
+        reflections would let reflections trigger themselves).
 
         Raises:
-            ValueError: If importance is outside 1-10, the embedding has the wrong shape, or evidence is missing.
+            ValueError: If the kind is unknown, importance is not a whole number 1-10, the embedding has the wrong
+                shape, an evidence id is not in the stream, or `created` carries a time zone.
         """
         kind = NodeKind(kind)
-        if not 1 <= int(importance) <= 10:
+        if isinstance(importance, bool) or importance != int(importance):
+            raise ValueError(f"importance must be a whole number 1-10, got {importance!r}")
+        if not MIN_IMPORTANCE <= importance <= MAX_IMPORTANCE:
             raise ValueError(f"importance must be 1-10, got {importance}")
-        vector = np.asarray(embedding, dtype=np.float32).reshape(-1)
+        vector = np.asarray(embedding, dtype=np.float32)
         if vector.shape != (self.dim,):
-            raise ValueError(f"embedding has {vector.shape[0]} dimensions; this stream holds {self.dim}")
+            raise ValueError(f"embedding has shape {vector.shape}; this stream holds vectors of shape ({self.dim},)")
         norm = float(np.linalg.norm(vector))
         vector = vector / norm if norm > 0 else vector
         evidence = tuple(int(i) for i in evidence_ids)
-        missing = [i for i in evidence if not 0 <= i < len(self._nodes)]
+        missing = [i for i in evidence if i not in self]
         if missing:
-            raise ValueError(f"evidence ids {missing} are not in this stream")
+            raise ValueError(f"evidence ids {missing} are not in this stream of {len(self)} memories")
         depth = 1 + max((self._nodes[i].depth for i in evidence), default=0) if kind == NodeKind.REFLECTION else 0
         node = MemoryNode(
             id=len(self._nodes),
@@ -102,7 +120,7 @@ class MemoryStream:
             evidence_ids=evidence,
             depth=depth,
             partner=partner,
-            lines=tuple((str(a), str(b)) for a, b in lines),
+            lines=tuple((str(speaker), str(text)) for speaker, text in lines),
         )
         self._append(node, vector, seconds(created))
         if kind != NodeKind.REFLECTION:
@@ -124,14 +142,11 @@ class MemoryStream:
 
     def _grow(self) -> None:
         size = 2 * len(self._created)
-        for name in ("_created", "_accessed", "_importance", "_kind"):
+        for name in ("_created", "_accessed", "_importance", "_kind", "_embeddings"):
             column = getattr(self, name)
-            grown = np.zeros(size, dtype=column.dtype)
+            grown = np.zeros((size, *column.shape[1:]), dtype=column.dtype)
             grown[: len(column)] = column
             setattr(self, name, grown)
-        grown = np.zeros((size, self.dim), dtype=np.float32)
-        grown[: len(self._embeddings)] = self._embeddings
-        self._embeddings = grown
 
     # --- reading ------------------------------------------------------------------------------------------------
 
@@ -144,23 +159,34 @@ class MemoryStream:
     def __contains__(self, node_id: object) -> bool:
         return isinstance(node_id, int | np.integer) and 0 <= int(node_id) < len(self._nodes)
 
+    def _check(self, node_id: int) -> int:
+        if node_id not in self:
+            raise KeyError(f"memory {node_id!r} is not in this stream (ids 0-{len(self) - 1})")
+        return int(node_id)
+
     def node(self, node_id: int) -> MemoryNode:
-        """A node by id."""
-        return self._nodes[node_id]
+        """A node by id.
+
+        Raises:
+            KeyError: If the stream has no such id.
+        """
+        return self._nodes[self._check(node_id)]
 
     def embedding(self, node_id: int) -> np.ndarray:
-        """A node's (normalized) embedding."""
-        return self._embeddings[node_id].copy()
+        """A copy of a node's (unit-length) embedding."""
+        return self._embeddings[self._check(node_id)].copy()
 
     def last_accessed(self, node_id: int) -> datetime:
-        """When a node was last retrieved (or created)."""
-        return EPOCH + timedelta(seconds=float(self._accessed[node_id]))
+        """When a node was last retrieved (or created, if never)."""
+        return EPOCH + timedelta(seconds=float(self._accessed[self._check(node_id)]))
 
     def recent(self, n: int, kinds: Iterable[NodeKind] | None = None) -> list[MemoryNode]:
         """The n newest nodes (of some kinds), newest first."""
+        if n <= 0:
+            return []
         if kinds is None:
-            return self._nodes[::-1][:n]
-        wanted = set(kinds)
+            return self._nodes[: -n - 1 : -1]
+        wanted = {NodeKind(kind) for kind in kinds}
         found = []
         for node in reversed(self._nodes):
             if node.kind in wanted:
@@ -171,7 +197,7 @@ class MemoryStream:
 
     def about(self, keyword: str, kinds: Iterable[NodeKind] | None = None) -> list[MemoryNode]:
         """Nodes filed under a keyword (case-insensitive), newest first."""
-        wanted = set(kinds) if kinds is not None else None
+        wanted = {NodeKind(kind) for kind in kinds} if kinds is not None else None
         ids = self._keywords.get(keyword.lower(), [])
         return [self._nodes[i] for i in reversed(ids) if wanted is None or self._nodes[i].kind in wanted]
 
@@ -181,9 +207,29 @@ class MemoryStream:
 
     # --- retrieval ----------------------------------------------------------------------------------------------
 
-    def retrieve(self, query: np.ndarray, *, now: datetime, k: int = 30, **options) -> list[Retrieved]:
-        """The k best memories for one focal point (see `retrieve_many`)."""
-        return self.retrieve_many(np.asarray(query).reshape(1, -1), now=now, k=k, **options)[0]
+    def retrieve(
+        self,
+        query: np.ndarray,
+        *,
+        now: datetime,
+        k: int = 30,
+        weights: RetrievalWeights | str = PAPER_WEIGHTS,
+        kinds: Iterable[NodeKind] | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        touch: bool = True,
+    ) -> list[Retrieved]:
+        """The k best memories for one focal point, best first (see `retrieve_many`).
+
+        Raises:
+            ValueError: If the query is not one vector of the stream's dimension.
+        """
+        vector = np.asarray(query, dtype=np.float32)
+        if vector.shape != (self.dim,):
+            raise ValueError(f"query has shape {vector.shape}; this stream holds vectors of shape ({self.dim},)")
+        return self.retrieve_many(
+            vector[None, :], now=now, k=k, weights=weights, kinds=kinds, since=since, until=until, touch=touch
+        )[0]
 
     def retrieve_many(
         self,
@@ -191,51 +237,51 @@ class MemoryStream:
         *,
         now: datetime,
         k: int = 30,
-        weights: RetrievalWeights | None = None,
+        weights: RetrievalWeights | str = PAPER_WEIGHTS,
         kinds: Iterable[NodeKind] | None = None,
         since: datetime | None = None,
         until: datetime | None = None,
         touch: bool = True,
     ) -> list[list[Retrieved]]:
-        """The k best memories for each focal point, best first (ties: newest first).
+        """The k best memories for each focal point (rows of `queries`), best first; equal scores newest first.
 
-        Retrieved memories' last access becomes `now` (after all focal points are scored).
+        Candidates are the nodes of the given kinds created within [since, until]. Each component is min-max
+        normalized over the candidates (all equal: 0.5), and the score is their weighted sum. With `touch`, the
+        returned nodes' last access becomes `now` once all focal points are scored (so one focal point does not
+        change another's recency).
+
+        Raises:
+            ValueError: If `queries` is not a (q, dim) array or the weights are not valid.
         """
-        weights = weights or RetrievalWeights.paper()
-        queries = np.asarray(queries, dtype=np.float32).reshape(-1, self.dim)
+        weights = RetrievalWeights.parse(weights)
+        queries = np.asarray(queries, dtype=np.float32)
+        if queries.ndim != 2 or queries.shape[1] != self.dim:
+            raise ValueError(f"queries have shape {queries.shape}; expected (number of queries, {self.dim})")
         count = len(self._nodes)
-        mask = np.ones(count, dtype=bool)
-        if kinds is not None:
-            mask &= np.isin(self._kind[:count], [_KINDS.index(NodeKind(kind)) for kind in kinds])
-        if since is not None:
-            mask &= self._created[:count] >= seconds(since)
-        if until is not None:
-            mask &= self._created[:count] <= seconds(until)
-        ids = np.flatnonzero(mask)
-        if len(ids) == 0 or k <= 0:
+        ids = self._candidates(count, kinds, since, until)
+        if len(ids) == 0 or k <= 0 or len(queries) == 0:
             return [[] for _ in queries]
-        # Without a filter, slices are views: no copy of the embedding matrix on every retrieval.
-        rows = slice(0, count) if len(ids) == count else ids
-        hours = np.maximum(0.0, (seconds(now) - self._accessed[rows]) / 3600.0)
-        recency = _normalize(self.recency_decay**hours)
-        importance = _normalize(self._importance[rows])
-        norms = np.linalg.norm(queries, axis=1, keepdims=True)
-        relevance = _normalize(self._embeddings[rows] @ (queries / np.where(norms > 0, norms, 1)).T)
-        scores = (
-            weights.recency * recency[:, None]
-            + weights.relevance * relevance
-            + weights.importance * importance[:, None]
-        )
-        results = []
-        chosen: set[int] = set()
+        everything = len(ids) == count
+        # Without a filter, slices are views: no copy of the columns on every retrieval.
+        rows = slice(0, count) if everything else ids
+        hours = np.maximum(0.0, (seconds(now) - self._accessed[rows]) / SECONDS_PER_HOUR)
+        recency = normalize(self.recency_decay**hours)
+        importance = normalize(self._importance[rows])
+        # A filter keeping most nodes: one product over all rows then a gather beats copying the rows first.
+        if everything or 2 * len(ids) >= count:
+            similarity = cosine(self._embeddings[:count], queries)[rows]
+        else:
+            similarity = cosine(self._embeddings[ids], queries)
+        relevance = normalize(similarity)
+        scores = (weights.recency * recency + weights.importance * importance)[:, None] + weights.relevance * relevance
+        results, chosen = [], []
         for column in range(len(queries)):
-            column_scores = scores[:, column]
-            best = np.argpartition(-column_scores, k - 1)[:k] if k < len(ids) else np.arange(len(ids))
-            order = best[np.lexsort((-ids[best], -column_scores[best]))]
+            order = best_first(scores[:, column], ids, k)
+            chosen.append(ids[order])
             results.append(
                 [
                     Retrieved(
-                        node=self._nodes[int(ids[i])],
+                        node=self._nodes[ids[i]],
                         score=float(scores[i, column]),
                         recency=float(recency[i]),
                         relevance=float(relevance[i, column]),
@@ -244,22 +290,40 @@ class MemoryStream:
                     for i in order
                 ]
             )
-            chosen.update(int(ids[i]) for i in order)
-        if touch and chosen:
-            touched = np.fromiter(chosen, dtype=np.int64)
+        if touch:
+            touched = np.unique(np.concatenate(chosen))
             self._accessed[touched] = seconds(now)
-            self._touched.update(chosen)
+            self._touched.update(touched.tolist())
         return results
 
-    def pop_touched(self) -> set[int]:
-        """Ids whose last access changed since the last call (a store saves just those)."""
-        touched, self._touched = self._touched, set()
-        return touched
+    def _candidates(
+        self, count: int, kinds: Iterable[NodeKind] | None, since: datetime | None, until: datetime | None
+    ) -> np.ndarray:
+        if kinds is None and since is None and until is None:
+            return np.arange(count)
+        mask = np.ones(count, dtype=bool)
+        if kinds is not None:
+            mask &= np.isin(self._kind[:count], [_KINDS.index(NodeKind(kind)) for kind in kinds])
+        if since is not None:
+            mask &= self._created[:count] >= seconds(since)
+        if until is not None:
+            mask &= self._created[:count] <= seconds(until)
+        return np.flatnonzero(mask)
+
+    # --- what a store needs ---------------------------------------------------------------------------------------
+
+    def touched(self) -> set[int]:
+        """Ids whose last access changed since `forget_touched` last cleared them (a store saves just those)."""
+        return set(self._touched)
+
+    def forget_touched(self, node_ids: Iterable[int]) -> None:
+        """Clear ids whose new access times have been saved."""
+        self._touched.difference_update(node_ids)
 
     # --- state --------------------------------------------------------------------------------------------------
 
     def get_state(self) -> dict:
-        """Everything, as plain data and numpy arrays (exact round trip)."""
+        """Everything, as plain data and numpy arrays (exact round trip through `from_state`)."""
         count = len(self._nodes)
         return {
             "dim": self.dim,
@@ -272,17 +336,17 @@ class MemoryStream:
 
     @classmethod
     def from_state(cls, state: dict) -> "MemoryStream":
-        """Rebuild a stream from `get_state`; a state cut to its first n nodes gives the stream's first n."""
-        stream = cls(dim=state["dim"], recency_decay=state["recency_decay"])
-        for data, accessed, vector in zip(state["nodes"], state["accessed"], state["embeddings"], strict=True):
-            stream._append(MemoryNode.from_dict(data), np.asarray(vector, dtype=np.float32), float(accessed))
-        stream.importance_since_reflection = state["importance_since_reflection"]
+        """Rebuild a stream from `get_state`.
+
+        Raises:
+            ValueError: If the state is inconsistent (ids out of order, lengths or dimensions that differ).
+        """
+        stream = cls(dim=int(state["dim"]), recency_decay=float(state["recency_decay"]))
+        embeddings = np.asarray(state["embeddings"], dtype=np.float32).reshape(-1, stream.dim)
+        for data, accessed, vector in zip(state["nodes"], state["accessed"], embeddings, strict=True):
+            node = MemoryNode.from_dict(data)
+            if node.id != len(stream):
+                raise ValueError(f"memory state: node {node.id} found where node {len(stream)} belongs")
+            stream._append(node, vector, float(accessed))
+        stream.importance_since_reflection = int(state["importance_since_reflection"])
         return stream
-
-
-def _normalize(values: np.ndarray) -> np.ndarray:
-    """Min-max normalize to [0, 1] along the first axis; 0.5 where all values are equal."""
-    low, high = values.min(axis=0), values.max(axis=0)
-    span = high - low
-    safe = np.where(span > 0, span, 1.0)
-    return np.where(span > 0, (values - low) / safe, 0.5)
