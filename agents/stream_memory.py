@@ -1,64 +1,118 @@
 """Our memory stream behind mesa-llm's Memory interface, so a plain mesa-llm LLMAgent can use it as its memory.
 
-It lives in agents/ rather than memory/ because mesa-llm's Memory base class imports litellm; the memory layer
-itself stays free of language models.
+It lives in agents/ rather than memory/ because mesa-llm's Memory base class imports litellm (3+ s); the memory
+layer itself stays free of language models.
 """
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from mesa_llm.memory.memory import Memory
 
-from memory import Embedder, MemoryStream, NodeKind
+from memory import Embedder, MemoryNode, MemoryStream, NodeKind
 
-# Observations a mesa-llm agent adds are mundane unless the caller says otherwise.
+if TYPE_CHECKING:
+    from mesa_llm.llm_agent import LLMAgent
+
+# mesa-llm does not score its entries; they are mundane (1 on the paper's 1-10 scale) unless the content gives an
+# "importance".
 DEFAULT_IMPORTANCE = 1
+# How many of the newest memories get_prompt_ready shows (mesa-llm's short-term memory keeps 5; a stream is richer).
 RECENT_IN_PROMPT = 20
+# mesa-llm's entry type for messages between agents (LLMAgent.send_message).
+MESSAGE = "message"
 
 
 class StreamMemory(Memory):
-    """A mesa-llm Memory whose entries are nodes of a MemoryStream (console display off)."""
+    """A mesa-llm Memory whose entries become nodes of a MemoryStream at once; console display is off.
+
+    Args:
+        agent: The agent the memory belongs to.
+        stream: The stream that holds the memories.
+        embedder: Embeds each entry's text.
+        clock: The simulated time to stamp entries with; by default the model's `now` attribute.
+    """
 
     def __init__(
         self,
-        agent,
+        agent: "LLMAgent",
         stream: MemoryStream,
         embedder: Embedder,
         clock: Callable[[], datetime] | None = None,
     ):
         super().__init__(agent=agent, llm_model=None, display=False)
+        if embedder.dim != stream.dim:
+            raise ValueError(
+                f"embedder {embedder.name!r} makes {embedder.dim}-d vectors; the stream holds {stream.dim}"
+            )
         self.stream = stream
         self.embedder = embedder
-        self.clock = clock or (lambda: getattr(agent.model, "now", datetime(2023, 2, 13)))
+        self.clock = clock or self._model_time
+
+    def _model_time(self) -> datetime:
+        now = getattr(getattr(self.agent, "model", None), "now", None)
+        if not isinstance(now, datetime):
+            raise TypeError("StreamMemory needs the simulated time: pass clock=..., or give the model a `now` datetime")
+        return now
 
     def add_to_memory(self, type: str, content: dict) -> None:
-        """Store an entry as a node at once (messages as chats, the rest as events), and in the step buffer."""
+        """Keep the entry in mesa-llm's step buffer and store it as a node now (messages as chats, others as events).
+
+        Raises:
+            TypeError: If content is not a dict (mesa-llm's rule).
+            ValueError: If content["importance"] is not 1-10.
+        """
         super().add_to_memory(type, content)
-        importance = int(content.get("importance", DEFAULT_IMPORTANCE)) if isinstance(content, dict) else 1
-        text = content.get("text") or content.get("message") or json.dumps(content, default=str, ensure_ascii=False)
-        kind = NodeKind.CHAT if type == "message" else NodeKind.EVENT
+        importance = content.get("importance", DEFAULT_IMPORTANCE)
+        if type == MESSAGE:
+            self._add_message(content, importance)
+            return
+        text = content.get("text") or json.dumps(
+            {key: value for key, value in content.items() if key != "importance"}, default=str, ensure_ascii=False
+        )
         self.stream.add(
-            kind,
+            NodeKind.EVENT,
             f"{type}: {text}",
             created=self.clock(),
-            importance=min(10, max(1, importance)),
-            embedding=self.embedder.embed([str(text)])[0],
+            importance=importance,
+            embedding=self.embedder.embed([text])[0],
             keywords=(type,),
-            partner=str(content.get("sender")) if kind == NodeKind.CHAT and content.get("sender") else None,
+        )
+
+    def _add_message(self, content: dict, importance: int) -> None:
+        text = str(content.get("message", ""))
+        sender = str(content.get("sender", "someone"))
+        recipients = content.get("recipients")
+        partner = ", ".join(str(r) for r in recipients) if recipients is not None else sender
+        self.stream.add(
+            NodeKind.CHAT,
+            f"{sender} says: {text}",
+            created=self.clock(),
+            importance=importance,
+            embedding=self.embedder.embed([text])[0],
+            subject=sender,
+            predicate="says",
+            object=text,
+            keywords=(MESSAGE, sender, *(str(r) for r in recipients or ())),
+            partner=partner,
+            lines=((sender, text),),
         )
 
     def get_prompt_ready(self) -> str:
-        """The newest memories, oldest first, one a line."""
-        nodes = list(reversed(self.stream.recent(RECENT_IN_PROMPT)))
-        return "\n".join(f"[{node.created:%Y-%m-%d %H:%M}] {node.description}" for node in nodes)
+        """The newest memories, oldest first, one a line with its time."""
+        return _lines(reversed(self.stream.recent(RECENT_IN_PROMPT)))
 
     def get_communication_history(self) -> str:
-        """Every chat, oldest first."""
-        chats = [node for node in self.stream if node.kind == NodeKind.CHAT]
-        return "\n".join(f"[{node.created:%Y-%m-%d %H:%M}] {node.description}" for node in chats)
+        """Every chat, oldest first, one a line with its time."""
+        return _lines(reversed(self.stream.recent(len(self.stream), kinds=[NodeKind.CHAT])))
 
     def process_step(self, pre_step: bool = False) -> None:
-        """Entries are stored as they arrive; the step buffer is cleared after the step."""
+        """Entries are stored as they arrive, so a step only clears mesa-llm's step buffer once it ends."""
         if not pre_step:
             self.step_content = {}
+
+
+def _lines(nodes: Iterable[MemoryNode]) -> str:
+    return "\n".join(f"[{node.created:%Y-%m-%d %H:%M}] {node.description}" for node in nodes)

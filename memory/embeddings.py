@@ -54,9 +54,16 @@ class HashingEmbedder:
 
 
 class CachedEmbedder:
-    """Caches another embedder's vectors by text (most event texts recur: "the bed is idle"), batching misses."""
+    """Caches another embedder's vectors by text (most event texts recur: "the bed is idle"), batching misses.
+
+    Args:
+        inner: The embedder that computes vectors for texts not seen before.
+        max_items: Texts kept; the least recently used go first.
+    """
 
     def __init__(self, inner: Embedder, max_items: int = 100_000):
+        if max_items < 1:
+            raise ValueError(f"max_items must be at least 1, got {max_items}")
         self.inner = inner
         self.name = inner.name
         self.dim = inner.dim
@@ -66,18 +73,21 @@ class CachedEmbedder:
         self.misses = 0
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Vectors for the texts, computing only those not seen before (in one batch)."""
+        """Vectors for the texts, computing those not cached in one batch of distinct texts."""
         missing = list(dict.fromkeys(text for text in texts if text not in self._cache))
+        fresh = dict(zip(missing, self.inner.embed(missing), strict=True)) if missing else {}
         self.misses += len(missing)
         self.hits += len(texts) - len(missing)
-        if missing:
-            for text, vector in zip(missing, self.inner.embed(missing), strict=True):
-                self._cache[text] = vector
-            while len(self._cache) > self.max_items:
-                self._cache.popitem(last=False)
         result = np.zeros((len(texts), self.dim), dtype=np.float32)
         for row, text in enumerate(texts):
-            result[row] = self._cache[text]
+            if text in fresh:
+                result[row] = fresh[text]
+            else:
+                result[row] = self._cache[text]
+                self._cache.move_to_end(text)
+        self._cache.update(fresh)
+        while len(self._cache) > self.max_items:
+            self._cache.popitem(last=False)
         return result
 
 

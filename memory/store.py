@@ -52,12 +52,16 @@ class MemoryStore:
             self._db = sqlite3.connect(self.path)
         except sqlite3.Error as error:
             raise StoreError(f"{self.path}: cannot open the memory store ({error}); check the folder exists") from error
-        with self._guard("open"):
-            self._db.execute("pragma journal_mode=wal")
-            self._db.executescript(SCHEMA)
-            self._meta = dict(self._db.execute("select key, value from meta").fetchall())
-        if embedder is not None and dim is not None:
-            self.check(embedder, dim)
+        try:
+            with self._guard("open"):
+                self._db.execute("pragma journal_mode=wal")
+                self._db.executescript(SCHEMA)
+                self._meta = dict(self._db.execute("select key, value from meta").fetchall())
+            if embedder is not None and dim is not None:
+                self.check(embedder, dim)
+        except StoreError:
+            self._db.close()
+            raise
 
     @contextmanager
     def _guard(self, action: str) -> Iterator[None]:
@@ -124,7 +128,7 @@ class MemoryStore:
         """
         if self.dim is not None and stream.dim != self.dim:
             raise StoreError(
-                f"{self.path}: holds {self.dim}-dimensional embeddings; {agent!r}'s stream has {stream.dim}; "
+                f"{self.path}: holds {self.dim}-dimensional embeddings; the stream of {agent!r} has {stream.dim}; "
                 "use the same embedder as the run that wrote them"
             )
         self._record({"dim": str(stream.dim)})

@@ -1,5 +1,6 @@
 """The weights of the retrieval score, by name or by value."""
 
+import math
 from dataclasses import dataclass
 
 
@@ -12,8 +13,9 @@ class RetrievalWeights:
     importance: float
 
     def __post_init__(self) -> None:
-        if min(self.recency, self.relevance, self.importance) < 0:
-            raise ValueError(f"retrieval weights must not be negative: {self}")
+        values = (self.recency, self.relevance, self.importance)
+        if not all(math.isfinite(value) and value >= 0 for value in values):
+            raise ValueError(f"retrieval weights must be finite and not negative: {self}")
 
     @classmethod
     def paper(cls) -> "RetrievalWeights":
@@ -38,7 +40,7 @@ class RetrievalWeights:
         if text in presets:
             return presets[text]()
         try:
-            values = [float(part) for part in text.split(",")]
+            values = [float(part) for part in str(text).split(",")]
         except ValueError:
             values = []
         if len(values) != 3:

@@ -1,162 +1,145 @@
-from datetime import datetime, timedelta
+"""The stream as the agents use it: adding and validating nodes, reading them back, the reflection counter, state."""
+
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from memory import HashingEmbedder, MemoryStream, NodeKind, RetrievalWeights
-
-T0 = datetime(2023, 2, 13, 8, 0)
+from memory import MemoryNode, MemoryStream, NodeKind
+from tests.memory.builders import T0, three_nodes, unit
 
 
-def unit(*values):
-    vector = np.zeros(4, dtype=np.float32)
-    vector[: len(values)] = values
-    return vector / np.linalg.norm(vector)
+def test_nodes_get_sequential_ids_and_keep_every_field():
+    stream = three_nodes()
+    chat = stream.add(
+        NodeKind.CHAT,
+        "conversing about the party",
+        created=T0 + timedelta(hours=11),
+        importance=4,
+        embedding=unit(0, 0, 1),
+        subject="Isabella Rodriguez",
+        predicate="chat with",
+        object="Maria Lopez",
+        keywords=["Maria Lopez", "party", ""],
+        partner="Maria Lopez",
+        lines=[("Isabella Rodriguez", "Come to my party!"), ("Maria Lopez", "I will!")],
+    )
+    assert chat == MemoryNode(
+        id=3,
+        kind=NodeKind.CHAT,
+        created=T0 + timedelta(hours=11),
+        description="conversing about the party",
+        subject="Isabella Rodriguez",
+        predicate="chat with",
+        object="Maria Lopez",
+        keywords=frozenset({"Maria Lopez", "party"}),
+        importance=4,
+        evidence_ids=(),
+        depth=0,
+        partner="Maria Lopez",
+        lines=(("Isabella Rodriguez", "Come to my party!"), ("Maria Lopez", "I will!")),
+    )
+    assert [node.id for node in stream] == [0, 1, 2, 3]
+    assert len(stream) == 4 and 3 in stream and 4 not in stream and -1 not in stream
+    assert stream.node(3) is chat
+    assert stream.last_accessed(3) == chat.created
+    assert np.allclose(stream.embedding(3), unit(0, 0, 1))
 
 
-def three_node_stream():
-    """Hand-computable: query (1,0,0,0); nodes differ in age, relevance and importance."""
+def test_embeddings_are_stored_unit_length():
     stream = MemoryStream(dim=4)
-    stream.add("event", "old, relevant, dull", created=T0, importance=2, embedding=unit(1, 0))
-    stream.add(
-        "event", "recent, unrelated, poignant", created=T0 + timedelta(hours=10), importance=8, embedding=unit(0, 1)
-    )
-    stream.add("thought", "middle", created=T0 + timedelta(hours=5), importance=5, embedding=unit(1, 1))
-    return stream
+    stream.add("event", "long vector", created=T0, importance=1, embedding=np.array([3.0, 4.0, 0, 0]))
+    assert stream.embedding(0) == pytest.approx([0.6, 0.8, 0, 0])
 
 
-def expected_scores(weights):
-    now = T0 + timedelta(hours=10)
-    recency = np.array([0.995**10, 1.0, 0.995**5])
-    relevance = np.array([1.0, 0.0, 1 / np.sqrt(2)])
-    importance = np.array([2, 8, 5])
-
-    def norm(values):
-        return (values - values.min()) / (values.max() - values.min())
-
-    score = (
-        weights.recency * norm(recency) + weights.relevance * norm(relevance) + weights.importance * norm(importance)
-    )
-    return now, score
+def test_reflections_are_deeper_than_their_evidence_and_do_not_count_towards_the_next():
+    stream = three_nodes()
+    assert stream.importance_since_reflection == 2 + 8 + 5
+    first = stream.add("reflection", "insight", created=T0, importance=6, embedding=unit(1), evidence_ids=[0, 2])
+    deeper = stream.add("reflection", "deeper", created=T0, importance=7, embedding=unit(1), evidence_ids=[1, 3])
+    assert (first.depth, deeper.depth, first.evidence_ids) == (1, 2, (0, 2))
+    assert stream.importance_since_reflection == 15
+    stream.mark_reflected()
+    assert stream.importance_since_reflection == 0
+    stream.add("event", "new", created=T0, importance=3, embedding=unit(1))
+    assert stream.importance_since_reflection == 3
 
 
 @pytest.mark.parametrize(
-    "weights",
+    ("changes", "message"),
     [
-        RetrievalWeights.paper(),
-        RetrievalWeights.original(),
-        RetrievalWeights(0, 1, 1),
-        RetrievalWeights(1, 0, 1),
-        RetrievalWeights(1, 1, 0),
+        ({"importance": 0}, "importance must be 1-10"),
+        ({"importance": 11}, "importance must be 1-10"),
+        ({"importance": 4.5}, "whole number"),
+        ({"embedding": np.ones(5)}, r"shape \(5,\); this stream holds vectors of shape \(4,\)"),
+        ({"embedding": np.ones((1, 4))}, r"shape \(1, 4\)"),
+        ({"evidence_ids": [1, 99]}, r"evidence ids \[99\] are not in this stream of 3"),
+        ({"evidence_ids": [-1]}, r"evidence ids \[-1\]"),
+        ({"created": datetime(2023, 2, 13, tzinfo=UTC)}, "naive datetimes"),
+        ({"kind": "dream"}, "'dream' is not a valid NodeKind"),
     ],
-    ids=["paper", "original", "no-recency", "no-relevance", "no-importance"],
+    ids=["importance-0", "importance-11", "fractional-importance", "short-embedding", "matrix-embedding",
+         "missing-evidence", "negative-evidence", "aware-time", "unknown-kind"],
+)  # fmt: skip
+def test_bad_nodes_are_refused_with_the_reason(changes, message):
+    stream = three_nodes()
+    arguments = {"kind": "reflection", "created": T0, "importance": 5, "embedding": unit(1), **changes}
+    with pytest.raises(ValueError, match=message):
+        stream.add(arguments.pop("kind"), "bad", **arguments)
+    assert len(stream) == 3
+
+
+def test_unknown_ids_raise_key_errors():
+    stream = three_nodes()
+    for read in (stream.node, stream.last_accessed, stream.embedding):
+        with pytest.raises(KeyError, match=r"memory -1 is not in this stream \(ids 0-2\)"):
+            read(-1)
+
+
+@pytest.mark.parametrize(
+    ("n", "kinds", "expected"),
+    [(2, None, [2, 1]), (10, None, [2, 1, 0]), (0, None, []), (5, [NodeKind.EVENT], [1, 0]), (1, ["thought"], [2])],
+    ids=["two-newest", "more-than-held", "none", "events-only", "kind-by-name"],
 )
-def test_score_matches_hand_computation(weights):
-    stream = three_node_stream()
-    now, expected = expected_scores(weights)
-    results = stream.retrieve(unit(1, 0), now=now, k=3, weights=weights, touch=False)
-    got = {item.node.id: item.score for item in results}
-    assert got == pytest.approx(dict(enumerate(expected)), abs=1e-5)
-    assert [item.node.id for item in results] == sorted(got, key=lambda i: -got[i])
+def test_recent_is_newest_first(n, kinds, expected):
+    assert [node.id for node in three_nodes().recent(n, kinds=kinds)] == expected
 
 
-def test_recency_is_per_simulated_hour_since_last_access():
-    stream = three_node_stream()
-    now = T0 + timedelta(hours=10)
-    results = stream.retrieve(unit(1, 0), now=now, k=3, weights=RetrievalWeights(1, 0, 0), touch=False)
-    raw = {0: 0.995**10, 1: 1.0, 2: 0.995**5}
-    low, high = min(raw.values()), max(raw.values())
-    for item in results:
-        assert item.recency == pytest.approx((raw[item.node.id] - low) / (high - low), abs=1e-6)
-
-
-def test_retrieval_touches_last_access():
-    stream = three_node_stream()
-    later = T0 + timedelta(hours=30)
-    (top,) = stream.retrieve(unit(1, 0), now=later, k=1)
-    assert stream.last_accessed(top.node.id) == later
-    untouched = [node for node in stream if node.id != top.node.id]
-    assert all(stream.last_accessed(node.id) == node.created for node in untouched)
-
-
-def test_empty_one_node_and_ties():
+def test_about_finds_keywords_case_insensitively_newest_first():
     stream = MemoryStream(dim=4)
-    assert stream.retrieve(unit(1), now=T0, k=5) == []
-    stream.add("event", "only", created=T0, importance=3, embedding=unit(1))
-    (only,) = stream.retrieve(unit(1), now=T0, k=5)
-    assert (only.recency, only.relevance, only.importance) == (0.5, 0.5, 0.5)
-    stream.add("event", "twin", created=T0, importance=3, embedding=unit(1))
-    assert [item.node.id for item in stream.retrieve(unit(1), now=T0, k=2)] == [1, 0]  # ties: newest first
-
-
-def test_filters_recent_about_and_reflection_counter():
-    stream = three_node_stream()
-    assert [n.id for n in stream.recent(2)] == [2, 1]
-    assert [n.id for n in stream.recent(5, kinds=[NodeKind.THOUGHT])] == [2]
-    only_thoughts = stream.retrieve(unit(1, 0), now=T0, k=5, kinds=[NodeKind.THOUGHT])
-    assert [item.node.id for item in only_thoughts] == [2]
-    assert stream.importance_since_reflection == 15
-    reflection = stream.add(
-        "reflection", "insight", created=T0, importance=6, embedding=unit(1), evidence_ids=[0, 2], keywords=["Klaus"]
-    )
-    assert reflection.depth == 1 and stream.importance_since_reflection == 15
-    assert stream.about("klaus") == [reflection]
-    deeper = stream.add("reflection", "deeper", created=T0, importance=6, embedding=unit(1), evidence_ids=[3])
-    assert deeper.depth == 2
-    stream.mark_reflected()
-    assert stream.importance_since_reflection == 0
-    with pytest.raises(ValueError, match=r"evidence ids \[99\]"):
-        stream.add("reflection", "bad", created=T0, importance=5, embedding=unit(1), evidence_ids=[99])
-    with pytest.raises(ValueError, match="importance must be 1-10"):
-        stream.add("event", "bad", created=T0, importance=11, embedding=unit(1))
+    for i, (kind, words) in enumerate([("event", ["Klaus Mueller", "library"]), ("chat", ["klaus mueller"])]):
+        stream.add(kind, f"node {i}", created=T0, importance=1, embedding=unit(1), keywords=words)
+    assert [node.id for node in stream.about("KLAUS MUELLER")] == [1, 0]
+    assert [node.id for node in stream.about("Klaus Mueller", kinds=[NodeKind.EVENT])] == [0]
+    assert stream.about("Maria") == []
 
 
 def test_state_round_trip_is_exact():
-    stream = three_node_stream()
-    stream.retrieve(unit(1, 0), now=T0 + timedelta(hours=40), k=1)
+    stream = three_nodes()
+    stream.add("reflection", "insight", created=T0, importance=6, embedding=unit(1, 2), evidence_ids=[0, 2])
+    stream.retrieve(unit(1, 0), now=T0 + timedelta(hours=40, microseconds=7), k=2)
     copy = MemoryStream.from_state(stream.get_state())
     assert list(copy) == list(stream)
+    assert (copy.dim, copy.recency_decay, copy.importance_since_reflection) == (4, 0.995, 15)
     for node in stream:
         assert copy.last_accessed(node.id) == stream.last_accessed(node.id)
         assert np.array_equal(copy.embedding(node.id), stream.embedding(node.id))
+    query, now = unit(1, 1, 1), T0 + timedelta(hours=50)
+    assert copy.retrieve(query, now=now) == stream.retrieve(query, now=now)
+    assert [node.id for node in copy.about("nothing")] == []
 
 
-@pytest.mark.parametrize("text", ["paper", "original", "0.5,3,2"], ids=["paper", "original", "values"])
-def test_weights_by_name_or_value(text):
-    assert RetrievalWeights.parse(text) in {RetrievalWeights.paper(), RetrievalWeights.original()}
+def test_a_state_with_nodes_out_of_order_is_refused():
+    state = three_nodes().get_state()
+    state["nodes"][1], state["nodes"][2] = state["nodes"][2], state["nodes"][1]
+    with pytest.raises(ValueError, match="node 2 found where node 1 belongs"):
+        MemoryStream.from_state(state)
 
 
-def test_bad_weights():
-    with pytest.raises(ValueError, match="three numbers"):
-        RetrievalWeights.parse("heavy")
-
-
-@settings(max_examples=40, deadline=None)
-@given(
-    st.lists(
-        st.tuples(st.integers(1, 10), st.integers(0, 500), st.text(min_size=1, max_size=30)), min_size=1, max_size=40
-    ),
-    st.integers(1, 50),
-)
-def test_retrieval_invariants(rows, k):
-    embedder = HashingEmbedder(dim=16)
-    stream = MemoryStream(dim=16)
-    for importance, hours, text in rows:
-        stream.add(
-            "event",
-            text,
-            created=T0 + timedelta(hours=hours),
-            importance=importance,
-            embedding=embedder.embed([text])[0],
-        )
-    now = T0 + timedelta(hours=600)
-    results = stream.retrieve(embedder.embed(["query"])[0], now=now, k=k)
-    assert len(results) == min(k, len(rows)) and len(stream) == len(rows)
-    scores = [item.score for item in results]
-    assert scores == sorted(scores, reverse=True)
-    for item in results:
-        assert 0 <= item.recency <= 1 and 0 <= item.relevance <= 1 and 0 <= item.importance <= 1
-        assert 0 <= item.score <= 3 + 1e-6
-        assert stream.last_accessed(item.node.id) == now
+def test_columns_grow_past_their_first_capacity():
+    stream = MemoryStream(dim=4)
+    for i in range(200):
+        stream.add("event", f"{i}", created=T0 + timedelta(seconds=i), importance=1 + i % 10, embedding=unit(1, i))
+    assert [stream.node(i).description for i in (0, 63, 64, 199)] == ["0", "63", "64", "199"]
+    assert np.allclose(stream.embedding(150), unit(1, 150))
+    assert stream.last_accessed(199) == T0 + timedelta(seconds=199)

@@ -1,0 +1,88 @@
+"""Embedders: deterministic hashing, the text cache, the choice by name."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from memory import CachedEmbedder, Embedder, HashingEmbedder, MiniLMEmbedder, make_embedder
+
+SENTENCES = ["Isabella is planning a party", "", "the bed is idle", "Klaus is reading"]
+
+
+class CountingEmbedder:
+    """Records each batch it is asked to embed."""
+
+    name = "counting"
+    dim = 384
+
+    def __init__(self):
+        self.batches = []
+        self.hashing = HashingEmbedder()
+
+    def embed(self, texts):
+        self.batches.append(list(texts))
+        return self.hashing.embed(texts)
+
+
+def test_hashing_vectors_are_unit_length_float32_and_related_texts_are_closer():
+    vectors = HashingEmbedder().embed(SENTENCES)
+    assert vectors.shape == (4, 384) and vectors.dtype == np.float32
+    assert np.linalg.norm(vectors, axis=1) == pytest.approx([1, 0, 1, 1], abs=1e-6)  # "" has no words
+    party, other = HashingEmbedder().embed(["Isabella is planning a big party", "the stove is burning"])
+    assert vectors[0] @ party > vectors[0] @ other
+
+
+def test_hashing_is_the_same_in_another_process_with_another_hash_seed():
+    code = (
+        "import sys; from memory import HashingEmbedder; "
+        f"sys.stdout.buffer.write(HashingEmbedder(dim=64).embed({SENTENCES!r}).tobytes())"
+    )
+    outputs = [
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, check=True, env={"PYTHONHASHSEED": seed}
+        ).stdout
+        for seed in ("1", "2")
+    ]
+    assert outputs[0] == outputs[1] == HashingEmbedder(dim=64).embed(SENTENCES).tobytes()
+
+
+def test_the_cache_embeds_only_misses_in_one_batch_and_returns_the_same_vectors():
+    inner = CountingEmbedder()
+    cached = CachedEmbedder(inner)
+    first = cached.embed(["the bed is idle", "Klaus is reading", "the bed is idle"])
+    again = cached.embed(["Klaus is reading", "Maria is streaming", "the bed is idle"])
+    assert inner.batches == [["the bed is idle", "Klaus is reading"], ["Maria is streaming"]]
+    assert (cached.misses, cached.hits) == (3, 3)
+    assert np.array_equal(again, HashingEmbedder().embed(["Klaus is reading", "Maria is streaming", "the bed is idle"]))
+    assert np.array_equal(first[0], again[2])
+    assert cached.embed([]).shape == (0, 384)
+
+
+def test_the_cache_forgets_the_least_recently_used_texts_past_its_size():
+    inner = CountingEmbedder()
+    cached = CachedEmbedder(inner, max_items=2)
+    batch = cached.embed(["a", "b", "c"])  # a batch larger than the cache still comes back whole
+    assert np.array_equal(batch, HashingEmbedder().embed(["a", "b", "c"]))
+    cached.embed(["b"])  # b is now the most recently used; c the least
+    cached.embed(["a"])  # a is embedded again and pushes c out
+    cached.embed(["b", "c"])
+    assert inner.batches == [["a", "b", "c"], ["a"], ["c"]]
+
+
+def test_embedders_follow_the_protocol():
+    for embedder in (HashingEmbedder(), CachedEmbedder(HashingEmbedder()), MiniLMEmbedder()):
+        assert isinstance(embedder, Embedder)
+        assert (embedder.dim, isinstance(embedder.name, str)) == (384, True)
+
+
+def test_make_embedder_by_name_is_shared_and_cached():
+    hashing = make_embedder("hashing")
+    assert hashing is make_embedder("hashing")
+    assert isinstance(hashing, CachedEmbedder) and hashing.name == "hashing"
+
+
+def test_an_unknown_embedder_lists_the_names():
+    with pytest.raises(ValueError, match="unknown embedder 'bert-huge'; choose one of: minilm, hashing"):
+        make_embedder("bert-huge")

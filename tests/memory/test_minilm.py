@@ -1,0 +1,59 @@
+"""The numpy all-MiniLM-L6-v2 encoder: same vectors as sentence-transformers, meaningful similarities, offline."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memory import MiniLMEmbedder, make_embedder
+
+REFERENCE = Path(__file__).resolve().parents[1] / "data" / "minilm_reference.json"
+
+
+@pytest.fixture(scope="module")
+def minilm():
+    return MiniLMEmbedder()
+
+
+@pytest.fixture(scope="module")
+def reference():
+    data = json.loads(REFERENCE.read_text())
+    return data["sentences"], np.array(data["vectors"], dtype=np.float32)
+
+
+def test_vectors_match_sentence_transformers_in_a_batch(minilm, reference):
+    sentences, expected = reference
+    ours = minilm.embed(sentences)
+    assert ours.dtype == np.float32 and ours.shape == (len(sentences), 384)
+    assert np.abs(ours - expected).max() < 1e-5
+
+
+def test_vectors_match_sentence_transformers_one_at_a_time(minilm, reference):
+    sentences, expected = reference
+    ours = np.concatenate([minilm.embed([sentence]) for sentence in sentences])
+    assert np.abs(ours - expected).max() < 1e-5
+
+
+def test_related_sentences_score_higher_than_unrelated_ones():
+    query, party, paper = make_embedder("minilm").embed(
+        ["Valentine's Day party", "Isabella is planning a party at Hobbs Cafe", "Klaus is writing a research paper"]
+    )
+    assert query @ party > query @ paper + 0.2
+
+
+def test_text_past_256_tokens_is_cut_as_sentence_transformers_does(minilm):
+    long = " ".join(f"word{i}" for i in range(400))
+    first, longer = minilm.embed([long, long + " and a different ending about Valentine's Day"])
+    assert np.linalg.norm(first) == pytest.approx(1.0, abs=1e-6)
+    assert np.array_equal(first, longer)
+
+
+def test_no_texts_give_an_empty_matrix(minilm):
+    assert minilm.embed([]).shape == (0, 384)
+
+
+def test_weights_load_on_first_use_and_a_bad_folder_is_named(tmp_path):
+    embedder = MiniLMEmbedder(folder=tmp_path)  # nothing is read yet
+    with pytest.raises(FileNotFoundError, match=f"{tmp_path}: .* lacks tokenizer.json, model.safetensors"):
+        embedder.embed(["hello"])
