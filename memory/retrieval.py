@@ -20,11 +20,13 @@ GEMM_BLOCK_ELEMENTS = 2048 * 384
 # A matrix product with few columns is slow in OpenBLAS (1,024 x 384 by 3 columns: 190 us; three matrix-vector
 # products: 120 us; measured single-threaded), so up to this many queries are scored one vector at a time.
 GEMV_MAX_QUERIES = 4
+# Top-k selection first discards candidates below the k-th best maximum of blocks of this many scores.
+PREFILTER_BLOCK = 100
 # Min-max normalization gives this when all candidates are equal (the issue: "all equal: 0.5").
 ALL_EQUAL = 0.5
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Retrieved:
     """A retrieved memory with its score and the three normalized components (0-1), for the memory inspector.
 
@@ -46,6 +48,8 @@ class Retrieved:
 def normalize(values: np.ndarray) -> np.ndarray:
     """Min-max normalize to [0, 1] along the first axis; ALL_EQUAL where all values are equal."""
     low, high = values.min(axis=0), values.max(axis=0)
+    if values.ndim == 1:
+        return (values - low) / (high - low) if high > low else np.full(values.shape, ALL_EQUAL)
     span = high - low
     safe = np.where(span > 0, span, 1.0)
     return np.where(span > 0, (values - low) / safe, ALL_EQUAL)
@@ -82,6 +86,17 @@ def best_first(scores: np.ndarray, ids: np.ndarray, k: int) -> np.ndarray:
         ids: The candidates' node ids (same length).
         k: How many to keep (k >= 1).
     """
+    blocks = len(scores) // PREFILTER_BLOCK
+    if k < len(scores) and blocks >= k:
+        # k blocks have a maximum >= the k-th largest block maximum, so at least k scores reach it: the k best
+        # scores (ties included) all do. Selecting among those few is ~4x faster than over all 10,000.
+        maxima = scores[: blocks * PREFILTER_BLOCK].reshape(blocks, PREFILTER_BLOCK).max(axis=1)
+        keep = np.flatnonzero(scores >= np.partition(maxima, blocks - k)[blocks - k])
+        return keep[_best_first(scores[keep], ids[keep], k)]
+    return _best_first(scores, ids, k)
+
+
+def _best_first(scores: np.ndarray, ids: np.ndarray, k: int) -> np.ndarray:
     if k < len(scores):
         kth = scores[np.argpartition(-scores, k - 1)[k - 1]]
         above = np.flatnonzero(scores > kth)

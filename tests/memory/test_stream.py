@@ -129,6 +129,17 @@ def test_state_round_trip_is_exact():
     assert [node.id for node in copy.about("nothing")] == []
 
 
+def test_set_state_restores_in_place():
+    stream = three_nodes()
+    checkpoint = stream.get_state()
+    stream.add("event", "after the checkpoint", created=T0, importance=9, embedding=unit(0, 0, 1), keywords=["x"])
+    stream.retrieve(unit(1, 0), now=T0 + timedelta(hours=30), k=3)
+    stream.set_state(checkpoint)
+    assert list(stream) == list(three_nodes())
+    assert stream.importance_since_reflection == 15 and stream.about("x") == []
+    assert [stream.last_accessed(node.id) for node in stream] == [node.created for node in stream]
+
+
 def test_a_state_with_nodes_out_of_order_is_refused():
     state = three_nodes().get_state()
     state["nodes"][1], state["nodes"][2] = state["nodes"][2], state["nodes"][1]
