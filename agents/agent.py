@@ -70,7 +70,8 @@ class GenerativeAgent(LLMAgent, CellAgent):
         self.decompositions: dict[str, list[tuple[str, int]]] = {}
         self.action_choices: dict[str, ActionChoice] = {}
         self._release: str | None = None
-        self.journal: list[tuple[str, str]] = []
+        # What this step did that the event log keeps: (kind, text, details), drained by the model.
+        self.journal: list[tuple[str, str, dict]] = []
         self._init_mesa_llm_attributes()
 
     def _init_mesa_llm_attributes(self) -> None:
@@ -173,6 +174,7 @@ class GenerativeAgent(LLMAgent, CellAgent):
         config = self.mind.config
         now = view.now
         decision = Decision()
+        retrievals = self.memories.retrievals
         if self.schedule is None or self.schedule.day != now.date():
             await self._new_day(ask, now)
         if self.memories.pending and (
@@ -189,8 +191,27 @@ class GenerativeAgent(LLMAgent, CellAgent):
         if self.conversation is None and (self.action is None or self.action.finished(now)):
             await self._next_action(ask, view)
         if config.reflection and reflection_due(self.memories, self.reflection_threshold):
-            await reflect(ask, self.identity, self.memories, now, config)
+            for node in await reflect(ask, self.identity, self.memories, now, config):
+                self.journal.append(
+                    ("reflection", node.description, {"node": node.id, "cites": list(node.evidence_ids)})
+                )
+        if self.memories.retrievals != retrievals:
+            self._journal_recall()
         return decision
+
+    def _journal_recall(self) -> None:
+        """Keep the latest retrieval (ids and the three scores) so a replay can show what the agent recalled."""
+        recalled = [
+            [
+                item.node.id,
+                round(item.score, 4),
+                round(item.recency, 4),
+                round(item.relevance, 4),
+                round(item.importance, 4),
+            ]
+            for item in self.memories.last_retrieved
+        ]
+        self.journal.append(("recall", " | ".join(self.memories.last_focal_points), {"memories": recalled}))
 
     async def _new_day(self, ask, now: datetime) -> None:
         yesterday = ""
@@ -201,6 +222,8 @@ class GenerativeAgent(LLMAgent, CellAgent):
         self.schedule = await plan_day(
             ask, self.identity, self.memories, now, planning=self.mind.config.planning, yesterday=yesterday
         )
+        hourly = [[activity, minutes] for activity, minutes in self.schedule.hourly]
+        self.journal.append(("plan", self.identity.currently, {"day": now.date().isoformat(), "blocks": hourly}))
         if self.action is not None:
             self.action.minutes = 0  # re-resolve from the new schedule
 

@@ -70,12 +70,16 @@ class AgentMemory:
         embedder: Turns texts into vectors (cached by text).
         pending: Memories waiting to be scored, oldest first.
         last_retrieved: The memories retrieved for the agent's latest decision, for the inspector.
+        last_focal_points: The focal points (queries) of that retrieval.
+        retrievals: How many retrievals so far, so a caller can tell a new one happened.
     """
 
     stream: MemoryStream
     embedder: Embedder
     pending: list[PendingMemory] = field(default_factory=list)
     last_retrieved: list[Retrieved] = field(default_factory=list)
+    last_focal_points: tuple[str, ...] = ()
+    retrievals: int = 0
 
     def add(
         self,
@@ -150,6 +154,8 @@ class AgentMemory:
         vectors = self.embedder.embed(list(queries))
         results = self.stream.retrieve_many(vectors, now=now, k=k, weights=weights, kinds=kinds)
         self.last_retrieved = [item for result in results for item in result]
+        self.last_focal_points = tuple(queries)
+        self.retrievals += 1
         return results
 
     def recent_keys(self, n: int) -> set[str]:

@@ -7,6 +7,7 @@ a seed and a response cache reproduce a run exactly.
 
 import asyncio
 import logging
+import threading
 from datetime import datetime, timedelta
 from math import ceil
 
@@ -106,6 +107,8 @@ class SmallvilleModel(mesa.Model):
         self.state = WorldState(self.ville)
         self.mind = Mind(gateway=self.gateway, config=self.config, ville=self.ville, paths=self.paths)
         self._loop = asyncio.new_event_loop()
+        # The browser app steps in a worker thread and may interview from another: one user of the loop at a time.
+        self._loop_lock = threading.Lock()
         self.conversations = []
         self.event_log: list[dict] = []
         self.embedder_name = embedder
@@ -123,8 +126,9 @@ class SmallvilleModel(mesa.Model):
         return self.start + timedelta(seconds=self.seconds_per_step * self.step_count)
 
     def run_async(self, coroutine):
-        """Run a coroutine on the model's own event loop (one loop for the model's life)."""
-        return self._loop.run_until_complete(coroutine)
+        """Run a coroutine on the model's own event loop (one loop for the model's life), one caller at a time."""
+        with self._loop_lock:
+            return self._loop.run_until_complete(coroutine)
 
     async def _seed_memories(self) -> None:
         await asyncio.gather(*(agent.seed_memories(self.now) for agent in self.people))
@@ -166,8 +170,8 @@ class SmallvilleModel(mesa.Model):
             before = view.agents[agent.name]
             if agent.action is not None and agent.action.description != before.activity:
                 self.log(agent.name, "action", agent.action.description, address=agent.action.address)
-            for kind, text in agent.journal:
-                self.log(agent.name, kind, text)
+            for kind, text, details in agent.journal:
+                self.log(agent.name, kind, text, **details)
             agent.journal.clear()
 
     def log(self, agent: str, kind: str, text: str, **details) -> None:

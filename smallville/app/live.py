@@ -1,0 +1,139 @@
+"""The panels' view of a running SmallvilleModel: read-only, built anew for each render (it holds no state)."""
+
+from datetime import datetime
+
+import networkx as nx
+import pandas as pd
+
+from memory import MemoryNode, NodeKind, Retrieved
+from smallville.app.views import (
+    AgentCard,
+    FeedLine,
+    Marker,
+    RecalledMemory,
+    Reflection,
+    address_in_words,
+    initials,
+    plan_items,
+)
+
+# The inspector shows this many of an agent's newest reflections.
+REFLECTIONS_SHOWN = 5
+
+
+class LiveTown:
+    """A TownSource over a live model."""
+
+    live = True
+
+    def __init__(self, model):
+        self.model = model
+
+    @property
+    def now(self) -> datetime:
+        """The model's clock."""
+        return self.model.now
+
+    def names(self) -> list[str]:
+        """The agents in the scenario's order."""
+        return [agent.name for agent in self.model.people]
+
+    def markers(self) -> list[Marker]:
+        """Every agent where it stands, with its action's pictogram."""
+        return [
+            Marker(
+                name=agent.name,
+                initials=initials(agent.name),
+                tile=agent.tile,
+                emoji=agent.action.emoji if agent.action else "",
+                activity=agent.action.description if agent.action else "",
+                sleeping=agent.sleeping,
+                talking=agent.conversation is not None,
+            )
+            for agent in self.model.people
+        ]
+
+    def card(self, name: str) -> AgentCard:
+        """Identity, action, plan, last retrieval, reflections and talk of one agent."""
+        agent = self.model.by_name[name]
+        identity, action, memories = agent.identity, agent.action, agent.memories
+        now = self.model.now
+        plan = []
+        if agent.schedule is not None:
+            blocks = [(slot.activity, slot.minutes) for slot in agent.schedule.slots]
+            plan = plan_items(blocks, now.hour * 60 + now.minute)
+        conversation = agent.conversation
+        return AgentCard(
+            name=identity.name,
+            age=identity.age,
+            innate=identity.innate,
+            learned=identity.learned,
+            currently=identity.currently,
+            lifestyle=identity.lifestyle,
+            activity=action.description if action else "",
+            emoji=action.emoji if action else "",
+            place=address_in_words(action.address) if action else "",
+            plan=plan,
+            recalled_for=" | ".join(memories.last_focal_points),
+            recalled=[recalled_memory(item) for item in memories.last_retrieved],
+            reflections=[
+                reflection_of(node, memories.stream.node)
+                for node in memories.stream.recent(REFLECTIONS_SHOWN, kinds=[NodeKind.REFLECTION])
+            ],
+            conversation=list(conversation.lines) if conversation else [],
+            partner=conversation.partner_of(name) if conversation else None,
+        )
+
+    def feed(self, limit: int) -> list[FeedLine]:
+        """The newest lines and summaries of the event log."""
+        return feed_from_log(self.model.event_log, limit)
+
+    def graph(self) -> nx.Graph:
+        """The social tracker's graph."""
+        return self.model.social.graph
+
+    def metrics(self) -> pd.DataFrame:
+        """The DataCollector's model frame."""
+        return self.model.datacollector.get_model_vars_dataframe()
+
+
+def recalled_memory(item: Retrieved) -> RecalledMemory:
+    """A retrieval result as the inspector shows it."""
+    node = item.node
+    return RecalledMemory(
+        description=node.description,
+        kind=str(node.kind),
+        created=node.created,
+        score=item.score,
+        recency=item.recency,
+        relevance=item.relevance,
+        importance=item.importance,
+    )
+
+
+def reflection_of(node: MemoryNode, lookup) -> Reflection:
+    """A reflection with the descriptions of the memories it cites (`lookup`: id -> node)."""
+    return Reflection(
+        text=node.description,
+        created=node.created,
+        cites=tuple(lookup(node_id).description for node_id in node.evidence_ids),
+    )
+
+
+def feed_from_log(entries: list[dict], limit: int) -> list[FeedLine]:
+    """The newest `limit` lines and talk summaries of an event log (dicts with time, agent, kind, text, partner)."""
+    chosen = []
+    for entry in reversed(entries):
+        if entry["kind"] in {"line", "talk"}:
+            chosen.append(
+                FeedLine(
+                    time=datetime.fromisoformat(entry["time"]),
+                    speaker=entry["agent"],
+                    partner=entry.get("partner") or "",
+                    text=entry["text"],
+                    summary=entry["kind"] == "talk",
+                )
+            )
+            if len(chosen) == limit:
+                break
+    return chosen[::-1]
