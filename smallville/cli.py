@@ -64,6 +64,21 @@ def build_parser() -> argparse.ArgumentParser:
     whisper.add_argument("statement", help='e.g. "You are going to run for mayor"')
     whisper.set_defaults(handler="smallville.commands.interview:whisper")
 
+    serve = commands.add_parser(
+        "serve",
+        help="watch the town in the browser (Solara)",
+        description="Serve the browser app: a new model with these options, or the replay of a run folder.",
+    )
+    add_model_options(serve)
+    serve.add_argument(
+        "replay_run", nargs="?", metavar="RUN", help="a run folder to replay instead of a new model (no model calls)"
+    )
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)"
+    )
+    serve.add_argument("--port", type=int, default=8765, help="port (default: 8765)")
+    serve.set_defaults(handler="smallville.commands.serve:run")
+
     report = commands.add_parser(
         "report", help="plots and a summary of a run", description="Write PNG plots and summary.md into RUN/report."
     )

@@ -8,6 +8,7 @@ a seed and a response cache reproduce a run exactly.
 import asyncio
 import logging
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 from math import ceil
 
@@ -126,9 +127,16 @@ class SmallvilleModel(mesa.Model):
         return self.start + timedelta(seconds=self.seconds_per_step * self.step_count)
 
     def run_async(self, coroutine):
-        """Run a coroutine on the model's own event loop (one loop for the model's life), one caller at a time."""
+        """Run a coroutine on the model's own event loop (one loop for the model's life), one caller at a time.
+
+        Called from a thread whose own loop is running (a Solara render or event handler), the model's loop runs in
+        a helper thread instead: one thread cannot run two loops.
+        """
         with self._loop_lock:
-            return self._loop.run_until_complete(coroutine)
+            if asyncio._get_running_loop() is None:
+                return self._loop.run_until_complete(coroutine)
+            with ThreadPoolExecutor(max_workers=1, thread_name_prefix="smallville-loop") as helper:
+                return helper.submit(self._loop.run_until_complete, coroutine).result()
 
     async def _seed_memories(self) -> None:
         await asyncio.gather(*(agent.seed_memories(self.now) for agent in self.people))
