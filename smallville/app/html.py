@@ -7,6 +7,9 @@ offline asset set (the server would try the CDN), and it would typeset the "$" o
 from collections.abc import Iterable
 from html import escape
 
+# Every panel fills its grid cell and scrolls inside it (cells can be resized by dragging their corner).
+PANEL_STYLE = "height: 100%; overflow-y: auto; padding: 4px 8px; font-size: 13px;"
+
 
 def heading(text: str) -> str:
     """A panel section's title."""

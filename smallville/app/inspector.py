@@ -9,12 +9,10 @@ from html import escape
 import solara
 from mesa.visualization.utils import update_counter
 
-from smallville.app.html import bullets, heading, note, table
+from smallville.app.html import PANEL_STYLE, bullets, heading, note, table
 from smallville.app.selection import chosen, selected_agent
 from smallville.app.source import town_of
 from smallville.app.views import AgentCard
-
-PANEL_STYLE = "height: 100%; overflow-y: auto; padding: 4px 8px; font-size: 13px;"
 
 
 def identity_html(card: AgentCard) -> str:
@@ -57,6 +55,14 @@ def recalled_html(card: AgentCard) -> str:
     return f"<div>For: <i>{escape(card.recalled_for)}</i></div>" + table(headers, rows, "recalled")
 
 
+def recent_html(card: AgentCard) -> str:
+    """The newest memories, with their importance (1-10)."""
+    if not card.recent:
+        return note("No memories yet.")
+    rows = [[f"{m.created:%b %d %H:%M}", m.description, m.kind, str(m.importance)] for m in card.recent]
+    return table(["when", "memory", "kind", "importance"], rows, "recent")
+
+
 def reflections_html(card: AgentCard) -> str:
     """The newest reflections, each with the memories it cites."""
     if not card.reflections:
@@ -83,6 +89,7 @@ def card_html(card: AgentCard) -> str:
         identity_html(card),
         heading("Today's plan") + plan_html(card),
         heading("Retrieved for the last decision") + recalled_html(card),
+        heading("Newest memories") + recent_html(card),
         heading("Reflections") + reflections_html(card),
         heading("Conversation") + conversation_html(card),
     ]

@@ -12,13 +12,15 @@ from smallville.app.views import (
     Marker,
     RecalledMemory,
     Reflection,
+    Remembered,
     address_in_words,
     initials,
     plan_items,
 )
 
-# The inspector shows this many of an agent's newest reflections.
+# The inspector shows this many of an agent's newest reflections, and of its newest memories.
 REFLECTIONS_SHOWN = 5
+RECENT_SHOWN = 8
 
 
 class LiveTown:
@@ -76,6 +78,7 @@ class LiveTown:
             plan=plan,
             recalled_for=" | ".join(memories.last_focal_points),
             recalled=[recalled_memory(item) for item in memories.last_retrieved],
+            recent=[remembered(node) for node in memories.stream.recent(RECENT_SHOWN)],
             reflections=[
                 reflection_of(node, memories.stream.node)
                 for node in memories.stream.recent(REFLECTIONS_SHOWN, kinds=[NodeKind.REFLECTION])
@@ -108,6 +111,13 @@ def recalled_memory(item: Retrieved) -> RecalledMemory:
         recency=item.recency,
         relevance=item.relevance,
         importance=item.importance,
+    )
+
+
+def remembered(node: MemoryNode) -> Remembered:
+    """A stored memory as the inspector lists it."""
+    return Remembered(
+        description=node.description, kind=str(node.kind), created=node.created, importance=node.importance
     )
 
 

@@ -9,6 +9,7 @@ import base64
 import solara
 from mesa.visualization.utils import force_update, update_counter
 
+from smallville.app.html import PANEL_STYLE
 from smallville.app.map_image import background_png, sector_labels
 from smallville.app.replay import ReplayModel
 from smallville.app.selection import chosen, selected_agent
@@ -66,10 +67,11 @@ def TownMap(model):
     markers = town.markers()
     name = chosen(town.names())
     png = solara.use_memo(lambda: base64.b64encode(background_png(ville)).decode("ascii"), [ville])
-    with solara.Column(gap="4px", style="width: 100%;") as main:
-        solara.Text(f"{town.now:%A %B %d, %Y, %H:%M:%S}", classes=["town-clock"])
-        if isinstance(model, ReplayModel):
-            ReplayScrubber(model)
+    with solara.Column(gap="2px", style=PANEL_STYLE) as main:
+        with solara.Row(style="align-items: center;"):
+            solara.Text(f"{town.now:%a %b %d, %Y, %H:%M:%S}", classes=["town-clock"], style="white-space: nowrap;")
+            if isinstance(model, ReplayModel):
+                ReplayScrubber(model)
         with solara.Div(
             style=_MAP_STYLE.format(ratio=f"{ville.width} / {ville.height}", png=png), classes=["town-map"]
         ):

@@ -19,7 +19,7 @@ import pandas as pd
 from agents import load_persona
 from agents.schedule import is_sleep
 from memory import MemoryStore, MemoryStream, NodeKind
-from smallville.app.live import REFLECTIONS_SHOWN, feed_from_log, reflection_of
+from smallville.app.live import RECENT_SHOWN, REFLECTIONS_SHOWN, feed_from_log, reflection_of, remembered
 from smallville.app.views import (
     AgentCard,
     FeedLine,
@@ -123,9 +123,8 @@ class ReplayModel(mesa.Model):
         now = self.now
         plan = next((e for e in reversed(events) if e["agent"] == name and e["kind"] == "plan"), None)
         recall = next((e for e in reversed(events) if e["agent"] == name and e["kind"] == "recall"), None)
-        reflections = [node for node in stream.recent(len(stream), kinds=[NodeKind.REFLECTION]) if node.created <= now][
-            :REFLECTIONS_SHOWN
-        ]
+        held = [node for node in stream.recent(len(stream)) if node.created <= now]
+        reflections = [node for node in held if node.kind == NodeKind.REFLECTION][:REFLECTIONS_SHOWN]
         partner = row["action"].removeprefix(TALKING) if row["action"].startswith(TALKING) else None
         return AgentCard(
             name=name,
@@ -140,6 +139,7 @@ class ReplayModel(mesa.Model):
             plan=plan_items([tuple(b) for b in plan["blocks"]], now.hour * 60 + now.minute) if plan else [],
             recalled_for=recall["text"] if recall else "",
             recalled=_recalled(recall, stream) if recall else [],
+            recent=[remembered(node) for node in held[:RECENT_SHOWN]],
             reflections=[reflection_of(node, stream.node) for node in reflections],
             conversation=_talk_so_far(events, name, partner) if partner else [],
             partner=partner,

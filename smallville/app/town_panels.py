@@ -12,8 +12,7 @@ import solara
 from matplotlib.figure import Figure
 from mesa.visualization.utils import update_counter
 
-from smallville.app.html import bullets, heading, note
-from smallville.app.inspector import PANEL_STYLE
+from smallville.app.html import PANEL_STYLE, bullets, heading, note
 from smallville.app.selection import chosen
 from smallville.app.source import town_of
 from smallville.app.views import FeedLine, initials
@@ -22,11 +21,11 @@ FEED_LINES = 40
 
 
 def feed_html(lines: list[FeedLine]) -> str:
-    """The feed, newest last: "08:14 Isabella Rodriguez → Maria Lopez: ..."; a talk's summary in italics."""
+    """The feed, newest first: "08:14 Isabella Rodriguez → Maria Lopez: ..."; a talk's summary in italics."""
     if not lines:
         return note("No one has talked yet.")
     items = []
-    for line in lines:
+    for line in reversed(lines):
         when = f"{line.time:%H:%M}"
         if line.summary:
             items.append(f"{when} <i>{escape(line.speaker)} and {escape(line.partner)}: {escape(line.text)}</i>")

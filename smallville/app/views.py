@@ -74,6 +74,16 @@ class RecalledMemory:
 
 
 @dataclass(frozen=True)
+class Remembered:
+    """One of the newest memories of the stream."""
+
+    description: str
+    kind: str
+    created: datetime
+    importance: int
+
+
+@dataclass(frozen=True)
 class Reflection:
     """An insight and the memories it cites."""
 
@@ -92,6 +102,7 @@ class AgentCard:
         plan: Today's plan, in order.
         recalled_for: The focal points of the last retrieval ("" if none yet).
         recalled: The memories that retrieval returned, best first.
+        recent: The newest memories of the stream, newest first.
         reflections: The newest reflections, newest first.
         conversation: The current talk's (speaker, line)s; empty when not talking.
         partner: Who the agent is talking with, if anyone.
@@ -109,6 +120,7 @@ class AgentCard:
     plan: list[PlanItem] = field(default_factory=list)
     recalled_for: str = ""
     recalled: list[RecalledMemory] = field(default_factory=list)
+    recent: list[Remembered] = field(default_factory=list)
     reflections: list[Reflection] = field(default_factory=list)
     conversation: list[tuple[str, str]] = field(default_factory=list)
     partner: str | None = None

@@ -10,8 +10,7 @@ from functools import partial
 import solara
 from mesa.visualization.utils import force_update, update_counter
 
-from smallville.app.html import heading
-from smallville.app.inspector import PANEL_STYLE
+from smallville.app.html import PANEL_STYLE, heading
 from smallville.app.selection import chosen
 from smallville.app.source import town_of
 

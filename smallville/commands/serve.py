@@ -1,8 +1,8 @@
 """`run.py serve`: the browser app (Solara), live on a new model or replaying a run folder, on 127.0.0.1.
 
 The options are checked here, so a mistake is one clear line instead of an error page; then `solara run` serves
-smallville.app.page in production mode, with its JavaScript from the local asset cache (solara-assets) and no
-telemetry: the page makes no request beyond the server it came from.
+smallville.app.page in production mode, with its JavaScript from the local asset cache (solara-assets), no
+telemetry and no version check: neither the page nor the server makes a request beyond this machine.
 """
 
 import argparse
@@ -63,6 +63,7 @@ def solara_command(host: str, port: int) -> list[str]:
         str(port),
         "--no-open",
         "--production",
+        "--no-check-version",  # otherwise solara asks pypi.org for its newest version at every start
     ]
 
 
