@@ -1,0 +1,51 @@
+"""Reading rendered panels: their HTML as text, the markers of the map."""
+
+import html
+import re
+
+import ipyvuetify
+from solara.widgets.widgets import HTML
+
+
+def panel_text(rc, css_class: str) -> str:
+    """The visible text of the solara.HTML element with this class (tags stripped, entities decoded)."""
+    widget = rc.find(HTML, attributes={"class": css_class}).widget
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", widget.unsafe_innerHTML)).split())
+
+
+def panel_html(rc, css_class: str) -> str:
+    """The raw HTML of the solara.HTML element with this class."""
+    return rc.find(HTML, attributes={"class": css_class}).widget.unsafe_innerHTML
+
+
+def all_html_text(rc) -> str:
+    """The text of every solara.HTML element rendered."""
+    return " ".join(
+        " ".join(html.unescape(re.sub(r"<[^>]+>", " ", widget.unsafe_innerHTML or "")).split())
+        for widget in rc.find(HTML).widgets
+    )
+
+
+def descendants(rc) -> list:
+    """Every widget rendered, depth first (reacton's find stops at the outermost match)."""
+    found, pending = [], [rc.container]
+    while pending:
+        widget = pending.pop(0)
+        found.append(widget)
+        pending[:0] = [child for child in getattr(widget, "children", ()) or () if not isinstance(child, str)]
+    return found
+
+
+def markers(rc) -> list:
+    """The agent markers of the map, in drawing order."""
+    return [w for w in descendants(rc) if "agent-marker" in (getattr(w, "class_", None) or "").split()]
+
+
+def selected_markers(rc) -> list[str]:
+    """The names on the markers drawn as selected."""
+    return [w.attributes["data-agent"] for w in markers(rc) if "selected" in w.class_.split()]
+
+
+def button(rc, label: str):
+    """The button with this label."""
+    return rc.find(ipyvuetify.Btn, children=[label]).widget

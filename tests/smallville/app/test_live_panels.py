@@ -1,0 +1,182 @@
+"""The panels on a live town, rendered with solara's own test tools: what each shows, and what a click does."""
+
+import ipyvuetify
+import ipywidgets
+import networkx as nx
+import solara
+from mesa.visualization.utils import force_update
+
+from smallville.app.inspector import AgentInspector
+from smallville.app.map_panel import TownMap
+from smallville.app.selection import selected_agent
+from smallville.app.town_panels import (
+    ConversationFeed,
+    Costs,
+    Diffusion,
+    RelationshipGraph,
+    diffusion_columns,
+    graph_figure,
+    lines_figure,
+)
+from smallville.app.voice import VoiceBox
+from tests.smallville.app.conftest import FAST
+from tests.smallville.app.helpers import all_html_text, button, markers, panel_html, panel_text, selected_markers
+
+
+def test_the_map_shows_every_agent_with_initials_activity_and_the_selection(talking_model):
+    _, rc = solara.render(TownMap(talking_model), handle_error=False)
+    drawn = markers(rc)
+    assert [w.attributes["data-agent"] for w in drawn] == [agent.name for agent in talking_model.people]
+    for widget, agent in zip(drawn, talking_model.people, strict=True):
+        assert widget.children[0].endswith(" " + "".join(part[0] for part in agent.name.split()))
+        assert widget.children[0].startswith(agent.action.emoji)
+        assert agent.action.description in widget.attributes["title"]
+        x, y = agent.tile
+        assert (
+            f"left: {100 * (x + 0.5) / 140:.2f}%" in widget.style_
+            and f"top: {100 * (y + 0.5) / 100:.2f}%" in widget.style_
+        )
+    assert selected_markers(rc) == [talking_model.people[0].name]
+    clock = rc.find(ipyvuetify.Html, class_="town-clock")
+    assert clock.widget.children == [f"{talking_model.now:%a %b %d, %Y, %H:%M:%S}"]
+
+
+def test_clicking_a_marker_selects_that_agent_on_the_map_and_in_the_inspector(talking_model):
+    @solara.component
+    def Both():
+        with solara.Column():
+            TownMap(talking_model)
+            AgentInspector(talking_model)
+
+    _, rc = solara.render(Both(), handle_error=False)
+    klaus = next(w for w in markers(rc) if w.attributes["data-agent"] == "Klaus Mueller")
+    klaus.fire_event("click", {})
+    assert selected_agent.value == "Klaus Mueller"
+    assert selected_markers(rc) == ["Klaus Mueller"]
+    assert panel_text(rc, "agent-card").startswith("Klaus Mueller (20)")
+
+
+def test_markers_move_when_the_model_steps():
+    from smallville.model import SmallvilleModel
+
+    model = SmallvilleModel(**FAST)
+    while not any(agent.action and agent.action.path for agent in model.people):
+        model.step()
+    walker = next(agent for agent in model.people if agent.action and agent.action.path)
+    _, rc = solara.render(TownMap(model), handle_error=False)
+    before = {w.attributes["data-agent"]: w.style_ for w in markers(rc)}
+    model.step()
+    force_update()
+    after = {w.attributes["data-agent"]: w.style_ for w in markers(rc)}
+    assert after[walker.name] != before[walker.name]
+    x, y = walker.tile
+    assert f"left: {100 * (x + 0.5) / 140:.2f}%; top: {100 * (y + 0.5) / 100:.2f}%" in after[walker.name]
+    model.close()
+
+
+def test_the_inspector_shows_identity_plan_retrieval_and_the_talk(talking_model):
+    conversation = talking_model.conversations[0]
+    speaker = talking_model.by_name[conversation.first]
+    selected_agent.set(speaker.name)
+    _, rc = solara.render(AgentInspector(talking_model), handle_error=False)
+    text = panel_text(rc, "agent-card")
+    assert text.startswith(f"{speaker.name} ({speaker.identity.age})")
+    assert f"Traits: {speaker.identity.innate}" in text
+    assert f"Now: {speaker.action.emoji} {speaker.action.description}" in text
+    # The plan: the slot the clock is in, marked.
+    html = panel_html(rc, "agent-card")
+    current = [slot for slot in speaker.schedule.slots if slot.activity == speaker.action.description]
+    assert "current-plan-item" in html and current
+    assert html.count("current-plan-item") == 1
+    # The last retrieval, with its three signals and score, as the agent's memory holds it.
+    retrieved = speaker.memories.last_retrieved
+    assert retrieved, "a talking agent has retrieved memories for its line"
+    best = retrieved[0]
+    row = (
+        f"{best.node.description} {best.node.kind} {best.recency:.2f} {best.importance:.2f} "
+        f"{best.relevance:.2f} {best.score:.2f}"
+    )
+    assert row in text
+    assert f"Talking with {conversation.partner_of(speaker.name)}" in text
+    for who, line in conversation.lines:
+        assert f"{who}: {line}" in text
+
+
+def test_the_inspector_list_selects_an_agent(talking_model):
+    _, rc = solara.render(AgentInspector(talking_model), handle_error=False)
+    select = rc.find(ipyvuetify.Select).widget
+    assert select.items == ["Isabella Rodriguez", "Maria Lopez", "Klaus Mueller"]
+    select.v_model = "Maria Lopez"
+    assert panel_text(rc, "agent-card").startswith("Maria Lopez (21)")
+
+
+def test_text_from_the_agents_is_escaped(talking_model):
+    agent = talking_model.people[0]
+    agent.memories.add(
+        agent.memories.stream.node(0).kind, "<script>alert(1)</script> & co", created=talking_model.now, importance=3
+    )
+    selected_agent.set(agent.name)
+    _, rc = solara.render(AgentInspector(talking_model), handle_error=False)
+    html = panel_html(rc, "agent-card")
+    assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; co" in html
+
+
+def test_the_feed_shows_the_lines_said_newest_first(talking_model):
+    _, rc = solara.render(ConversationFeed(talking_model), handle_error=False)
+    text = all_html_text(rc)
+    lines = [entry for entry in talking_model.event_log if entry["kind"] == "line"]
+    assert lines
+    newest, oldest = lines[-1], lines[0]
+    assert f"{newest['agent']} → {newest['partner']}: {newest['text']}" in text
+    assert text.index(newest["text"]) <= text.index(oldest["text"])
+
+
+def test_town_panels_show_the_graph_density_and_costs(talking_model):
+    @solara.component
+    def Panels():
+        with solara.Column():
+            RelationshipGraph(talking_model)
+            Diffusion(talking_model)
+            Costs(talking_model)
+
+    _, rc = solara.render(Panels(), handle_error=False)
+    row = talking_model.datacollector.get_model_vars_dataframe().iloc[-1]
+    assert f"{int(row['model_calls']):,} model calls, {int(row['tokens']):,} tokens, $0.0000" in all_html_text(rc)
+    pictures = rc.find(ipywidgets.Image).widgets
+    assert len(pictures) == 3 and all(bytes(picture.value).startswith(b"\x89PNG") for picture in pictures)
+
+
+def test_the_graph_figure_draws_every_tie_and_names_the_density(talking_model):
+    graph = talking_model.social.graph
+    names = [agent.name for agent in talking_model.people]
+    figure = graph_figure(graph, names, "Klaus Mueller")
+    title = figure.axes[0].get_title()
+    assert title == f"{graph.number_of_edges()} ties, density {nx.density(graph):.3f}"
+    labels = sorted(text.get_text() for text in figure.axes[0].texts)
+    assert labels == ["IR", "KM", "ML"]
+
+
+def test_the_diffusion_plot_has_density_and_one_line_per_tracked_fact(talking_model):
+    frame = talking_model.datacollector.get_model_vars_dataframe()
+    figure = lines_figure(frame, diffusion_columns(frame), "share")
+    labels = [line.get_label() for line in figure.axes[0].get_lines()]
+    assert labels == ["density", "aware: party", "aware: candidacy"]
+    assert list(figure.axes[0].get_lines()[0].get_ydata()) == list(frame["density"])
+
+
+def test_interview_answers_in_character_and_whisper_adds_a_memory(talking_model):
+    agent = talking_model.by_name["Isabella Rodriguez"]
+    selected_agent.set(agent.name)
+    _, rc = solara.render(VoiceBox(talking_model), handle_error=False)
+    question, statement = rc.find(ipyvuetify.TextField).widgets
+    question.v_model = "What are you planning?"
+    calls = talking_model.gateway.ledger.totals().calls
+    button(rc, "Ask").click()
+    answer = rc.find(ipyvuetify.Html, class_="voice-answer").widget.children[0]
+    assert answer.startswith("Isabella Rodriguez: ") and len(answer) > len("Isabella Rodriguez: ") + 10
+    assert talking_model.gateway.ledger.totals().calls == calls + 1
+    before = len(agent.memories.stream)
+    statement.v_model = "The town hall meeting moved to Friday"
+    button(rc, "Whisper").click()
+    assert len(agent.memories.stream) == before + 1
+    assert agent.memories.stream.node(before).description == "The town hall meeting moved to Friday"
