@@ -170,7 +170,11 @@ class ReplayModel(mesa.Model):
     # --- reading ------------------------------------------------------------------------------------------------
 
     def _events_until_now(self) -> list[dict]:
-        return self.events[: bisect.bisect_right(self._event_times, self.now.isoformat())]
+        """The events before the current row.
+
+        A row is recorded after its step, and the step's events carry the step's start time, earlier than the row's.
+        """
+        return self.events[: bisect.bisect_left(self._event_times, self.now.isoformat())]
 
     def _stream(self, name: str) -> MemoryStream:
         """An agent's stream as saved at the run's last checkpoint, loaded once."""

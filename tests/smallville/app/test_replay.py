@@ -1,0 +1,123 @@
+"""Replaying a run folder: the recorded town at any minute, from the folder alone, without a model call."""
+
+import json
+import sqlite3
+
+import ipyvuetify
+import pytest
+import solara
+
+from smallville.app.inspector import AgentInspector
+from smallville.app.map_panel import TownMap
+from smallville.app.replay import ReplayModel
+from smallville.app.selection import selected_agent
+from smallville.app.voice import VoiceBox
+from smallville.run_store import RunFolderError
+from tests.smallville.app.helpers import all_html_text, markers, panel_text
+
+
+@pytest.fixture
+def replay(run_folder):
+    model = ReplayModel(run_folder=str(run_folder))
+    yield model
+    model.close()
+
+
+def recorded_positions(run_folder, frame: int) -> dict[str, tuple[int, int]]:
+    import pandas as pd
+
+    rows = pd.read_csv(run_folder / "metrics" / "agents.csv", keep_default_na=False)
+    chunk = rows.iloc[frame * 3 : frame * 3 + 3]
+    return {row["name"]: (int(row["x"]), int(row["y"])) for _, row in chunk.iterrows()}
+
+
+def test_steps_and_seeks_move_the_clock_and_the_agents_as_recorded(replay, run_folder):
+    assert replay.frames == 13 * 60 + 1 and replay.now.isoformat() == "2023-02-13T00:00:00"
+    replay.step()
+    assert replay.now.isoformat() == "2023-02-13T00:01:00"
+    replay.seek(7 * 60 + 30)
+    assert replay.now.isoformat() == "2023-02-13T07:30:00"
+    assert {m.name: m.tile for m in replay.markers()} == recorded_positions(run_folder, 7 * 60 + 30)
+    replay.seek(10_000)
+    assert replay.frame == replay.frames - 1 and not replay.running
+    replay.seek(-5)
+    assert replay.frame == 0 and replay.running
+
+
+def test_the_card_shows_what_was_true_at_that_minute(replay, run_folder):
+    with sqlite3.connect(run_folder / "events.sqlite") as db:
+        line_time, speaker, text = db.execute(
+            "select time, agent, text from events where kind = 'line' order by id limit 1"
+        ).fetchone()
+        recall_time, recaller = db.execute(
+            "select time, agent from events where kind = 'recall' order by id limit 1"
+        ).fetchone()
+    # Before anyone spoke, the feed is empty; a minute after the first line, it holds it.
+    replay.seek(60)
+    assert replay.feed(10) == []
+    hour, minute = int(line_time[11:13]), int(line_time[14:16])
+    replay.seek(hour * 60 + minute + 1)
+    assert any(line.speaker == speaker and line.text == text for line in replay.feed(40))
+    # The retrieval recorded for a decision comes back with its scores and the memories' words.
+    hour, minute = int(recall_time[11:13]), int(recall_time[14:16])
+    replay.seek(hour * 60 + minute + 1)
+    with sqlite3.connect(run_folder / "events.sqlite") as db:
+        (details,) = db.execute(
+            "select details from events where kind = 'recall' and agent = ? and time <= ? order by id desc limit 1",
+            (recaller, replay.now.isoformat()),
+        ).fetchone()
+    card = replay.card(recaller)
+    recorded = json.loads(details)["memories"]
+    assert [[m.score, m.recency, m.relevance, m.importance] for m in card.recalled] == [m[1:] for m in recorded]
+    assert all(m.description for m in card.recalled)
+    assert card.plan and sum(item.current for item in card.plan) == 1
+    assert all(memory.created <= replay.now for memory in card.recent)
+
+
+def test_a_plan_appears_only_once_the_agent_has_made_it(replay):
+    assert replay.card("Isabella Rodriguez").plan == []
+    replay.seek(9 * 60)
+    plan = replay.card("Isabella Rodriguez").plan
+    assert plan[0].start == "00:00" and sum(item.minutes for item in plan) == 24 * 60
+    assert next(item for item in plan if item.current).start <= "09:00"
+
+
+def test_the_panels_render_a_replay_with_a_scrubber_and_no_interview(replay):
+    replay.seek(12 * 60)
+    selected_agent.set("Klaus Mueller")
+
+    @solara.component
+    def Page():
+        with solara.Column():
+            TownMap(replay)
+            AgentInspector(replay)
+            VoiceBox(replay)
+
+    _, rc = solara.render(Page(), handle_error=False)
+    slider = rc.find(ipyvuetify.Slider).widget
+    assert slider.max == replay.frames - 1 and slider.v_model == 12 * 60
+    assert [w.attributes["data-agent"] for w in markers(rc)] == ["Isabella Rodriguez", "Maria Lopez", "Klaus Mueller"]
+    assert panel_text(rc, "agent-card").startswith("Klaus Mueller (20)")
+    assert "A replay only shows the run" in str(rc.find(ipyvuetify.Alert).widget.children)
+    slider.v_model = 60
+    assert replay.frame == 60 and "01:00:00" in rc.find(ipyvuetify.Html, class_="town-clock").widget.children[0]
+    card = replay.card("Klaus Mueller")
+    expected = f"For: {card.recalled_for}" if card.recalled else "Nothing retrieved yet"
+    assert expected in all_html_text(rc)
+    rc.close()
+
+
+def test_a_folder_that_is_not_a_run_is_refused_by_name(tmp_path):
+    with pytest.raises(RunFolderError, match=r"not a run folder \(no config\.json\)"):
+        ReplayModel(run_folder=str(tmp_path))
+
+
+def test_damaged_metrics_are_refused_with_the_file_named(run_folder, tmp_path):
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(run_folder, copy)
+    agents = copy / "metrics" / "agents.csv"
+    agents.write_text("".join(agents.read_text().splitlines(keepends=True)[:-1]))
+    with pytest.raises(RunFolderError, match=r"metrics/agents\.csv has \d+ rows, expected 3 agents"):
+        ReplayModel(run_folder=str(copy))
