@@ -1,0 +1,159 @@
+"""The app in a real headless browser: `run.py serve` on a free loopback port, Debian's chromium driven by playwright.
+
+Every request of the page is recorded (each must go to 127.0.0.1), and the server runs with its HTTP(S) proxy set to
+a recorder, so a request it tried to make beyond this machine (CDN assets, telemetry, a version check) shows up too.
+"""
+
+import os
+import shutil
+import socket
+import socketserver
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium (.ci/run installs it)"),
+]
+
+
+class _Recorder(socketserver.BaseRequestHandler):
+    def handle(self) -> None:
+        first = self.request.recv(4096).split(b"\r\n", 1)[0].decode("latin-1")
+        self.server.seen.append(first)
+        self.request.sendall(b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")
+
+
+@pytest.fixture(scope="module")
+def outside():
+    """A proxy that answers nothing and remembers every request sent through it."""
+    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _Recorder)
+    server.seen = []
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server
+    server.shutdown()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def serve(outside, *args) -> tuple[subprocess.Popen, str]:
+    """Start `run.py serve` and wait until it answers."""
+    port = free_port()
+    proxy = f"http://127.0.0.1:{outside.server_address[1]}"
+    env = {**os.environ, "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"}
+    env.update({name: proxy for name in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy")})
+    command = [sys.executable, "run.py", "serve", *args, "--port", str(port)]
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(process.stdout.read().decode()[-3000:])
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return process, url
+        except OSError:
+            time.sleep(0.3)
+    process.kill()
+    raise AssertionError("the server did not answer within 120 s")
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+@pytest.fixture
+def browser_page():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.requests, page.failures = [], []
+        page.on("request", lambda request: page.requests.append(request.url))
+        page.on("response", lambda response: response.status >= 400 and page.failures.append(response.url))
+        yield page
+        browser.close()
+
+
+def assert_stayed_home(page, outside) -> None:
+    network = [url for url in page.requests if urlsplit(url).scheme in {"http", "https", "ws", "wss"}]
+    assert {urlsplit(url).scheme for url in page.requests} <= {"http", "ws", "data", "blob"}
+    assert {urlsplit(url).hostname for url in network} == {"127.0.0.1"}
+    assert page.failures == []
+    assert outside.seen == []
+
+
+def test_live_town_loads_offline_steps_and_shows_an_agents_plan_and_memories(outside, browser_page, tmp_path):
+    from playwright.sync_api import expect
+
+    page = browser_page
+    process, url = serve(outside, "--embedder", "hashing")
+    try:
+        page.goto(url)
+        expect(page.locator(".agent-marker")).to_have_count(25, timeout=90_000)
+        expect(page.locator(".town-clock")).to_have_text("Mon Feb 13, 2023, 00:00:00")
+        page.get_by_role("button", name="Step", exact=True).click()
+        expect(page.locator(".town-clock")).to_have_text("Mon Feb 13, 2023, 00:00:10", timeout=60_000)
+        page.locator(".agent-marker", has_text="KM").click()
+        card = page.locator(".agent-card")
+        expect(card).to_contain_text("Klaus Mueller (20)")
+        expect(page.locator(".agent-marker.selected")).to_have_text("💤 KM")
+        expect(card.locator(".current-plan-item")).to_have_count(1)
+        expect(card.locator(".current-plan-item")).to_contain_text("00:00 sleeping")
+        expect(card.locator("table.recent tbody tr").first).to_be_visible()
+        assert card.locator("table.recent tbody tr").count() >= 3
+        page.screenshot(path=tmp_path / "town.png", full_page=True)
+        page.get_by_role("tab", name="Page 1").click()
+        for panel in (".relationship-graph", ".diffusion", ".costs"):
+            expect(page.locator(f"{panel} img")).to_be_visible()
+        expect(page.locator(".costs")).to_contain_text("model calls")
+        page.screenshot(path=tmp_path / "panels.png", full_page=True)
+    finally:
+        stop(process)
+    assert (tmp_path / "town.png").stat().st_size > 10_000
+    assert_stayed_home(page, outside)
+
+
+def test_replay_scrubs_through_a_run_without_the_minds(outside, browser_page, run_folder, tmp_path):
+    from playwright.sync_api import expect
+
+    page = browser_page
+    process, url = serve(outside, str(run_folder))
+    try:
+        page.goto(url)
+        expect(page.locator(".agent-marker")).to_have_count(3, timeout=90_000)
+        expect(page.locator(".town-clock")).to_have_text("Mon Feb 13, 2023, 00:00:00")
+        slider = page.get_by_role("slider").last
+        slider.focus()
+        page.keyboard.press("End")
+        expect(page.locator(".town-clock")).to_have_text("Mon Feb 13, 2023, 13:00:00", timeout=30_000)
+        page.locator(".agent-marker", has_text="IR").click()
+        expect(page.locator(".agent-card")).to_contain_text("Isabella Rodriguez (34)")
+        expect(page.locator(".agent-card .current-plan-item")).to_have_count(1)
+        expect(page.locator(".conversation-feed li").first).to_be_visible()
+        expect(page.get_by_text("A replay only shows the run")).to_be_visible()
+        page.screenshot(path=tmp_path / "replay.png", full_page=True)
+    finally:
+        stop(process)
+    assert_stayed_home(page, outside)
