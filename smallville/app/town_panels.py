@@ -9,6 +9,7 @@ from html import escape
 import networkx as nx
 import pandas as pd
 import solara
+from matplotlib.dates import DateFormatter
 from matplotlib.figure import Figure
 from mesa.visualization.utils import update_counter
 
@@ -84,7 +85,8 @@ def lines_figure(frame: pd.DataFrame, columns: dict[str, str], ylabel: str) -> F
     times = pd.to_datetime(frame["time"]) if "time" in frame else frame.index
     for label, column in columns.items():
         if column in frame:
-            axes.plot(times, frame[column], label=label)
+            axes.plot(times, frame[column], label=label, marker="o" if len(frame) < 3 else None)
+    axes.xaxis.set_major_formatter(DateFormatter("%b %d %H:%M"))
     axes.set_ylabel(ylabel)
     axes.legend(fontsize=8, loc="upper left")
     axes.tick_params(labelsize=8)

@@ -92,8 +92,21 @@ def test_a_killed_run_resumes_to_the_same_end_as_an_uninterrupted_one(tmp_path):
         (["simulate", "--llm", "anthropic/claude-3-5-haiku-latest"], "needs ANTHROPIC_API_KEY"),
         (["report", "/nonexistent/run"], "not a run folder"),
         (["interview", "/nonexistent/run", "Klaus Mueller", "hi"], "not a run folder"),
+        (["serve", "/nonexistent/run"], "not a run folder"),
+        (["serve", "--scenario", "the_ville_n3", "--agents", "9"], "asked for 9 agents"),
+        (["serve", "--llm", "gpt4"], "use 'offline' or a litellm name"),
     ],
-    ids=["bad-scenario", "bad-agent", "bad-model", "missing-key", "report-no-run", "interview-no-run"],
+    ids=[
+        "bad-scenario",
+        "bad-agent",
+        "bad-model",
+        "missing-key",
+        "report-no-run",
+        "interview-no-run",
+        "serve-no-run",
+        "serve-too-many-agents",
+        "serve-bad-model",
+    ],
 )
 def test_bad_input_gives_one_line_and_a_nonzero_exit(args, message, monkeypatch):
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
@@ -111,7 +124,7 @@ def test_an_existing_run_folder_is_refused(tmp_path):
 
 
 def test_help_explains_every_command():
-    for command in ("simulate", "resume", "interview", "whisper", "report"):
+    for command in ("simulate", "resume", "interview", "whisper", "report", "serve"):
         assert "usage: run.py " + command in run(command, "--help").stdout
 
 
