@@ -20,6 +20,9 @@ test: $(VENV)/.synced
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/python -m pytest $(ARGS)
 
+serve: $(VENV)/.synced
+	$(VENV)/bin/python run.py serve $(ARGS)
+
 setup: $(VENV)/.synced
 
 $(UV):
