@@ -10,6 +10,7 @@ import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
+from functools import partial
 from math import ceil
 
 import mesa
@@ -181,6 +182,20 @@ class SmallvilleModel(mesa.Model):
             for kind, text, details in agent.journal:
                 self.log(agent.name, kind, text, **details)
             agent.journal.clear()
+
+    def interview(self, name: str, question: str, *, remember: bool = False) -> str:
+        """An agent's in-character answer from its memories (the CLI's `interview` and the app's box)."""
+        from agents.cognition.interviewing import interview  # noqa: PLC0415 - only interviews need it
+
+        agent = self.by_name[name]
+        ask = partial(self.gateway.ask, agent=name)
+        return self.run_async(
+            interview(ask, agent.identity, agent.memories, question, self.now, self.config, remember=remember)
+        )
+
+    def whisper(self, name: str, statement: str) -> None:
+        """Give an agent a memory now, the paper's inner voice (the CLI's `whisper` and the app's box)."""
+        self.run_async(self.by_name[name].whisper(statement, self.now))
 
     def log(self, agent: str, kind: str, text: str, **details) -> None:
         """Add an entry to the event log (actions, talks and their lines, plans, reflections)."""

@@ -69,6 +69,7 @@ class ReplayModel(mesa.Model):
         self.events = _read_events(self.folder.events)
         self._event_times = [entry["time"] for entry in self.events]
         self._graphs = sorted(self.folder.graphs.glob("*.graphml"))
+        self._graph_stamps = [path.stem for path in self._graphs]
         self._store = MemoryStore(self.folder.memory)
         self._streams: dict[str, MemoryStream] = {}
         self.frame = min(max(frame, 0), len(self.rows) - 1)
@@ -155,8 +156,7 @@ class ReplayModel(mesa.Model):
             graph = nx.Graph()
             graph.add_nodes_from(self.identities)
             return graph
-        stamps = [path.stem for path in self._graphs]
-        index = max(bisect.bisect_right(stamps, f"{self.now:%Y%m%dT%H%M%S}") - 1, 0)
+        index = max(bisect.bisect_right(self._graph_stamps, f"{self.now:%Y%m%dT%H%M%S}") - 1, 0)
         return _read_graph(self._graphs[index])
 
     def metrics(self) -> pd.DataFrame:

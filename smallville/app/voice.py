@@ -5,7 +5,6 @@ on the model's event loop, which waits for a step in progress. A replay only sho
 """
 
 import logging
-from functools import partial
 
 import solara
 from mesa.visualization.utils import force_update, update_counter
@@ -15,20 +14,6 @@ from smallville.app.selection import chosen
 from smallville.app.source import town_of
 
 logger = logging.getLogger(__name__)
-
-
-def ask_agent(model, name: str, question: str) -> str:
-    """The agent's in-character answer, from its memories (not kept as a memory)."""
-    from agents.cognition.interviewing import interview  # noqa: PLC0415 - only the live app needs the minds
-
-    agent = model.by_name[name]
-    ask = partial(model.gateway.ask, agent=name)
-    return model.run_async(interview(ask, agent.identity, agent.memories, question, model.now, model.config))
-
-
-def whisper_to(model, name: str, statement: str) -> None:
-    """Give the agent a memory now (its importance is scored like any other)."""
-    model.run_async(model.by_name[name].whisper(statement, model.now))
 
 
 @solara.component
@@ -44,7 +29,7 @@ def VoiceBox(model):
 
     def interview() -> None:
         try:
-            set_answer(f"{name}: {ask_agent(model, name, question.strip())}")
+            set_answer(f"{name}: {model.interview(name, question.strip())}")
             set_error("")
         except Exception as problem:  # shown to the user and logged
             logger.exception("interview of %s failed", name)
@@ -52,7 +37,7 @@ def VoiceBox(model):
 
     def whisper() -> None:
         try:
-            whisper_to(model, name, statement.strip())
+            model.whisper(name, statement.strip())
             set_answer(f"{name} will remember: {statement.strip()}")
             set_statement("")
             set_error("")

@@ -35,19 +35,12 @@ def _agents(model, name: str | None, everyone: bool) -> list:
 
 def run(args: argparse.Namespace) -> int:
     """Print each asked agent's answer; store it only with --remember."""
-    from agents.cognition.interviewing import interview  # noqa: PLC0415
-
     if not args.all and not args.agent:
         raise UserError("name an agent, or ask everyone with --all")
     model, store = _load(args.run, args.llm)
     try:
         for agent in _agents(model, args.agent, args.all):
-            ask = _ask_for(model, agent)
-            answer = model.run_async(
-                interview(
-                    ask, agent.identity, agent.memories, args.question, model.now, model.config, remember=args.remember
-                )
-            )
+            answer = model.interview(agent.name, args.question, remember=args.remember)
             print(f"{agent.name}: {answer}")
         if args.remember:
             store.checkpoint(model)
@@ -62,17 +55,10 @@ def whisper(args: argparse.Namespace) -> int:
     model, store = _load(args.run)
     try:
         (agent,) = _agents(model, args.agent, False)
-        model.run_async(agent.whisper(args.statement, model.now))
+        model.whisper(agent.name, args.statement)
         store.checkpoint(model)
         print(f"{agent.name} will remember: {args.statement!r} (resume the run to see what follows)")
     finally:
         store.close()
         model.close()
     return 0
-
-
-def _ask_for(model, agent):
-    def ask(request):
-        return model.gateway.ask(request, agent=agent.name)
-
-    return ask
