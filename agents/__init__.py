@@ -1,7 +1,8 @@
 """The minds: generative agents, their cognition, prompts, and the one gateway to language models.
 
-Heavy parts (the agent class pulls in mesa-llm and so litellm, 3-4 s) load on first use, so that `run.py --help`
-and the tests of light modules stay fast.
+Two names load on first use, so that `run.py --help` and the parameter table stay light: GenerativeAgent (Mesa, 1.4 s
+of imports) and StreamMemory (our memory stream behind mesa-llm's Memory interface: mesa-llm imports litellm, 3-4 s).
+litellm itself loads only when a litellm model or embedder is first used.
 """
 
 import importlib
@@ -11,38 +12,59 @@ import os
 # set it here so that every entry point gets it before anything imports litellm.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-_EXPORTS = {
-    "GenerativeAgent": "agents.agent",
-    "AgentMemory": "agents.agent_memory",
-    "PendingMemory": "agents.agent_memory",
-    "MindConfig": "agents.config",
-    "Conversation": "agents.conversation",
-    "Decision": "agents.decision",
-    "Identity": "agents.identity",
-    "Mind": "agents.mind",
-    "Persona": "agents.persona",
-    "PersonaFileError": "agents.persona",
-    "load_persona": "agents.persona",
-    "load_whispers": "agents.persona",
-    "DaySchedule": "agents.schedule",
-    "AgentStatus": "agents.world_view",
-    "WorldView": "agents.world_view",
-    "make_agent_embedder": "agents.embedder_choice",
-    "Gateway": "agents.language.gateway",
-    "GatewayConfig": "agents.language.gateway",
-    "BudgetExceeded": "agents.language.gateway",
-    "CacheMiss": "agents.language.gateway",
-    "ModelUnavailable": "agents.language.gateway",
-    "check_model": "agents.language.gateway",
-}
+from agents.agent_memory import AgentMemory, PendingMemory
+from agents.config import MindConfig
+from agents.conversation import Conversation
+from agents.decision import Decision
+from agents.embedder_choice import make_agent_embedder
+from agents.identity import Identity
+from agents.language.gateway import (
+    BudgetExceeded,
+    CacheMiss,
+    Gateway,
+    GatewayConfig,
+    ModelUnavailable,
+    check_model,
+)
+from agents.mind import Mind
+from agents.persona import Persona, PersonaFileError, load_persona, load_whispers
+from agents.schedule import DaySchedule
+from agents.world_view import AgentStatus, WorldView
 
-__all__ = list(_EXPORTS)
+__all__ = [
+    "AgentMemory",
+    "AgentStatus",
+    "BudgetExceeded",
+    "CacheMiss",
+    "Conversation",
+    "DaySchedule",
+    "Decision",
+    "Gateway",
+    "GatewayConfig",
+    "GenerativeAgent",
+    "Identity",
+    "Mind",
+    "MindConfig",
+    "ModelUnavailable",
+    "PendingMemory",
+    "Persona",
+    "PersonaFileError",
+    "StreamMemory",
+    "WorldView",
+    "check_model",
+    "load_persona",
+    "load_whispers",
+    "make_agent_embedder",
+]
+
+
+_ON_FIRST_USE = {"GenerativeAgent": "agents.agent", "StreamMemory": "agents.stream_memory"}
 
 
 def __getattr__(name: str):
-    """Import an exported name's module on first use (PEP 562)."""
-    if name not in _EXPORTS:
+    """The heavy names on first use (PEP 562)."""
+    if name not in _ON_FIRST_USE:
         raise AttributeError(f"module 'agents' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_EXPORTS[name]), name)
+    value = getattr(importlib.import_module(_ON_FIRST_USE[name]), name)
     globals()[name] = value
     return value

@@ -7,13 +7,18 @@ window replaces slots by slots of the same total, and says so loudly (ValueError
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 
 MINUTES_PER_DAY = 24 * 60
 # Blocks this short are already actions: decomposing them would cost a call and change nothing.
 SHORTEST_DECOMPOSED_BLOCK = 20
 
 _SLEEP = re.compile(r"\b(sleep|sleeping|asleep|in bed|bedtime|go(?:es|ing)? to bed)\b", re.IGNORECASE)
+
+
+def minute_of_day(now: datetime) -> int:
+    """Minutes since midnight."""
+    return now.hour * 60 + now.minute
 
 
 def is_sleep(activity: str) -> bool:

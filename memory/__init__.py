@@ -8,10 +8,11 @@ from memory.minilm import MiniLMEmbedder
 from memory.nodes import MemoryNode, NodeKind
 from memory.retrieval import Retrieved
 from memory.store import MemoryStore, StoreError
-from memory.stream import MemoryStream
+from memory.stream import RECENCY_DECAY, MemoryStream
 from memory.weights import RetrievalWeights
 
 __all__ = [
+    "RECENCY_DECAY",
     "CachedEmbedder",
     "Embedder",
     "HashingEmbedder",

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from scipy.special import erf
 
 # The model's own settings (config.json, sentence_bert_config.json).
 MAX_TOKENS = 256
@@ -155,7 +154,7 @@ class MiniLMEmbedder:
             attended = context @ layer["attention_out"][0] + layer["attention_out"][1]
             x = _layer_norm(x + attended, *layer["attention_norm"])
             hidden = x @ layer["intermediate"][0] + layer["intermediate"][1]
-            hidden = 0.5 * hidden * (1.0 + erf(hidden / np.float32(np.sqrt(2.0))))
+            hidden = 0.5 * hidden * (1.0 + _erf(hidden / np.float32(np.sqrt(2.0))))
             out = hidden.astype(np.float32) @ layer["output"][0] + layer["output"][1]
             x = _layer_norm(x + out, *layer["output_norm"])
         tokens = x.reshape(count, length, self.dim) * mask[:, :, None]
@@ -167,3 +166,14 @@ def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarr
     mean = x.mean(axis=-1, keepdims=True)
     variance = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
     return ((x - mean) / np.sqrt(variance + LAYER_NORM_EPS) * weight + bias).astype(np.float32)
+
+
+def _erf(values: np.ndarray) -> np.ndarray:
+    """The exact erf of scipy, imported on first use.
+
+    scipy.special takes 0.4 s to import, which `run.py --help` and every run with the hashing embedder would otherwise
+    pay.
+    """
+    from scipy.special import erf  # noqa: PLC0415
+
+    return erf(values)

@@ -18,9 +18,8 @@ def apply_decisions(model, decisions: list[Decision | None], view: WorldView) ->
             conversation.add_line(agent.name, decision.line.line, decision.line.end)
             model.log(agent.name, "line", decision.line.line, partner=conversation.partner_of(agent.name))
         if decision.summary is not None and conversation is not None:
-            cooldown_until = model.step_count + model.config.chat_cooldown_steps
             for name in (conversation.first, conversation.second):
-                model.by_name[name].end_conversation(decision.summary, now, cooldown_until)
+                model.by_name[name].end_conversation(decision.summary, now)
             model.conversations.remove(conversation)
             model.log(agent.name, "talk", decision.summary.summary, partner=conversation.second)
         if decision.talk_to is not None:

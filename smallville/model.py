@@ -6,6 +6,7 @@ a seed and a response cache reproduce a run exactly.
 """
 
 import asyncio
+import inspect
 import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -19,6 +20,7 @@ from agents import Conversation, Gateway, GatewayConfig, GenerativeAgent, Mind, 
 from environment import WorldState, make_grid
 from memory import RetrievalWeights
 from smallville.conversations import apply_decisions
+from smallville.parameters import MIND_SETTINGS, resolve, signature
 from smallville.reporters import make_datacollector
 from smallville.scenario import DATA_DIR, Scenario, load_scenario
 from smallville.social import SocialTracker
@@ -28,80 +30,47 @@ logger = logging.getLogger(__name__)
 
 
 class SmallvilleModel(mesa.Model):
-    """The town. Every parameter is a keyword argument with a default, the same names as the CLI's flags.
+    """The town, a Mesa model of the Ville and its generative agents.
+
+    Every parameter is a keyword argument with a default, declared once in smallville/parameters.py (the same names
+    as the CLI's flags, the browser's controls and a batch grid's keys); `help(SmallvilleModel)` shows them all.
+
+    The main ones: `scenario_name` (a scenario in data/scenarios/ or a path; not `scenario`, which Mesa reserves),
+    `agents` (all, the first n, or names), `llm` ("offline" or any litellm name), `embedder`, `rng` (the seed: the
+    same seed and cache reproduce a run), the ablation switches `planning`, `reflection`, `observation`, and every
+    field of agents.MindConfig.
 
     Args:
-        scenario_name: A scenario in data/scenarios/ (or a path to one); not `scenario`, which Mesa reserves.
-        agents: All the scenario's agents (None), the first n, or a list of names.
-        llm: "offline" (the deterministic baseline) or any litellm model name.
-        routes: Request kind -> model name, for the kinds that go to another model.
-        embedder: "minilm", "hashing", or a litellm embedding model name.
-        rng: The seed (Mesa's `rng`): the same seed and cache reproduce a run.
-        seconds_per_step: Simulated seconds per step (None: the scenario's, 10 in the original).
-        planning, reflection, observation: The paper's ablation switches.
-        retrieval_weights: "paper" (1/1/1), "original" (0.5/3/2) or "a,b,c".
-        reflection_threshold: Importance that triggers a reflection (None: each persona's, 250 in the data).
-        max_in_flight: Model calls in flight at once.
-        cache_path: A response cache (SQLite) to share between runs; None for no cache.
-        replay: Refuse any call the cache cannot answer (exact replays).
-        api_base: Base URL of an OpenAI-compatible or ollama server.
-        max_calls, max_cost: A budget; the run stops cleanly when it is reached.
-        collect_every: Steps between two DataCollector rows (6 = every simulated minute).
+        seed_memories: False when a checkpoint is about to be restored into the model (resume, interview, whisper):
+            the persona's seeded memories are then not scored, which would spend model calls the restore discards.
+        **settings: The town's parameters (smallville/parameters.py); an unknown name is a TypeError.
     """
 
-    def __init__(
-        self,
-        scenario_name: str = "the_ville_n25",
-        agents: int | list[str] | None = None,
-        llm: str = "offline",
-        routes: dict[str, str] | None = None,
-        embedder: str = "minilm",
-        rng: int | None = 0,
-        seconds_per_step: int | None = None,
-        planning: bool = True,
-        reflection: bool = True,
-        observation: bool = True,
-        retrieval_weights: str = "paper",
-        reflection_threshold: int | None = None,
-        vision_radius: int = 8,
-        max_conversation_lines: int = 16,
-        chat_cooldown_steps: int = 800,
-        max_in_flight: int = 25,
-        cache_path: str | None = None,
-        replay: bool = False,
-        api_base: str | None = None,
-        max_calls: int | None = None,
-        max_cost: float | None = None,
-        collect_every: int = 6,
-    ):
-        super().__init__(rng=rng)
-        self.setting: Scenario = load_scenario(scenario_name).select(agents)
-        self.seed = rng if isinstance(rng, int) else 0
-        self.seconds_per_step = seconds_per_step or self.setting.seconds_per_step
+    def __init__(self, *, seed_memories: bool = True, **settings):
+        values = resolve(settings)
+        super().__init__(rng=values["rng"])
+        self.settings = values
+        self.setting: Scenario = load_scenario(values["scenario_name"]).select(values["agents"])
+        self.seed = values["rng"] if isinstance(values["rng"], int) else 0
+        self.seconds_per_step = values["seconds_per_step"] or self.setting.seconds_per_step
         self.start = self.setting.start
         self.step_count = 0
-        self.collect_every = collect_every
-        self.config = MindConfig(
-            planning=planning,
-            reflection=reflection,
-            observation=observation,
-            retrieval_weights=RetrievalWeights.parse(retrieval_weights),
-            reflection_threshold=reflection_threshold,
-            vision_radius=vision_radius,
-            max_conversation_lines=max_conversation_lines,
-            chat_cooldown_steps=chat_cooldown_steps,
-        )
+        self.collect_every = values["collect_every"]
+        mind_settings = {name: values[name] for name in MIND_SETTINGS}
+        mind_settings["retrieval_weights"] = RetrievalWeights.parse(values["retrieval_weights"])
+        self.config = MindConfig(**mind_settings)
         self.gateway = Gateway(
             GatewayConfig(
-                model=llm,
-                routes=dict(routes or {}),
+                model=values["llm"],
+                routes=dict(values["routes"] or {}),
                 seed=self.seed,
-                cache_path=cache_path,
-                replay=replay,
-                max_in_flight=max_in_flight,
-                api_base=api_base,
-                max_calls=max_calls,
-                max_cost=max_cost,
+                cache_path=values["cache_path"],
+                replay=values["replay"],
+                max_in_flight=values["max_in_flight"],
+                timeout_s=values["timeout"],
+                api_base=values["api_base"],
+                max_calls=values["max_calls"],
+                max_cost=values["max_cost"],
             )
         )
         self.ville, self.paths = load_town(DATA_DIR / self.setting.map)
@@ -113,10 +82,11 @@ class SmallvilleModel(mesa.Model):
         self._loop_lock = threading.Lock()
         self.conversations = []
         self.event_log: list[dict] = []
-        self.embedder_name = embedder
-        self.people: list[GenerativeAgent] = build_people(self, embedder)
+        self.embedder_name = values["embedder"]
+        self.people: list[GenerativeAgent] = build_people(self, self.embedder_name)
         self.by_name = {agent.name: agent for agent in self.people}
-        self.run_async(self._seed_memories())
+        if seed_memories:
+            self.run_async(self._seed_memories())
         self.social = SocialTracker(self.setting.agent_names, self.setting.facts, self.setting.gathering)
         self.social.start(self.now)
         self.datacollector = make_datacollector(self.setting.facts)
@@ -153,13 +123,13 @@ class SmallvilleModel(mesa.Model):
         )
 
     def step(self) -> None:
-        """Snapshot, all agents decide concurrently, apply in agent order, move, collect."""
+        """Snapshot, perceive, think (concurrently), apply in agent order, move, collect."""
         view = self.snapshot()
-        thoughts = [agent.prepare(view) for agent in self.people]
+        noticed = [agent.perceive(view) for agent in self.people]
+        thoughts = [agent.prepare(view, candidates) for agent, candidates in zip(self.people, noticed, strict=True)]
         decisions = self.run_async(_gather(thoughts))
         apply_decisions(self, decisions, view)
-        for agent in self.people:
-            agent.advance(self.state, self.grid)
+        self.agents.do("advance")
         self._log_actions(view)
         self.step_count += 1
         if self.step_count % self.collect_every == 0:
@@ -226,19 +196,36 @@ class SmallvilleModel(mesa.Model):
     def set_state(self, state: dict, streams: dict | None = None) -> None:
         """Restore `get_state`'s data into a model built with the same parameters."""
         self.step_count = state["step_count"]
+        self._set_mesa_clock(self.step_count)
         version, internal, gauss = state["random"]
         self.random.setstate((version, tuple(internal), gauss))
         self.rng.bit_generator.state = state["numpy_rng"]
         self.state.set_state(state["world"])
         for agent in self.people:
             stream = (streams or {}).get(agent.name)
-            agent.set_state(state["agents"][agent.name], self.grid, stream)
+            agent.set_state(state["agents"][agent.name], stream)
         self.conversations = [Conversation.from_state(data) for data in state["conversations"]]
         for conversation in self.conversations:
             for name in (conversation.first, conversation.second):
-                self.by_name[name].conversation = conversation
+                self.by_name[name].talk.conversation = conversation
         self.social.set_state(state["social"])
         self.gateway.ledger.set_state(state["ledger"])
+
+    def _set_mesa_clock(self, steps: int) -> None:
+        """Make Mesa's own step count and time agree with a restored run's (they count from the model's build).
+
+        Mesa 3.5 steps through an event generator scheduled from time 1.0; after a restore its next event must be
+        at `steps + 1`, or Mesa would replay every step from the first. This touches Mesa's private schedule, so
+        tests/smallville/test_model.py checks it against Mesa's own count after more steps.
+        """
+        from mesa.time import EventGenerator, Priority, Schedule  # noqa: PLC0415 - only restores need them
+
+        self._default_schedule.stop()
+        self.steps = steps
+        self.time = float(steps)
+        self._default_schedule = EventGenerator(
+            self, self._do_step, Schedule(interval=1.0, start=steps + 1.0), priority=Priority.HIGH
+        ).start()
 
     def close(self) -> None:
         """Release the event loop and the gateway's resources."""
@@ -254,3 +241,8 @@ async def _gather(thoughts):
         for (index, _), answer in zip(pending, answers, strict=True):
             results[index] = answer
     return results
+
+
+SmallvilleModel.__init__.__signature__ = signature(
+    (inspect.Parameter("seed_memories", inspect.Parameter.KEYWORD_ONLY, default=True),)
+)

@@ -31,7 +31,9 @@ def build_people(model, embedder_name: str) -> list[GenerativeAgent]:
                 model,
                 persona,
                 mind=model.mind,
-                memories=AgentMemory(MemoryStream(dim=embedder.dim), embedder),
+                memories=AgentMemory(
+                    MemoryStream(dim=embedder.dim, recency_decay=model.config.recency_decay), embedder
+                ),
                 spatial=SpatialMemory.from_file(persona.spatial_memory_file),
                 cell=model.grid[start.tile],
             )

@@ -10,19 +10,23 @@ import re
 from datetime import datetime, timedelta
 
 from agents.action import CurrentAction
+from agents.agent_memory import AgentMemory
 from agents.cognition.asking import Ask
+from agents.cognition.planning import decompose_slot
 from agents.identity import Identity
 from agents.language.answers import ActionChoice, PlaceOption
 from agents.language.requests import ActionRequest
-from agents.schedule import DaySchedule
+from agents.language.requests.acting import MOST_ACTIONS
+from agents.records import PlanState, Reuse
+from agents.schedule import DaySchedule, minute_of_day
+from agents.world_view import WorldView
 from environment import PathFinder, SpatialMemory, UnknownAddress, Unreachable, Ville
+from memory import NodeKind
 
 logger = logging.getLogger(__name__)
 
 # Actions that happen where the agent stands: inserted by reactions, never sent to the model for a place.
 IN_PLACE = re.compile(r"^(talking with|waiting for)\b", re.IGNORECASE)
-# The most actions one action request resolves (the request accepts 1-12).
-ACTIONS_PER_REQUEST = 12
 
 
 def place_options(spatial: SpatialMemory, agent_name: str) -> tuple[PlaceOption, ...]:
@@ -49,7 +53,7 @@ async def resolve_action(
         return known[slot.activity]
     batch = [slot.activity]
     for later in schedule.slots[index + 1 :]:
-        if len(batch) == ACTIONS_PER_REQUEST or not later.final:
+        if len(batch) == MOST_ACTIONS or not later.final:
             break
         if later.activity not in known and later.activity not in batch and not IN_PLACE.match(later.activity):
             batch.append(later.activity)
@@ -111,3 +115,63 @@ def minutes_left(schedule: DaySchedule, now: datetime) -> int:
     _, start, slot = schedule.slot_at(minute)
     end = now.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(minutes=start + slot.minutes)
     return max(1, int((end - now).total_seconds() // 60))
+
+
+async def next_action(
+    ask: Ask,
+    identity: Identity,
+    plan: PlanState,
+    reuse: Reuse,
+    spatial: SpatialMemory,
+    memory: AgentMemory,
+    view: WorldView,
+    tile: tuple[int, int],
+    paths: PathFinder,
+    observation: bool,
+) -> None:
+    """Move on to the schedule's action running now: decompose its block if needed, find its place, walk there.
+
+    An action that goes on (the same text, only its slot grew) keeps its place and path; with `observation` on, the
+    agent remembers starting a new action as an event.
+    """
+    now, ville, schedule = view.now, view.ville, plan.schedule
+    minute = minute_of_day(now)
+    await decompose_slot(ask, identity, schedule, minute, reuse.decompositions)
+    _, _, slot = schedule.slot_at(minute)
+    minutes = minutes_left(schedule, now)
+    current = plan.action
+    if current is not None and current.description == slot.activity and current.minutes > 0:
+        current.minutes = int((now - current.start).total_seconds() // 60) + minutes
+        return
+    here = ville.address_at(tile) or ville.arena_address_at(tile)
+    if IN_PLACE.match(slot.activity):
+        plan.replace_action(in_place_action(slot.activity, here, now, minutes, identity.name))
+        return
+    place = ville.place_at(tile)
+    where = (place.sector or "", place.arena or "")
+    choice = await resolve_action(ask, identity, spatial, schedule, minute, where, reuse.action_choices)
+    wanted = choice_address(place.world or "the Ville", choice)
+    address, path = route(ville, paths, tile, wanted, identity.living_area, identity.name)
+    plan.replace_action(
+        CurrentAction(
+            description=slot.activity,
+            address=address,
+            start=now,
+            minutes=minutes,
+            emoji=choice.emoji,
+            event=(choice.subject, choice.predicate, choice.object),
+            object_state=choice.object_state if address == wanted else "",
+            path=path,
+        )
+    )
+    if observation:
+        memory.add(
+            NodeKind.EVENT,
+            f"{identity.name} is {slot.activity}",
+            created=now,
+            importance=choice.importance,
+            subject=identity.name,
+            predicate=choice.predicate,
+            object=choice.object,
+            keywords=(identity.name, choice.object),
+        )

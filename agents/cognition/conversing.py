@@ -15,10 +15,6 @@ from agents.language.answers import ConversationSummary, ConversationTurn
 from agents.language.requests import ConversationLineRequest, ConversationSummaryRequest
 from memory import NodeKind
 
-# Lines of the talk so far used, with the partner's name, as the focal point of retrieval.
-FOCAL_LINES = 2
-FOCAL_CHARACTERS = 300
-
 
 async def next_line(
     ask: Ask, speaker: Identity, memory: AgentMemory, conversation: Conversation, place: str, now: datetime,
@@ -26,7 +22,8 @@ async def next_line(
 ) -> ConversationTurn:  # fmt: skip
     """The speaker's next line, from what it remembers about the partner and what was just said."""
     partner = conversation.partner_of(speaker.name)
-    recent = " ".join(text for _, text in conversation.lines[-FOCAL_LINES:])[:FOCAL_CHARACTERS]
+    lines = conversation.lines[-config.conversation_focal_lines :]
+    recent = " ".join(text for _, text in lines)[: config.conversation_focal_characters]
     focal = [partner, f"{partner} {recent}".strip()] if recent else [partner]
     retrieved = memory.retrieve(focal, now=now, k=config.conversation_memories, weights=config.retrieval_weights)
     memories = _best_unique([item for result in retrieved for item in result], config.conversation_memories)

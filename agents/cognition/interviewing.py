@@ -13,9 +13,6 @@ from agents.identity import Identity
 from agents.language.requests import InterviewRequest
 from memory import NodeKind
 
-# The original retrieves 50 memories for an interview question.
-INTERVIEW_MEMORIES = 50
-
 
 async def interview(
     ask: Ask,
@@ -28,7 +25,7 @@ async def interview(
     remember: bool = False,
 ) -> str:
     """Answer a question in character; with `remember`, keep the exchange as a chat memory (importance 5)."""
-    (retrieved,) = memory.retrieve([question], now=now, k=INTERVIEW_MEMORIES, weights=config.retrieval_weights)
+    (retrieved,) = memory.retrieve([question], now=now, k=config.interview_memories, weights=config.retrieval_weights)
     memories = tuple(item.node.description for item in retrieved) or (f"{identity.name} remembers nothing yet.",)
     answer = await ask(InterviewRequest(identity=identity, now=now, question=question, memories=memories))
     if remember:

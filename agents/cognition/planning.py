@@ -9,12 +9,15 @@ from datetime import date, datetime
 
 from agents.agent_memory import AgentMemory
 from agents.cognition.asking import Ask
+from agents.config import MindConfig
 from agents.identity import Identity
+from agents.language.answers import PlanBlock
 from agents.language.requests import (
     DayPlanRequest,
     DaySummaryRequest,
     DecomposeRequest,
     HourlyScheduleRequest,
+    ScheduleRewriteRequest,
     WakeUpRequest,
 )
 from agents.schedule import MINUTES_PER_DAY, DaySchedule
@@ -22,21 +25,17 @@ from memory import NodeKind
 
 logger = logging.getLogger(__name__)
 
-# The original stores the plan thought with a fixed importance of 5 rather than asking for it.
-PLAN_IMPORTANCE = 5
 # The activity of each waking hour when planning is off (the paper's no-planning ablation).
 UNPLANNED_ACTIVITY = "doing what the moment calls for"
-# Memories of a day the end-of-day summary reads, newest first.
-SUMMARY_MEMORIES = 30
 
 
 async def plan_day(
-    ask: Ask, identity: Identity, memory: AgentMemory, now: datetime, *, planning: bool, yesterday: str
+    ask: Ask, identity: Identity, memory: AgentMemory, now: datetime, config: MindConfig, *, yesterday: str
 ) -> DaySchedule:
     """Plan a day: the wake-up hour, then (with planning on) a plan in broad strokes and an hourly schedule."""
     today = now.date()
     wake_hour = await ask(WakeUpRequest(identity=identity))
-    if not planning:
+    if not config.planning:
         return DaySchedule.from_blocks(today, unplanned_blocks(wake_hour))
     items = await ask(DayPlanRequest(identity=identity, today=today, wake_hour=wake_hour, yesterday=yesterday))
     blocks = await ask(HourlyScheduleRequest(identity=identity, today=today, wake_hour=wake_hour, day_plan=items))
@@ -45,7 +44,7 @@ async def plan_day(
         NodeKind.THOUGHT,
         plan_text,
         created=now,
-        importance=PLAN_IMPORTANCE,
+        importance=config.plan_importance,
         subject=identity.name,
         predicate="plan",
         object=today.isoformat(),
@@ -64,13 +63,15 @@ def unplanned_blocks(wake_hour: int) -> list[tuple[str, int]]:
     return blocks
 
 
-async def summarize_day(ask: Ask, identity: Identity, memory: AgentMemory, day: date, now: datetime) -> Identity:
+async def summarize_day(
+    ask: Ask, identity: Identity, memory: AgentMemory, day: date, now: datetime, config: MindConfig
+) -> Identity:
     """Summarize a finished day into a thought, and return the identity with tomorrow's `currently` status."""
     of_the_day = [
         node.description
         for node in memory.stream.recent(len(memory.stream))
         if node.created.date() == day and (node.kind != NodeKind.EVENT or node.importance >= 3)
-    ][:SUMMARY_MEMORIES]
+    ][: config.day_summary_memories]
     if not of_the_day:
         of_the_day = [f"{identity.name} went about the day."]
     summary = await ask(DaySummaryRequest(identity=identity, today=day, memories=tuple(of_the_day)))
@@ -78,7 +79,7 @@ async def summarize_day(ask: Ask, identity: Identity, memory: AgentMemory, day: 
         NodeKind.THOUGHT,
         f"Summary of {identity.name}'s {day:%A %B %d}: {summary.summary}",
         created=now,
-        importance=PLAN_IMPORTANCE,
+        importance=config.plan_importance,
         subject=identity.name,
         predicate="summarized",
         object=day.isoformat(),
@@ -119,3 +120,22 @@ async def decompose_slot(
             pieces[-1] = (activity, minutes + slot.minutes - asked)
         known[key] = pieces
     schedule.decompose(index, pieces)
+
+
+async def rewrite_schedule(
+    ask: Ask, identity: Identity, schedule: DaySchedule, inserted: str, minutes: int, minute: int
+) -> bool:
+    """Fit an inserted activity (a talk, a wait) in at `minute`, rewriting the rest of its hour; False if no room."""
+    _, end = schedule.hourly_window(minute)
+    end = max(end, min(minute + minutes, MINUTES_PER_DAY))
+    minutes = min(minutes, end - minute)
+    if minutes <= 0:
+        return False
+    remaining = tuple(PlanBlock(activity=a, minutes=m) for a, m in schedule.remaining(minute, end))
+    blocks = await ask(
+        ScheduleRewriteRequest(
+            identity=identity, now_minute=minute, inserted=inserted, inserted_minutes=minutes, remaining=remaining
+        )
+    )
+    schedule.rewrite(minute, end, [(block.activity, block.minutes) for block in blocks])
+    return True

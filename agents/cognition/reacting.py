@@ -1,41 +1,67 @@
 """Reacting (the original's plan.py `_should_react`): on noticing another agent, talk, wait, or keep going.
 
-The gates are the original's: both awake, neither already talking, not at 11 pm, and the pair not in its cool-down
-since their last talk. Ours adds a cool-down after deciding not to react, so the same two agents passing each other
-all afternoon are not asked about each other at every change of activity.
+The gates are the original's: both awake, neither already talking, not in the no-talk hour, and the pair not in its
+cool-down since their last talk. Ours adds a cool-down after deciding not to react, so the same two agents passing
+each other all afternoon are not asked about each other at every change of activity.
 """
 
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from math import ceil
 
 from agents.agent_memory import AgentMemory
 from agents.cognition.asking import Ask
+from agents.config import MindConfig
 from agents.identity import Identity
 from agents.language.answers import Reaction
 from agents.language.requests import ReactionRequest
+from agents.records import SocialClock
 from agents.world_view import AgentStatus, WorldView
 from memory import NodeKind
 
-# Memories about the other person shown to the model.
-MEMORIES_ABOUT_OTHER = 10
-# The original's talk gate: nobody starts a talk during the 11 pm hour.
-NO_TALK_HOUR = 23
+
+@dataclass(frozen=True)
+class ReactionOutcome:
+    """What a reaction changes: a talk to start, or a wait to fit into the schedule (activity, minutes)."""
+
+    talk_to: str | None = None
+    wait: tuple[str, int] | None = None
 
 
-def may_react(me: AgentStatus, other: AgentStatus, now: datetime, chat_cooldown_until: int | None, step: int) -> bool:
+def may_react(me: AgentStatus, other: AgentStatus, now: datetime, may_chat: bool, quiet_hour: int) -> bool:
     """The original's gates for starting a talk."""
     if me.sleeping or other.sleeping or me.talking_with or other.talking_with:
         return False
-    if now.hour == NO_TALK_HOUR:
-        return False
-    return chat_cooldown_until is None or step >= chat_cooldown_until
+    return now.hour != quiet_hour and may_chat
+
+
+def reaction_candidates(
+    me: AgentStatus, noticed: list[str], view: WorldView, clock: SocialClock, config: MindConfig
+) -> list[str]:
+    """The agents just noticed whom this agent may react to now, nearest first."""
+    now = view.now
+    if clock.paused(now):
+        return []
+    return [
+        other
+        for other in noticed
+        if clock.may_reconsider(other, now)
+        and may_react(me, view.agents[other], now, clock.may_chat(other, now), config.quiet_hour)
+    ]
 
 
 async def decide_reaction(
-    ask: Ask, identity: Identity, memory: AgentMemory, view: WorldView, me: AgentStatus, other: AgentStatus
+    ask: Ask,
+    identity: Identity,
+    memory: AgentMemory,
+    view: WorldView,
+    me: AgentStatus,
+    other: AgentStatus,
+    config: MindConfig,
 ) -> Reaction:
     """Ask whether to talk to, wait for, or ignore another agent, from what the agent remembers of them."""
     about = memory.stream.about(other.name)
-    memories = tuple(node.description for node in about[:MEMORIES_ABOUT_OTHER])
+    memories = tuple(node.description for node in about[: config.reaction_memories])
     last_chat = next((node.description for node in about if node.kind == NodeKind.CHAT), "")
     request = ReactionRequest(
         identity=identity,
@@ -47,3 +73,35 @@ async def decide_reaction(
         last_chat=last_chat,
     )
     return await ask(request)
+
+
+async def react(
+    ask: Ask,
+    identity: Identity,
+    memory: AgentMemory,
+    view: WorldView,
+    candidates: list[str],
+    clock: SocialClock,
+    config: MindConfig,
+) -> ReactionOutcome:
+    """Consider the nearest candidate: talk, wait until it is free, or carry on (and not ask again for a while)."""
+    if not candidates:
+        return ReactionOutcome()
+    me, other = view.agents[identity.name], view.agents[candidates[0]]
+    clock.paused_until = view.now + timedelta(minutes=config.pause_after_reaction_minutes)
+    reaction = await decide_reaction(ask, identity, memory, view, me, other, config)
+    if reaction.choice == "talk":
+        return ReactionOutcome(talk_to=other.name)
+    clock.reactions[other.name] = view.now + timedelta(minutes=config.reaction_cooldown_minutes)
+    if reaction.choice == "wait":
+        return ReactionOutcome(
+            wait=(f"waiting for {other.name} to finish {other.activity}", wait_minutes(other, view.now, config))
+        )
+    return ReactionOutcome()
+
+
+def wait_minutes(other: AgentStatus, now: datetime, config: MindConfig) -> int:
+    """How long to wait for someone busy: until their action ends, in whole 5 minutes, within the configured bounds."""
+    ends = other.action_ends or now
+    left = int((ends - now).total_seconds() // 60)
+    return min(config.longest_wait_minutes, max(config.shortest_wait_minutes, 5 * ceil(left / 5)))

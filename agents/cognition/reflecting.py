@@ -11,15 +11,13 @@ from datetime import datetime
 
 from agents.agent_memory import AgentMemory
 from agents.cognition.asking import Ask
+from agents.cognition.scoring import score_importance
 from agents.config import MindConfig
 from agents.identity import Identity
-from agents.language.requests import ImportanceRequest, InsightsRequest, ReflectionQuestionsRequest
+from agents.language.requests import InsightsRequest, ReflectionQuestionsRequest
 from memory import MemoryNode, NodeKind
 
 logger = logging.getLogger(__name__)
-
-# The paper reflects on the 100 most recent memories.
-STATEMENTS = 100
 
 
 def reflection_due(memory: AgentMemory, threshold: int) -> bool:
@@ -31,7 +29,7 @@ async def reflect(
     ask: Ask, identity: Identity, memory: AgentMemory, now: datetime, config: MindConfig
 ) -> list[MemoryNode]:
     """Reflect once: ask questions, retrieve for each, store the insights with their evidence."""
-    recent = [node for node in memory.stream.recent(STATEMENTS) if "is idle" not in node.description]
+    recent = [node for node in memory.stream.recent(config.reflection_statements) if "is idle" not in node.description]
     statements = tuple(node.description for node in recent) or (f"{identity.name} went about the day.",)
     questions = await ask(
         ReflectionQuestionsRequest(identity=identity, statements=statements, n=config.reflection_questions)
@@ -59,7 +57,7 @@ async def reflect(
         insights.append(insight)
     stored = []
     if insights:
-        scores = await ask(ImportanceRequest(identity=identity, memories=tuple(i.text for i in insights)))
+        scores = await score_importance(ask, identity, [insight.text for insight in insights])
         for insight, score in zip(insights, scores, strict=True):
             stored.append(
                 memory.add(

@@ -1,16 +1,20 @@
-"""SolaraViz's model controls: SmallvilleModel's keyword arguments, labelled with the CLI's flag names.
+"""SolaraViz's model controls, derived from the parameter table (smallville/parameters.py) under the CLI's names.
 
-The values `run.py serve` was started with are the controls' initial values; the arguments without a control
-(routes, API base, budget, cache) are passed through unchanged, so Reset builds the model the command asked for.
-The seed is a slider: a text seed reaches Mesa as a string and breaks Reset (Mesa issue #3516).
+The values `run.py serve` was started with are the controls' initial values; the parameters without a control
+(routes, API base, budget, cache, the cognition tunables) are passed through unchanged, so Reset builds the model
+the command asked for. The seed is a slider: a text seed reaches Mesa as a string and breaks Reset (Mesa #3516).
 """
 
+from smallville.parameters import BY_NAME, PARAMETERS, defaults
 from smallville.scenario import available_scenarios, load_scenario
 
-EMBEDDERS = ["minilm", "hashing"]
-WEIGHTS = ["paper", "original"]
-# The ablation switches, each a checkbox labelled like its CLI flag (--no-planning, ...).
-CHECKBOXES = {"planning": "planning", "reflection": "reflection", "observation": "observation"}
+# The choices offered for the select controls (any other value given on the command line is added to them).
+CHOICES = {
+    "embedder": ["minilm", "hashing"],
+    "retrieval_weights": ["paper", "original"],
+}
+# The seed slider's range.
+SEEDS = (0, 99)
 
 
 def _with(values: list[str], value: str) -> list[str]:
@@ -18,47 +22,45 @@ def _with(values: list[str], value: str) -> list[str]:
     return values if value in values else [*values, value]
 
 
+def _control(name: str, value) -> dict:
+    parameter = BY_NAME[name]
+    label = parameter.label if name != "scenario_name" else "scenario"
+    if parameter.control == "checkbox":
+        return {"type": "Checkbox", "value": bool(value), "label": label}
+    if parameter.control == "slider":
+        return {
+            "type": "SliderInt",
+            "value": int(value or 0),
+            "min": SEEDS[0],
+            "max": SEEDS[1],
+            "step": 1,
+            "label": label,
+        }
+    if parameter.control == "text":
+        return {"type": "InputText", "value": value, "label": label}
+    choices = available_scenarios() if name == "scenario_name" else CHOICES[name]
+    return {"type": "Select", "value": value, "values": _with(choices, value), "label": label}
+
+
 def live_params(config: dict) -> dict:
     """SolaraViz's model_params for a live model started with `config` (SmallvilleModel keyword arguments)."""
-    scenario = config.get("scenario_name", "the_ville_n25")
-    agents = config.get("agents")
-    largest = len(load_scenario(scenario).agents)
+    values = {**defaults(), **config}
     params: dict = {
-        "scenario_name": {
-            "type": "Select",
-            "value": scenario,
-            "values": _with(available_scenarios(), scenario),
-            "label": "scenario",
-        },
-        "llm": {"type": "InputText", "value": config.get("llm", "offline"), "label": "llm"},
-        "embedder": {
-            "type": "Select",
-            "value": config.get("embedder", "minilm"),
-            "values": _with(EMBEDDERS, config.get("embedder", "minilm")),
-            "label": "embedder",
-        },
-        "rng": {
-            "type": "SliderInt",
-            "value": int(config.get("rng") or 0),
-            "min": 0,
-            "max": 99,
-            "step": 1,
-            "label": "seed",
-        },
-        "retrieval_weights": {
-            "type": "Select",
-            "value": config.get("retrieval_weights", "paper"),
-            "values": _with(WEIGHTS, config.get("retrieval_weights", "paper")),
-            "label": "retrieval weights",
-        },
+        item.name: _control(item.name, values[item.name]) for item in PARAMETERS if item.control is not None
     }
+    agents = values["agents"]
     if isinstance(agents, list):
         params["agents"] = agents  # names given on the command line: fixed
     else:
-        count = agents or largest
-        params["agents"] = {"type": "SliderInt", "value": count, "min": 1, "max": largest, "step": 1, "label": "agents"}
-    for name, label in CHECKBOXES.items():
-        params[name] = {"type": "Checkbox", "value": bool(config.get(name, True)), "label": label}
+        largest = len(load_scenario(values["scenario_name"]).agents)
+        params["agents"] = {
+            "type": "SliderInt",
+            "value": agents or largest,
+            "min": 1,
+            "max": largest,
+            "step": 1,
+            "label": "agents",
+        }
     for name, value in config.items():
         params.setdefault(name, value)
     return params

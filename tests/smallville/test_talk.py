@@ -1,6 +1,6 @@
 """Two agents placed side by side talk, keep the talk, and wait out the cool-down; memories stay with their owner."""
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from smallville.model import SmallvilleModel
 
@@ -16,13 +16,13 @@ def test_neighbours_talk_remember_and_respect_the_cool_down():
     for agent, tile in ((isabella, counter), (maria, seat)):
         agent.cell = model.grid[tile]
         agent.action.minutes = 0  # both pick their next action where they now stand
-        agent.social_pause_until = None
-        agent.reaction_cooldowns.clear()
+        agent.social.paused_until = None
+        agent.social.reactions.clear()
     started = None
     for _ in range(6 * 60 * 3):  # up to three simulated hours
         model.step()
         if started is None and model.conversations:
-            started = model.step_count
+            started = model.now
         if started is not None and not model.conversations:
             break
     assert started is not None, "two agents side by side in the cafe never talked"
@@ -38,7 +38,8 @@ def test_neighbours_talk_remember_and_respect_the_cool_down():
         chats = [node for node in agent.memories.stream if node.kind == "chat"]
         assert chats and chats[-1].partner == partner and len(chats[-1].lines) == len(lines)
         assert any(node.kind == "thought" and node.object == partner for node in agent.memories.stream)
-        assert agent.chat_cooldowns[partner] >= started + model.config.chat_cooldown_steps - 1
+        cooldown = timedelta(seconds=model.config.chat_cooldown_seconds)
+        assert agent.social.chats[partner] >= started + cooldown - timedelta(seconds=model.seconds_per_step)
     end_of_talk = model.step_count
     while model.step_count < end_of_talk + 300:
         model.step()

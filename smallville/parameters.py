@@ -1,0 +1,265 @@
+"""The one declared table of a town's parameters: SmallvilleModel's keywords, the CLI's flags, the Solara controls.
+
+Each parameter is declared once here, with its help and its group; its default is written once, where the value
+belongs: the mind's in agents.MindConfig, the gateway's in agents.GatewayConfig, the town's own below. The model's
+signature, `run.py simulate`'s options, `run.py serve`'s controls and batch grids are all derived from this table, so a
+name means the same thing everywhere (as Mesa's Scenario shares its names with the app).
+"""
+
+import argparse
+import inspect
+from collections.abc import Callable
+from dataclasses import MISSING, dataclass, fields
+from typing import Any
+
+from agents import GatewayConfig, MindConfig
+
+
+def agents_value(text: str) -> int | list[str] | None:
+    """--agents: "all", a number, or comma-separated names."""
+    if text == "all":
+        return None
+    if text.isdigit():
+        return int(text)
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError(f"{text!r} names no agent: use all, a number, or comma-separated names")
+    return names
+
+
+def routes_value(text: str) -> dict[str, str]:
+    """--route: "kind=model,kind=model"."""
+    routes = {}
+    for part in text.split(","):
+        kind, sep, model = part.partition("=")
+        if not sep or not kind.strip() or not model.strip():
+            raise argparse.ArgumentTypeError(f"route {part!r} is not kind=model (e.g. importance=ollama/llama3.1)")
+        routes[kind.strip()] = model.strip()
+    return routes
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter of a town.
+
+    Attributes:
+        name: SmallvilleModel's keyword (and the Solara control's key, and a batch grid's key).
+        default: Its default value.
+        help: One line for `--help`.
+        group: The CLI's heading: town, minds, ablations, cognition.
+        flag: The CLI flag ("--seed" for rng: Mesa's name for a seed is rng).
+        parse: Turns the flag's text into the value (argparse's `type`); None for switches.
+        switch: "off" for a `--no-NAME` flag that turns a default-on feature off, "on" for a flag that turns one on.
+        control: The Solara control: "select", "text", "slider", "checkbox", or None for no control.
+    """
+
+    name: str
+    default: Any
+    help: str
+    group: str
+    flag: str = ""
+    parse: Callable[[str], Any] | None = None
+    switch: str = ""
+    control: str | None = None
+
+    @property
+    def cli_flag(self) -> str:
+        """The flag on the command line."""
+        return self.flag or "--" + self.name.replace("_", "-")
+
+    @property
+    def label(self) -> str:
+        """The control's label: the flag's name."""
+        return self.cli_flag.removeprefix("--no-").removeprefix("--").replace("-", " ")
+
+
+def _mind(name: str) -> Any:
+    return _field_default(MindConfig, name)
+
+
+def _gateway(name: str) -> Any:
+    return _field_default(GatewayConfig, name)
+
+
+def _field_default(record: type, name: str) -> Any:
+    (found,) = [item for item in fields(record) if item.name == name]
+    return found.default if found.default is not MISSING else found.default_factory()
+
+
+# The town's own parameters and the gateway's.
+_TOWN = (
+    Parameter(
+        "scenario_name",
+        "the_ville_n25",
+        "scenario name in data/scenarios/ or a path to one",
+        "town",
+        "--scenario",
+        str,
+        control="select",
+    ),
+    Parameter("agents", None, '"all", a number (the first n), or comma-separated names', "town", parse=agents_value),
+    Parameter("rng", 0, "random seed", "town", "--seed", int, control="slider"),
+    Parameter(
+        "seconds_per_step", None, "simulated seconds per step (the scenario's; the original's 10)", "town", parse=int
+    ),
+    Parameter(
+        "collect_every", 6, "steps between two rows of the metrics (6: every simulated minute)", "town", parse=int
+    ),
+    Parameter(
+        "llm",
+        _gateway("model"),
+        '"offline" (deterministic, free) or a litellm model name, e.g. openai/gpt-4o-mini',
+        "minds",
+        parse=str,
+        control="text",
+    ),
+    Parameter(
+        "routes", None, "send request kinds to other models: kind=model[,kind=model]", "minds", "--route", routes_value
+    ),
+    Parameter(
+        "api_base", _gateway("api_base"), "base URL of an OpenAI-compatible, vLLM or ollama server", "minds", parse=str
+    ),
+    Parameter(
+        "embedder",
+        "minilm",
+        '"minilm" (local), "hashing" (fast, for tests) or a litellm embedding model',
+        "minds",
+        parse=str,
+        control="select",
+    ),
+    Parameter("cache_path", _gateway("cache_path"), "response cache file (SQLite) to reuse", "minds", "--cache", str),
+    Parameter("replay", _gateway("replay"), "refuse any model call the cache cannot answer", "minds", switch="on"),
+    Parameter(
+        "max_in_flight",
+        _gateway("max_in_flight"),
+        "model calls in flight at once (1 for a single-slot local server)",
+        "minds",
+        parse=int,
+    ),
+    Parameter(
+        "timeout", _gateway("timeout_s"), "seconds a model call may take before it is retried", "minds", parse=float
+    ),
+    Parameter("max_calls", _gateway("max_calls"), "stop cleanly after this many model calls", "minds", parse=int),
+    Parameter("max_cost", _gateway("max_cost"), "stop cleanly after this many dollars", "minds", parse=float),
+)
+
+_ABLATIONS = (
+    Parameter("planning", _mind("planning"), "act without a day plan", "ablations", switch="off", control="checkbox"),
+    Parameter("reflection", _mind("reflection"), "never reflect", "ablations", switch="off", control="checkbox"),
+    Parameter(
+        "observation",
+        _mind("observation"),
+        "do not store perceived events as memories",
+        "ablations",
+        switch="off",
+        control="checkbox",
+    ),
+    Parameter(
+        "retrieval_weights",
+        "paper",
+        'recency,relevance,importance: "paper" (1,1,1), "original" (0.5,3,2) or three numbers',
+        "ablations",
+        parse=str,
+        control="select",
+    ),
+    Parameter(
+        "reflection_threshold",
+        _mind("reflection_threshold"),
+        "importance that triggers a reflection (the persona's when unset: 250)",
+        "ablations",
+        parse=int,
+    ),
+)
+
+# Every other field of MindConfig is a parameter too, its help taken from MindConfig's docstring.
+_SPECIAL = {parameter.name for parameter in _ABLATIONS} | {"retrieval_weights"}
+
+
+def _mind_help(name: str) -> str:
+    doc = inspect.getdoc(MindConfig) or ""
+    lines = doc.split("Attributes:", 1)[-1].splitlines()
+    for index, line in enumerate(lines):
+        if line.strip().startswith(f"{name}:"):
+            text = [line.split(":", 1)[1].strip()]
+            for following in lines[index + 1 :]:
+                if not following.startswith(" " * 8):
+                    break
+                text.append(following.strip())
+            return " ".join(text).replace("%", "%%")
+    return name.replace("_", " ")
+
+
+def _cognition() -> tuple[Parameter, ...]:
+    numbers = {"recency_decay": float}
+    return tuple(
+        Parameter(item.name, _mind(item.name), _mind_help(item.name), "cognition", parse=numbers.get(item.name, int))
+        for item in fields(MindConfig)
+        if item.name not in _SPECIAL
+    )
+
+
+PARAMETERS: tuple[Parameter, ...] = (*_TOWN, *_ABLATIONS, *_cognition())
+BY_NAME: dict[str, Parameter] = {parameter.name: parameter for parameter in PARAMETERS}
+MIND_SETTINGS = tuple(item.name for item in fields(MindConfig))
+GROUPS = {
+    "town": "town",
+    "minds": "minds",
+    "ablations": "ablations (the paper's section 6, end to end: the run itself changes)",
+    "cognition": "cognition (every tunable of the mind, with where its value comes from)",
+}
+
+
+def defaults() -> dict[str, Any]:
+    """Every parameter's default, by name."""
+    return {parameter.name: parameter.default for parameter in PARAMETERS}
+
+
+def resolve(settings: dict[str, Any]) -> dict[str, Any]:
+    """The defaults with `settings` applied; an unknown name is a TypeError, as for any Python keyword.
+
+    Raises:
+        TypeError: If a name is not a parameter of the town.
+    """
+    unknown = sorted(set(settings) - set(BY_NAME))
+    if unknown:
+        raise TypeError(f"SmallvilleModel got unknown parameters: {', '.join(unknown)} (see smallville/parameters.py)")
+    return {**defaults(), **settings}
+
+
+def signature(extra: tuple[inspect.Parameter, ...] = ()) -> inspect.Signature:
+    """SmallvilleModel's signature as the table declares it (what `help()`, SolaraViz and batch grids read)."""
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    parameters = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    parameters += [inspect.Parameter(item.name, keyword, default=item.default) for item in PARAMETERS]
+    return inspect.Signature([*parameters, *extra])
+
+
+_METAVARS = {int: "N", float: "X"}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """One flag per parameter, grouped as the table groups them; every default is the table's."""
+    groups = {name: parser.add_argument_group(title) for name, title in GROUPS.items()}
+    for item in PARAMETERS:
+        group = groups[item.group]
+        shown = "" if item.default in (None, "") else f" (default: {item.default})"
+        if item.switch == "off":
+            flag = "--no-" + item.name.replace("_", "-")
+            group.add_argument(flag, dest=item.name, action="store_false", default=item.default, help=item.help)
+        elif item.switch == "on":
+            group.add_argument(item.cli_flag, dest=item.name, action="store_true", default=item.default, help=item.help)
+        else:
+            metavar = _METAVARS.get(item.parse, item.name.upper())
+            group.add_argument(
+                item.cli_flag,
+                dest=item.name,
+                type=item.parse,
+                default=item.default,
+                metavar=metavar,
+                help=item.help + shown,
+            )
+
+
+def from_arguments(args: argparse.Namespace) -> dict[str, Any]:
+    """The SmallvilleModel keyword arguments given on the command line."""
+    return {item.name: getattr(args, item.name) for item in PARAMETERS}
