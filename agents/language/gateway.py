@@ -8,6 +8,7 @@ failing raises ModelUnavailable so a run stops cleanly and can resume.
 
 import asyncio
 import logging
+import os
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -241,5 +242,17 @@ def check_model(name: str, api_base: str | None = None) -> None:
     if provider in KEYLESS_PROVIDERS or api_base:
         return
     missing = litellm.validate_environment(model=name).get("missing_keys") or []
+    # litellm counts a variable set to "" as present; the provider would then refuse the first call.
+    missing += [key for key, value in os.environ.items() if key.endswith("_API_KEY") and not value.strip()]
+    missing = [key for key in dict.fromkeys(missing) if key in _expected_keys(litellm, name)]
     if missing:
         raise ValueError(f"model {name!r} needs {', '.join(missing)} in the environment (never on the command line)")
+
+
+def _expected_keys(litellm, name: str) -> set[str]:
+    """The environment variables a provider reads, as litellm knows them (with every one of them unset)."""
+    saved = {key: os.environ.pop(key) for key in list(os.environ) if key.endswith("_API_KEY")}
+    try:
+        return set(litellm.validate_environment(model=name).get("missing_keys") or [])
+    finally:
+        os.environ.update(saved)

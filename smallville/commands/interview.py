@@ -18,7 +18,7 @@ def _load(run_folder: str, llm: str | None = None):
         config.pop("checkpoint_minutes")
         if llm:
             config["llm"] = llm
-        model = SmallvilleModel(**config)
+        model = SmallvilleModel(**config, seed_memories=False)
         store.restore(model)
     except RunFolderError as error:
         raise UserError(str(error)) from error

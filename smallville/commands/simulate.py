@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
     kwargs = model_kwargs(args)
     try:
         for name in {kwargs["llm"], *(kwargs["routes"] or {}).values()}:
-            check_model(name)
+            check_model(name, api_base=kwargs["api_base"])
         out = Path(args.out) if args.out else Path("runs") / f"{Path(kwargs['scenario_name']).stem}-{_stamp()}"
         console = Console(stderr=True)
         started = time.perf_counter()
@@ -50,7 +50,7 @@ def resume(args: argparse.Namespace) -> int:
         end = datetime.fromisoformat(config.pop("end"))
         minutes = config.pop("checkpoint_minutes")
         with console.status("loading the town and its last checkpoint..."):
-            model = SmallvilleModel(**config)
+            model = SmallvilleModel(**config, seed_memories=False)
             store.restore(model)
     except RunFolderError as error:
         raise UserError(str(error)) from error
