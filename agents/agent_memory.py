@@ -158,6 +158,12 @@ class AgentMemory:
         self.retrievals += 1
         return results
 
+    def recall(self, queries: Sequence[str], *, now: datetime, k: int, weights: RetrievalWeights) -> list[str]:
+        """The texts of the best memories for several focal points together: by score, each text once, at most k."""
+        retrieved = self.retrieve(queries, now=now, k=k, weights=weights)
+        ranked = sorted((item for result in retrieved for item in result), key=lambda item: -item.score)
+        return list(dict.fromkeys(item.node.description for item in ranked))[:k]
+
     def recent_keys(self, n: int) -> set[str]:
         """Descriptions of the n newest events, stored or pending: what counts as already perceived."""
         stored = [node.description for node in self.stream.recent(n, kinds=[NodeKind.EVENT])]

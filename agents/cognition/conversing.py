@@ -25,8 +25,7 @@ async def next_line(
     lines = conversation.lines[-config.conversation_focal_lines :]
     recent = " ".join(text for _, text in lines)[: config.conversation_focal_characters]
     focal = [partner, f"{partner} {recent}".strip()] if recent else [partner]
-    retrieved = memory.retrieve(focal, now=now, k=config.conversation_memories, weights=config.retrieval_weights)
-    memories = _best_unique([item for result in retrieved for item in result], config.conversation_memories)
+    memories = memory.recall(focal, now=now, k=config.conversation_memories, weights=config.retrieval_weights)
     request = ConversationLineRequest(
         speaker=speaker,
         partner=partner,
@@ -37,15 +36,6 @@ async def next_line(
         max_lines=conversation.max_lines,
     )
     return await ask(request)
-
-
-def _best_unique(retrieved: list, limit: int) -> list[str]:
-    ranked = sorted(retrieved, key=lambda item: -item.score)
-    texts: list[str] = []
-    for item in ranked:
-        if item.node.description not in texts:
-            texts.append(item.node.description)
-    return texts[:limit]
 
 
 async def summarize(ask: Ask, conversation: Conversation) -> ConversationSummary:

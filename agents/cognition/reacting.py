@@ -59,10 +59,15 @@ async def decide_reaction(
     other: AgentStatus,
     config: MindConfig,
 ) -> Reaction:
-    """Ask whether to talk to, wait for, or ignore another agent, from what the agent remembers of them."""
-    about = memory.stream.about(other.name)
-    memories = tuple(node.description for node in about[: config.reaction_memories])
-    last_chat = next((node.description for node in about if node.kind == NodeKind.CHAT), "")
+    """Ask whether to talk to, wait for, or ignore another agent, from what the agent remembers of them.
+
+    The memories shown are the paper's retrieval (recency, relevance, importance with the configured weights) for
+    the other person and what they are doing, as for every other decision; the last talk with them is looked up as
+    a fact, the original's "last chatted".
+    """
+    focal = [other.name, f"{other.name} is {other.activity}"]
+    memories = tuple(memory.recall(focal, now=view.now, k=config.reaction_memories, weights=config.retrieval_weights))
+    last_chat = next((node.description for node in memory.stream.about(other.name) if node.kind == NodeKind.CHAT), "")
     request = ReactionRequest(
         identity=identity,
         now=view.now,

@@ -1,0 +1,59 @@
+"""Conversations: turns alternate, a talk ends on goodbye or at its line limit, and both sides keep it."""
+
+from agents import Conversation, MindConfig
+from agents.cognition.conversing import next_line, remember_conversation, summarize
+from memory import NodeKind
+from tests.agents.cognition.scripted import T0, ScriptedMind, memory_with, run
+from tests.agents.personas import identity
+
+KLAUS, MARIA = "Klaus Mueller", "Maria Lopez"
+
+
+def test_turns_alternate_and_a_goodbye_ends_the_talk():
+    talk = Conversation(first=KLAUS, second=MARIA, started=T0, max_lines=16)
+    mind = ScriptedMind({"conversation_line": lambda r: {"line": f"line {len(r.lines)}", "end": len(r.lines) == 2}})
+    memory = memory_with(("Maria Lopez is studying physics", 3))
+    speakers = []
+    while not talk.ended:
+        speaker = talk.speaker
+        turn = run(next_line(mind.ask, identity(speaker), memory, talk, "cafe", T0, MindConfig()))
+        talk.add_line(speaker, turn.line, turn.end)
+        speakers.append(speaker)
+    assert speakers == [KLAUS, MARIA, KLAUS] and talk.lines[-1] == (KLAUS, "line 2")
+
+
+def test_the_line_limit_ends_a_talk_nobody_ends():
+    talk = Conversation(first=KLAUS, second=MARIA, started=T0, max_lines=4)
+    for index in range(4):
+        talk.add_line(talk.speaker, f"line {index}", end=False)
+    assert talk.ended and len(talk.lines) == 4
+
+
+def test_a_line_is_made_from_memories_about_the_partner_and_the_talk_so_far():
+    talk = Conversation(
+        first=KLAUS, second=MARIA, started=T0, max_lines=16, lines=[(MARIA, "Have you seen the telescope?")]
+    )
+    memory = memory_with(("Maria Lopez loves the telescope", 4), ("the toaster is idle", 1))
+    mind = ScriptedMind({"conversation_line": lambda r: {"line": "Yes!", "end": False}})
+    run(next_line(mind.ask, identity(KLAUS), memory, talk, "cafe", T0, MindConfig(conversation_memories=1)))
+    (request,) = mind.asked("conversation_line")
+    assert request.memories == ("Maria Lopez loves the telescope",) and request.partner == MARIA
+
+
+def test_both_keep_the_chat_and_their_own_takeaway():
+    talk = Conversation(first=KLAUS, second=MARIA, started=T0, max_lines=16, lines=[(KLAUS, "hi"), (MARIA, "hello")])
+    mind = ScriptedMind(
+        {
+            "conversation_summary": lambda r: {
+                "summary": "a greeting",
+                "takeaways": {KLAUS: "Maria is well", MARIA: "Klaus is busy with his paper"},
+            }
+        }
+    )
+    summary = run(summarize(mind.ask, talk))
+    for me, partner, takeaway in ((KLAUS, MARIA, "Maria is well"), (MARIA, KLAUS, "Klaus is busy with his paper")):
+        memory = memory_with()
+        remember_conversation(memory, me, talk, summary, T0)
+        chat, thought = memory.pending
+        assert chat.kind == NodeKind.CHAT and chat.partner == partner and chat.lines == tuple(talk.lines)
+        assert thought.kind == NodeKind.THOUGHT and thought.description == takeaway and thought.object == partner
