@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow  # imports litellm, solara and mesa-llm: about 20 s
-
 import agents
+
+pytestmark = pytest.mark.slow  # imports litellm, solara and mesa-llm: about 20 s
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("agents", "smallville", "memory", "environment")
