@@ -83,6 +83,7 @@ def test_a_killed_run_resumes_to_the_same_end_as_an_uninterrupted_one(tmp_path):
     assert events(killed) == events(whole)
 
 
+@pytest.mark.slow  # each case starts a process (~7 s)
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -116,6 +117,7 @@ def test_bad_input_gives_one_line_and_a_nonzero_exit(args, message, monkeypatch)
     assert len(result.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow  # starts a process
 def test_an_existing_run_folder_is_refused(tmp_path):
     (tmp_path / "old").mkdir()
     (tmp_path / "old" / "config.json").write_text("{}")
@@ -128,6 +130,7 @@ def test_help_explains_every_command():
         assert "usage: run.py " + command in run(command, "--help").stdout
 
 
+@pytest.mark.slow  # starts a process
 def test_resuming_with_another_embedder_is_refused(tmp_path):
     out = tmp_path / "run"
     run("simulate", *FAST, "--until", "2023-02-13T01:00", "--out", str(out))

@@ -55,6 +55,7 @@ def test_a_transient_failure_is_retried_then_answered():
         assert gateway.ledger.totals().retries == 2 and server.stats.requests == 3
 
 
+@pytest.mark.slow  # waits for the timeout (~10 s)
 def test_a_hang_ends_at_the_timeout():
     with LoopbackServer(faults=["hang"], hang_s=20) as server:
         gateway = Gateway(GatewayConfig(model="openai/loopback", api_base=server.url, timeout_s=1.0, max_retries=0))

@@ -63,7 +63,7 @@ def test_the_card_shows_what_was_true_at_that_minute(replay, run_folder):
     replay.seek(hour * 60 + minute + 1)
     with sqlite3.connect(run_folder / "events.sqlite") as db:
         (details,) = db.execute(
-            "select details from events where kind = 'recall' and agent = ? and time <= ? order by id desc limit 1",
+            "select details from events where kind = 'recall' and agent = ? and time < ? order by id desc limit 1",
             (recaller, replay.now.isoformat()),
         ).fetchone()
     card = replay.card(recaller)
