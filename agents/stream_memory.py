@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from mesa_llm.memory.memory import Memory
 
-from memory import Embedder, MemoryNode, MemoryStream, NodeKind
+from memory import Embedder, MemoryNode, MemoryStream, NodeKind, RetrievalWeights, Retrieved
 
 if TYPE_CHECKING:
     from mesa_llm.llm_agent import LLMAgent
@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 DEFAULT_IMPORTANCE = 1
 # How many of the newest memories get_prompt_ready shows (mesa-llm's short-term memory keeps 5; a stream is richer).
 RECENT_IN_PROMPT = 20
+# How many memories retrieved for the focal point get_prompt_ready shows (the original retrieves 30 for a decision).
+RECALLED_IN_PROMPT = 10
 # mesa-llm's entry type for messages between agents (LLMAgent.send_message).
 MESSAGE = "message"
 
@@ -33,6 +35,7 @@ class StreamMemory(Memory):
         stream: The stream that holds the memories.
         embedder: Embeds each entry's text.
         clock: The simulated time to stamp entries with; by default the model's `now` attribute.
+        weights: Retrieval weights for `recall` (the paper's 1/1/1 by default).
     """
 
     def __init__(
@@ -41,6 +44,7 @@ class StreamMemory(Memory):
         stream: MemoryStream,
         embedder: Embedder,
         clock: Callable[[], datetime] | None = None,
+        weights: RetrievalWeights | None = None,
     ):
         super().__init__(agent=agent, llm_model=None, display=False)
         if embedder.dim != stream.dim:
@@ -50,6 +54,8 @@ class StreamMemory(Memory):
         self.stream = stream
         self.embedder = embedder
         self.clock = clock or self._model_time
+        self.weights = weights or RetrievalWeights.paper()
+        self.focal_point: str | None = None
 
     def _model_time(self) -> datetime:
         now = getattr(getattr(self.agent, "model", None), "now", None)
@@ -100,9 +106,28 @@ class StreamMemory(Memory):
             lines=((sender, text),),
         )
 
+    def recall(self, query: str, k: int = RECALLED_IN_PROMPT) -> list[Retrieved]:
+        """The paper's retrieval: the k memories best by recency, relevance to `query` and importance.
+
+        This is what mesa-llm's own memories lack (their retrieval has no relevance); retrieved memories count as
+        accessed, as the paper's do.
+        """
+        if len(self.stream) == 0:
+            return []
+        vector = self.embedder.embed([query])[0]
+        return self.stream.retrieve(vector, now=self.clock(), k=k, weights=self.weights)
+
+    def focus(self, query: str | None) -> None:
+        """Set what the agent is about to decide on; get_prompt_ready then leads with the memories relevant to it."""
+        self.focal_point = query
+
     def get_prompt_ready(self) -> str:
-        """The newest memories, oldest first, one a line with its time."""
-        return _lines(reversed(self.stream.recent(RECENT_IN_PROMPT)))
+        """The memories relevant to the focal point (if one is set), then the newest, one a line with its time."""
+        recent = _lines(reversed(self.stream.recent(RECENT_IN_PROMPT)))
+        if not self.focal_point:
+            return recent
+        relevant = _lines(item.node for item in self.recall(self.focal_point))
+        return f"Relevant memories:\n{relevant}\nRecent memories:\n{recent}"
 
     def get_communication_history(self) -> str:
         """Every chat, oldest first, one a line with its time."""
