@@ -1,9 +1,8 @@
-"""Any litellm model: `openai/...`, `ollama/...`, `hosted_vllm/...`, `anthropic/...`, through mesa-llm's ModuleLLM.
+"""Any litellm model: `openai/...`, `ollama/...`, `hosted_vllm/...`, `anthropic/...`, called through litellm.
 
-mesa-llm's ModuleLLM demands an API key at construction even for providers that need none, has no timeout, and
-retries some errors forever; this subclass keeps its role (the agent's link to a model) and replaces the call: a
-timeout on every call, no hidden retries (litellm's and the OpenAI SDK's are switched off: the gateway retries, in
-one place), temperature, seed and max_tokens passed through.
+Not through mesa-llm's ModuleLLM, which demands an API key at construction even for providers that need none, has
+no timeout, and retries some errors forever: here every call has a timeout, no hidden retries (litellm's and the
+OpenAI SDK's are switched off: the gateway retries, in one place), and temperature, seed and max_tokens pass through.
 """
 
 import logging
@@ -28,20 +27,6 @@ def import_litellm():
     return litellm
 
 
-def _module_llm_class():
-    from mesa_llm.module_llm import ModuleLLM  # noqa: PLC0415 - imports litellm
-
-    class GatewayModuleLLM(ModuleLLM):
-        """mesa-llm's ModuleLLM without the API-key demand at construction."""
-
-        def __init__(self, llm_model: str, api_base: str | None = None, system_prompt: str | None = None):
-            self.llm_model = llm_model
-            self.api_base = api_base
-            self.system_prompt = system_prompt
-
-    return GatewayModuleLLM
-
-
 class LiteLLMBackend:
     """One litellm model behind the backend interface."""
 
@@ -52,7 +37,6 @@ class LiteLLMBackend:
         self.timeout_s = timeout_s
         self.prices = prices or {}
         self.litellm = import_litellm()
-        self.module_llm = _module_llm_class()(llm_model=model, api_base=api_base)
         provider = model.split("/", 1)[0]
         # An OpenAI-compatible local server needs some key string; a real one comes from the environment.
         self._api_key = "not-needed" if api_base and provider in {"openai", *KEYLESS_PROVIDERS} else None
