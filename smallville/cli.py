@@ -1,6 +1,8 @@
 """The command line: argument parsing only; each command's work lives in its own module, imported when run.
 
-Heavy libraries (mesa, litellm, numpy models) load only inside a command, so `--help` answers in well under a second.
+Heavy libraries (mesa, litellm, numpy models) load only inside a command, and the model's options (derived from the
+parameter table, which imports the agents' configuration) are added only to the command being run, so `run.py
+--help` answers in well under a second.
 """
 
 import argparse
@@ -8,14 +10,22 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from smallville.options import add_model_options
-
 DESCRIPTION = """Generative agents (Park et al. 2023) in the Ville, on Mesa.
 Offline by default: no API key, no network; --llm names any litellm model to use a real one."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser of every command."""
+def build_parser(command: str | None = "") -> argparse.ArgumentParser:
+    """The parser of every command; with `command`, the model's options are added to that command only.
+
+    "" (the default) adds them everywhere; None adds them nowhere (enough for `run.py --help`).
+    """
+
+    def add_model_options(parser: argparse.ArgumentParser, name: str) -> None:
+        if command in ("", name):
+            from smallville.options import add_model_options as add  # noqa: PLC0415 - see the module's docstring
+
+            add(parser)
+
     parser = argparse.ArgumentParser(prog="run.py", description=DESCRIPTION)
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-v info, -vv debug)")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -28,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     when = simulate.add_mutually_exclusive_group()
     when.add_argument("--days", type=float, default=1.0, help="simulated days to run (default: 1)")
     when.add_argument("--until", help="simulated end time, e.g. 2023-02-13T12:00")
-    add_model_options(simulate)
+    add_model_options(simulate, "simulate")
     simulate.add_argument("--out", help="run folder to write (default: runs/<scenario>-<time>); must not exist")
     simulate.add_argument(
         "--checkpoint-minutes", type=float, default=60, help="simulated minutes between checkpoints (default: 60)"
@@ -69,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="watch the town in the browser (Solara)",
         description="Serve the browser app: a new model with these options, or the replay of a run folder.",
     )
-    add_model_options(serve)
+    add_model_options(serve, "serve")
     serve.add_argument(
         "replay_run", nargs="?", metavar="RUN", help="a run folder to replay instead of a new model (no model calls)"
     )
@@ -89,8 +99,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the arguments and run the command; errors a user can fix print one line and exit 1."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    # The top level has no option taking a value, so the first word that is not an option names the command.
+    parser = build_parser(next((word for word in words if not word.startswith("-")), None))
+    args = parser.parse_args(words)
     level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)]
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     module_name, function_name = args.handler.split(":")
