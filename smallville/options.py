@@ -2,6 +2,8 @@
 
 import argparse
 
+from smallville import option_types
+
 
 def agents_value(text: str) -> int | list[str] | None:
     """--agents: "all", a number, or comma-separated names."""
@@ -34,12 +36,17 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
     )
     town.add_argument(
         "--agents",
-        type=agents_value,
+        type=option_types.agents_value,
         default=None,
         help='"all" (default), a number (the first n), or comma-separated names',
     )
-    town.add_argument("--seed", dest="rng", type=int, default=0, help="random seed (default: 0)")
-    town.add_argument("--seconds-per-step", type=int, default=None, help="simulated seconds per step (default: 10)")
+    town.add_argument("--seed", dest="rng", type=option_types.seed, default=0, help="random seed (default: 0)")
+    town.add_argument(
+        "--seconds-per-step",
+        type=option_types.seconds_per_step,
+        default=None,
+        help="simulated seconds per step (default: 10)",
+    )
 
     minds = parser.add_argument_group("minds")
     minds.add_argument(
@@ -50,7 +57,7 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
     minds.add_argument(
         "--route",
         dest="routes",
-        type=routes_value,
+        type=option_types.routes_value,
         default=None,
         help="send request kinds to other models: kind=model[,kind=model]",
     )
@@ -60,11 +67,26 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
         default="minilm",
         help='"minilm" (default, local), "hashing" (fast, for tests) or a litellm embedding model',
     )
-    minds.add_argument("--cache", dest="cache_path", default=None, help="response cache file (SQLite) to reuse")
+    minds.add_argument(
+        "--cache",
+        dest="cache_path",
+        type=option_types.cache_file,
+        default=None,
+        help="response cache file (SQLite) to reuse",
+    )
     minds.add_argument("--replay", action="store_true", help="refuse any model call the cache cannot answer")
-    minds.add_argument("--max-in-flight", type=int, default=25, help="model calls in flight at once (default: 25)")
-    minds.add_argument("--max-calls", type=int, default=None, help="stop cleanly after this many model calls")
-    minds.add_argument("--max-cost", type=float, default=None, help="stop cleanly after this many dollars")
+    minds.add_argument(
+        "--max-in-flight",
+        type=option_types.max_in_flight,
+        default=25,
+        help="model calls in flight at once (default: 25)",
+    )
+    minds.add_argument(
+        "--max-calls", type=option_types.max_calls, default=None, help="stop cleanly after this many model calls"
+    )
+    minds.add_argument(
+        "--max-cost", type=option_types.max_cost, default=None, help="stop cleanly after this many dollars"
+    )
 
     ablation = parser.add_argument_group("ablations (the paper's section 6)")
     ablation.add_argument("--no-planning", dest="planning", action="store_false", help="act without a day plan")
@@ -74,12 +96,13 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
     )
     ablation.add_argument(
         "--retrieval-weights",
+        type=option_types.retrieval_weights,
         default="paper",
         help='recency,relevance,importance: "paper" (1,1,1), "original" (0.5,3,2) or three numbers',
     )
     ablation.add_argument(
         "--reflection-threshold",
-        type=int,
+        type=option_types.reflection_threshold,
         default=None,
         help="importance that triggers a reflection (default: the persona's, 250)",
     )

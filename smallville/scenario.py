@@ -68,6 +68,12 @@ class Gathering(BaseModel):
     start: datetime
     end: datetime
 
+    @model_validator(mode="after")
+    def _ends_after_it_starts(self) -> "Gathering":
+        if self.end <= self.start:
+            raise ValueError(f"ends ({self.end:%Y-%m-%d %H:%M}) before it starts ({self.start:%Y-%m-%d %H:%M})")
+        return self
+
 
 class Scenario(BaseModel):
     """A town to simulate; paths are relative to the data directory."""
@@ -90,7 +96,33 @@ class Scenario(BaseModel):
         duplicates = sorted({name for name in names if names.count(name) > 1})
         if duplicates:
             raise ValueError(f"agents: {', '.join(duplicates)} listed more than once")
+        if self.gathering and self.gathering.end <= self.start:
+            raise ValueError(f"gathering: ends ({self.gathering.end:%Y-%m-%d %H:%M}) before the scenario starts")
         return self
+
+    def check_map(self, ville, source: str = "") -> None:
+        """Check the places the scenario names against its map: the gathering's place, the agents' start tiles.
+
+        Args:
+            ville: The scenario's map (an environment.Ville).
+            source: The scenario file, for the message.
+
+        Raises:
+            ScenarioError: Naming the field, what is wrong and the fix.
+        """
+        where = source or f"scenario {self.name}"
+        if self.gathering and not ville.has_address(self.gathering.place):
+            example = f"{ville.world}:{ville.sectors()[0]}"
+            raise ScenarioError(
+                f"{where}: field 'gathering.place': {self.gathering.place!r} is not a place on the map; "
+                f"give world:sector[:arena] as the map names it, e.g. {example!r}"
+            )
+        for index, agent in enumerate(self.agents):
+            if not ville.is_walkable(agent.tile):
+                raise ScenarioError(
+                    f"{where}: field 'agents.{index}.tile': {agent.name} starts on {list(agent.tile)}, which is off "
+                    "the map or a wall; give a walkable tile"
+                )
 
     @property
     def agent_names(self) -> list[str]:
