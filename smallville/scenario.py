@@ -157,15 +157,19 @@ def available_scenarios(directory: Path = SCENARIOS_DIR) -> list[str]:
     return sorted(path.stem for path in directory.glob("*.json"))
 
 
+def scenario_file(name_or_path: str | Path, directory: Path = SCENARIOS_DIR) -> Path:
+    """The file of a scenario given by name (in data/scenarios/) or by path."""
+    path = Path(name_or_path)
+    return path if path.suffix == ".json" else directory / f"{name_or_path}.json"
+
+
 def load_scenario(name_or_path: str | Path, directory: Path = SCENARIOS_DIR) -> Scenario:
     """Load a scenario by name (a file in data/scenarios/) or by path.
 
     Raises:
         ScenarioError: If the file is missing, is not JSON, or a field is wrong.
     """
-    path = Path(name_or_path)
-    if path.suffix != ".json":
-        path = directory / f"{name_or_path}.json"
+    path = scenario_file(name_or_path, directory)
     if not path.is_file():
         raise ScenarioError(
             f"{path}: no such scenario; choose one of: {', '.join(available_scenarios(directory))}, or give a path"

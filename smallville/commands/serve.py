@@ -39,7 +39,8 @@ def check(settings: dict) -> None:
     """
     from agents import check_model  # noqa: PLC0415 - heavy
     from smallville.run_store import RunFolderError  # noqa: PLC0415
-    from smallville.scenario import ScenarioError, load_scenario  # noqa: PLC0415
+    from smallville.scenario import DATA_DIR, ScenarioError, load_scenario, scenario_file  # noqa: PLC0415
+    from smallville.town import load_town  # noqa: PLC0415
 
     try:
         if "replay" in settings:
@@ -56,7 +57,8 @@ def check(settings: dict) -> None:
         kwargs = settings["model"]
         for name in {kwargs["llm"], *(kwargs["routes"] or {}).values()}:
             check_model(name)
-        load_scenario(kwargs["scenario_name"]).select(kwargs["agents"])
+        setting = load_scenario(kwargs["scenario_name"]).select(kwargs["agents"])
+        setting.check_map(load_town(DATA_DIR / setting.map)[0], str(scenario_file(kwargs["scenario_name"])))
     except (ValueError, ScenarioError, RunFolderError) as error:
         raise UserError(str(error).splitlines()[0]) from error
 
