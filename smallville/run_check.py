@@ -83,7 +83,14 @@ class Snapshot:
     path: Path
     state: dict
     now: datetime
-    fell_back: bool
+    problem: str = ""
+
+    @property
+    def notice(self) -> str:
+        """One line for the user when the newest checkpoint was damaged and this older one is used ("" otherwise)."""
+        if not self.problem:
+            return ""
+        return f"{self.problem}; using the previous checkpoint ({self.now:%Y-%m-%d %H:%M}) instead"
 
 
 def read_config(folder: RunFolder) -> dict:
@@ -156,8 +163,8 @@ def read_snapshot(folder: RunFolder) -> Snapshot | None:
             problems.append(str(error))
             continue
         if problems:
-            logger.warning("%s; continuing from %s (%s)", problems[0], path.name, state["now"])
-        return Snapshot(path, state, datetime.fromisoformat(state["now"]), fell_back=bool(problems))
+            logger.info("%s; continuing from %s", problems[0], path)
+        return Snapshot(path, state, datetime.fromisoformat(state["now"]), problems[0] if problems else "")
     raise RunFolderError(
         f"{problems[0]}; no earlier checkpoint is usable either: start the run again with `run.py simulate`"
     )

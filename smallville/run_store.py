@@ -173,7 +173,7 @@ class RunStore:
                 f"{writing}: cannot be written ({reason}); the last good checkpoint is intact ({kept}): free some "
                 f"disk space, then `run.py resume {self.folder.root}`"
             ) from error
-        self.snapshot = Snapshot(self.folder.checkpoint_state, state, model.now, fell_back=False)
+        self.snapshot = Snapshot(self.folder.checkpoint_state, state, model.now)
 
     def _flush_events(self, model) -> int:
         new = model.event_log[self._events_flushed :]

@@ -1,5 +1,6 @@
 """Opening a run folder for a command: checked, locked when the command writes, its model rebuilt at a checkpoint."""
 
+import sys
 from pathlib import Path
 
 from smallville.cli import UserError
@@ -17,9 +18,12 @@ def open_store(run_folder: str, *, write: bool):
     from smallville.run_store import RunFolderError, RunStore  # noqa: PLC0415 - heavy
 
     try:
-        return RunStore.open(Path(run_folder), write=write)
+        store = RunStore.open(Path(run_folder), write=write)
     except RunFolderError as error:
         raise UserError(str(error)) from error
+    if store.snapshot is not None and store.snapshot.notice:
+        print(f"warning: {store.snapshot.notice}", file=sys.stderr)
+    return store
 
 
 def build_model(store, *, llm: str | None = None, restore: bool = True, truncate: bool = True):

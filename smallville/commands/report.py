@@ -6,6 +6,7 @@ and events past the checkpoint's counts, which a running simulation may be appen
 
 import argparse
 import sqlite3
+import sys
 from contextlib import closing
 from pathlib import Path
 
@@ -25,6 +26,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(str(error)) from error
     if snapshot is None:
         raise UserError(f"{folder.root}: no checkpoint yet; wait for the run's first one (at its start)")
+    if snapshot.notice:
+        print(f"warning: {snapshot.notice}", file=sys.stderr)
     try:
         written = write_report(folder, snapshot)
     except OSError as error:

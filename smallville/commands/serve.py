@@ -51,7 +51,8 @@ def check(settings: dict) -> None:
             folder = RunFolder(Path(settings["replay"]))
             read_config(folder)
             check_databases(folder)
-            read_snapshot(folder)
+            if read_snapshot(folder) is None:
+                raise RunFolderError(f"{folder.root}: no checkpoint yet; wait for the run's first one")
             ReplayModel(run_folder=settings["replay"]).close()
             return
         kwargs = settings["model"]

@@ -117,7 +117,8 @@ def _run_to_end(model, store, end: datetime, args: argparse.Namespace, console: 
             except (BudgetExceeded, ModelUnavailable) as error:
                 console.print(f"[red]stopped: {error}[/red] (resume with: run.py resume {root})")
                 code = 2
-            store.checkpoint(model)
+            if store.snapshot is None or store.snapshot.now != model.now:
+                store.checkpoint(model)  # (the last periodic one may be at this very step: keep the previous one)
             if stop.requested:
                 console.print(
                     f"stopped at {model.now:%Y-%m-%d %H:%M}, checkpoint written; continue with: run.py resume {root}"

@@ -16,11 +16,16 @@ from smallville.scenario import SCENARIOS_DIR
 FAST = ["--scenario", "the_ville_n3", "--embedder", "hashing"]
 
 
-def one_line(capsys, argv: list[str], code: int) -> str:
-    """Run the CLI; check its exit code and that it printed exactly one line (no traceback); return that line."""
+def one_line(capsys, argv: list[str], code: int, *, after_progress: bool = False) -> str:
+    """Run the CLI; check its exit code and that it printed exactly one line (no traceback); return that line.
+
+    With `after_progress` the command may have printed progress before its error: exactly one line is the error.
+    """
     result = main(argv)
     err = capsys.readouterr().err
     lines = [line for line in err.splitlines() if line.strip()]
+    if after_progress:
+        lines = [line for line in lines if line.startswith("error:")]
     assert result == code, err
     assert "Traceback" not in err
     assert len(lines) == 1, err
