@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         store = RunStore.create(out, {**kwargs, "end": end.isoformat(), "checkpoint_minutes": args.checkpoint_minutes})
     except (ValueError, ScenarioError, RunFolderError) as error:
         raise UserError(str(error).splitlines()[0]) from error
-    console = Console(stderr=True)
+    console = Console(stderr=True, soft_wrap=True)
     console.print(f"run folder: {out}")
     started = time.perf_counter()
     try:
@@ -72,7 +72,7 @@ def end_time(args: argparse.Namespace, start: datetime) -> datetime:
 
 def resume(args: argparse.Namespace) -> int:
     """Lock the run folder, restore its last checkpoint (or start over if it has none), and run on to the end."""
-    console = Console(stderr=True)
+    console = Console(stderr=True, soft_wrap=True)
     started = time.perf_counter()
     store = open_store(args.run, write=True)
     try:
