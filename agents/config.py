@@ -86,7 +86,7 @@ class MindConfig:
     day_summary_memories: int = 30
 
     def __post_init__(self) -> None:
-        counts = {name: getattr(self, name) for name in _POSITIVE}
+        counts = {name: getattr(self, name) for name in POSITIVE}
         bad = [f"{name}={value!r}" for name, value in counts.items() if not isinstance(value, int) or value < 1]
         if bad:
             raise ValueError(f"mind settings must be whole numbers >= 1: {', '.join(bad)}")
@@ -101,7 +101,7 @@ class MindConfig:
 
 
 # Counts and durations that only make sense as whole numbers of at least 1.
-_POSITIVE = (
+POSITIVE = (
     "vision_radius",
     "attention_bandwidth",
     "retention",

@@ -8,7 +8,11 @@ parameter table, which imports the agents' configuration) are added only to the 
 import argparse
 import logging
 import sys
+import traceback
 from collections.abc import Sequence
+from typing import NoReturn
+
+from smallville import option_types
 
 DESCRIPTION = """Generative agents (Park et al. 2023) in the Ville, on Mesa.
 Offline by default: no API key, no network; --llm names any litellm model to use a real one."""
@@ -26,7 +30,7 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
 
             add(parser)
 
-    parser = argparse.ArgumentParser(prog="run.py", description=DESCRIPTION)
+    parser = OneLineParser(prog="run.py", description=DESCRIPTION)
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-v info, -vv debug)")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -36,19 +40,24 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
         description="Simulate the town from the scenario's start; prints progress and a summary table.",
     )
     when = simulate.add_mutually_exclusive_group()
-    when.add_argument("--days", type=float, default=1.0, help="simulated days to run (default: 1)")
-    when.add_argument("--until", help="simulated end time, e.g. 2023-02-13T12:00")
+    when.add_argument("--days", type=option_types.days, default=1.0, help="simulated days to run (default: 1)")
+    when.add_argument("--until", type=option_types.until, help="simulated end time, e.g. 2023-02-13T12:00")
     add_model_options(simulate, "simulate")
     simulate.add_argument("--out", help="run folder to write (default: runs/<scenario>-<time>); must not exist")
     simulate.add_argument(
-        "--checkpoint-minutes", type=float, default=60, help="simulated minutes between checkpoints (default: 60)"
+        "--checkpoint-minutes",
+        type=option_types.checkpoint_minutes,
+        default=60,
+        help="simulated minutes between checkpoints (default: 60)",
     )
+    add_fallback_options(simulate)
     simulate.set_defaults(handler="smallville.commands.simulate:run")
 
     resume = commands.add_parser(
         "resume", help="continue a run from its last checkpoint", description="Continue a run to its end time."
     )
     resume.add_argument("run", help="the run folder")
+    add_fallback_options(resume)
     resume.set_defaults(handler="smallville.commands.simulate:resume")
 
     interview = commands.add_parser(
@@ -58,7 +67,7 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
     )
     interview.add_argument("run", help="the run folder")
     interview.add_argument("agent", nargs="?", help="the agent's full name (or --all)")
-    interview.add_argument("question", help='e.g. "Who is running for mayor?"')
+    interview.add_argument("question", type=option_types.question, help='e.g. "Who is running for mayor?"')
     interview.add_argument("--all", action="store_true", help="ask every agent")
     interview.add_argument("--remember", action="store_true", help="keep the exchange in the agents' memories")
     interview.add_argument("--llm", default=None, help="answer with another model than the run's")
@@ -71,7 +80,7 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
     )
     whisper.add_argument("run", help="the run folder")
     whisper.add_argument("agent", help="the agent's full name")
-    whisper.add_argument("statement", help='e.g. "You are going to run for mayor"')
+    whisper.add_argument("statement", type=option_types.statement, help='e.g. "You are going to run for mayor"')
     whisper.set_defaults(handler="smallville.commands.interview:whisper")
 
     serve = commands.add_parser(
@@ -86,7 +95,7 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
     serve.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)"
     )
-    serve.add_argument("--port", type=int, default=8765, help="port (default: 8765)")
+    serve.add_argument("--port", type=option_types.port, default=8765, help="port (default: 8765)")
     serve.set_defaults(handler="smallville.commands.serve:run")
 
     report = commands.add_parser(
@@ -102,7 +111,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     # The top level has no option taking a value, so the first word that is not an option names the command.
     parser = build_parser(next((word for word in words if not word.startswith("-")), None))
-    args = parser.parse_args(words)
+    try:
+        args = parser.parse_args(words)
+    except SystemExit as done:  # --help (0) or a usage mistake (2, its line already printed)
+        return done.code if isinstance(done.code, int) else 2
     level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)]
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     module_name, function_name = args.handler.split(":")
@@ -117,6 +129,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
+    except Exception:  # anything else is our bug: show it whole and ask for a report
+        traceback.print_exc()
+        print(f"{REPORT_BUG} (run.py {args.command} failed unexpectedly)", file=sys.stderr)
+        return 70
+
+
+REPORT_BUG = "this is a bug in Smallville-on-Mesa, not in your input: please report it with the traceback above"
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line naming the flag, what is wrong and where help is (exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print the mistake in one line and exit 2, argparse's code for a usage error."""
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def add_fallback_options(parser: argparse.ArgumentParser) -> None:
+    """When a run that fell back too often exits non-zero."""
+    parser.add_argument(
+        "--max-fallback-share",
+        type=option_types.fallback_share,
+        default=0.5,
+        help="exit non-zero (3) when more than this share of the answers were fallbacks (default: 0.5)",
+    )
+    parser.add_argument("--accept-fallbacks", action="store_true", help="exit 0 whatever the share of fallbacks")
 
 
 class UserError(Exception):

@@ -2,9 +2,9 @@
 
 import argparse
 
-from smallville.parameters import add_arguments, agents_value, from_arguments, routes_value
+from smallville.parameters import add_arguments, from_arguments
 
-__all__ = ["add_model_options", "agents_value", "model_kwargs", "routes_value"]
+__all__ = ["add_model_options", "model_kwargs"]
 
 
 def add_model_options(parser: argparse.ArgumentParser) -> None:

@@ -13,29 +13,8 @@ from dataclasses import MISSING, dataclass, fields
 from typing import Any
 
 from agents import GatewayConfig, MindConfig
-
-
-def agents_value(text: str) -> int | list[str] | None:
-    """--agents: "all", a number, or comma-separated names."""
-    if text == "all":
-        return None
-    if text.isdigit():
-        return int(text)
-    names = [name.strip() for name in text.split(",") if name.strip()]
-    if not names:
-        raise argparse.ArgumentTypeError(f"{text!r} names no agent: use all, a number, or comma-separated names")
-    return names
-
-
-def routes_value(text: str) -> dict[str, str]:
-    """--route: "kind=model,kind=model"."""
-    routes = {}
-    for part in text.split(","):
-        kind, sep, model = part.partition("=")
-        if not sep or not kind.strip() or not model.strip():
-            raise argparse.ArgumentTypeError(f"route {part!r} is not kind=model (e.g. importance=ollama/llama3.1)")
-        routes[kind.strip()] = model.strip()
-    return routes
+from agents.config import POSITIVE
+from smallville import option_types as check
 
 
 @dataclass(frozen=True)
@@ -97,13 +76,23 @@ _TOWN = (
         str,
         control="select",
     ),
-    Parameter("agents", None, '"all", a number (the first n), or comma-separated names', "town", parse=agents_value),
-    Parameter("rng", 0, "random seed", "town", "--seed", int, control="slider"),
     Parameter(
-        "seconds_per_step", None, "simulated seconds per step (the scenario's; the original's 10)", "town", parse=int
+        "agents", None, '"all", a number (the first n), or comma-separated names', "town", parse=check.agents_value
+    ),
+    Parameter("rng", 0, "random seed", "town", "--seed", check.seed, control="slider"),
+    Parameter(
+        "seconds_per_step",
+        None,
+        "simulated seconds per step (the scenario's; the original's 10)",
+        "town",
+        parse=check.seconds_per_step,
     ),
     Parameter(
-        "collect_every", 6, "steps between two rows of the metrics (6: every simulated minute)", "town", parse=int
+        "collect_every",
+        6,
+        "steps between two rows of the metrics (6: every simulated minute)",
+        "town",
+        parse=check.whole_number(1),
     ),
     Parameter(
         "llm",
@@ -114,7 +103,12 @@ _TOWN = (
         control="text",
     ),
     Parameter(
-        "routes", None, "send request kinds to other models: kind=model[,kind=model]", "minds", "--route", routes_value
+        "routes",
+        None,
+        "send request kinds to other models: kind=model[,kind=model]",
+        "minds",
+        "--route",
+        check.routes_value,
     ),
     Parameter(
         "api_base", _gateway("api_base"), "base URL of an OpenAI-compatible, vLLM or ollama server", "minds", parse=str
@@ -127,20 +121,33 @@ _TOWN = (
         parse=str,
         control="select",
     ),
-    Parameter("cache_path", _gateway("cache_path"), "response cache file (SQLite) to reuse", "minds", "--cache", str),
+    Parameter(
+        "cache_path",
+        _gateway("cache_path"),
+        "response cache file (SQLite) to reuse",
+        "minds",
+        "--cache",
+        check.cache_file,
+    ),
     Parameter("replay", _gateway("replay"), "refuse any model call the cache cannot answer", "minds", switch="on"),
     Parameter(
         "max_in_flight",
         _gateway("max_in_flight"),
         "model calls in flight at once (1 for a single-slot local server)",
         "minds",
-        parse=int,
+        parse=check.max_in_flight,
     ),
     Parameter(
-        "timeout", _gateway("timeout_s"), "seconds a model call may take before it is retried", "minds", parse=float
+        "timeout",
+        _gateway("timeout_s"),
+        "seconds a model call may take before it is retried (more for a slow local model)",
+        "minds",
+        parse=check.timeout,
     ),
-    Parameter("max_calls", _gateway("max_calls"), "stop cleanly after this many model calls", "minds", parse=int),
-    Parameter("max_cost", _gateway("max_cost"), "stop cleanly after this many dollars", "minds", parse=float),
+    Parameter(
+        "max_calls", _gateway("max_calls"), "stop cleanly after this many model calls", "minds", parse=check.max_calls
+    ),
+    Parameter("max_cost", _gateway("max_cost"), "stop cleanly after this many dollars", "minds", parse=check.max_cost),
 )
 
 _ABLATIONS = (
@@ -159,7 +166,7 @@ _ABLATIONS = (
         "paper",
         'recency,relevance,importance: "paper" (1,1,1), "original" (0.5,3,2) or three numbers',
         "ablations",
-        parse=str,
+        parse=check.retrieval_weights,
         control="select",
     ),
     Parameter(
@@ -167,7 +174,7 @@ _ABLATIONS = (
         _mind("reflection_threshold"),
         "importance that triggers a reflection (the persona's when unset: 250)",
         "ablations",
-        parse=int,
+        parse=check.reflection_threshold,
     ),
 )
 
@@ -190,9 +197,16 @@ def _mind_help(name: str) -> str:
 
 
 def _cognition() -> tuple[Parameter, ...]:
-    numbers = {"recency_decay": float}
+    # Counts and durations are whole numbers: at least 1 for counts MindConfig requires so, else at least 0.
+    special = {"recency_decay": check.share, "quiet_hour": check.hour}
     return tuple(
-        Parameter(item.name, _mind(item.name), _mind_help(item.name), "cognition", parse=numbers.get(item.name, int))
+        Parameter(
+            item.name,
+            _mind(item.name),
+            _mind_help(item.name),
+            "cognition",
+            parse=special.get(item.name) or check.whole_number(1 if item.name in POSITIVE else 0),
+        )
         for item in fields(MindConfig)
         if item.name not in _SPECIAL
     )
@@ -249,7 +263,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         elif item.switch == "on":
             group.add_argument(item.cli_flag, dest=item.name, action="store_true", default=item.default, help=item.help)
         else:
-            metavar = _METAVARS.get(item.parse, item.name.upper())
+            metavar = _METAVARS.get(type(item.default), item.name.upper())
             group.add_argument(
                 item.cli_flag,
                 dest=item.name,

@@ -12,8 +12,14 @@ from rich.table import Table
 REFRESH_EVERY = 30
 
 
-def step_with_progress(model, end: datetime, console: Console, on_step: Callable[[], None] = lambda: None) -> None:
-    """Step until `end` with a progress bar: simulated time, steps per second, calls, tokens, cost."""
+def step_with_progress(
+    model,
+    end: datetime,
+    console: Console,
+    on_step: Callable[[], None] = lambda: None,
+    should_stop: Callable[[], bool] = lambda: False,
+) -> None:
+    """Step until `end` (or until `should_stop` says so, between steps) with a progress bar."""
     total = max(1, int((end - model.now).total_seconds() // model.seconds_per_step))
     columns = (
         TextColumn("[bold]{task.fields[clock]}"),
@@ -26,7 +32,7 @@ def step_with_progress(model, end: datetime, console: Console, on_step: Callable
     with Progress(*columns, console=console, transient=False, disable=not console.is_terminal) as progress:
         task = progress.add_task("simulating", total=total, clock="", rate="0", calls=0, tokens=0, cost="0.00")
         started, done = time.perf_counter(), 0
-        while model.now < end:
+        while model.now < end and not should_stop():
             model.step()
             on_step()
             done += 1
@@ -41,6 +47,11 @@ def step_with_progress(model, end: datetime, console: Console, on_step: Callable
                     tokens=totals.prompt_tokens + totals.completion_tokens,
                     cost=f"{totals.cost or 0:.2f}",
                 )
+
+
+def fallback_share(totals) -> float:
+    """The share of answered requests that fell back to the built-in answer (0 when there were none)."""
+    return totals.fallbacks / totals.requests if totals.requests else 0.0
 
 
 def print_summary(model, wall_seconds: float, console: Console) -> None:
@@ -63,7 +74,7 @@ def print_summary(model, wall_seconds: float, console: Console) -> None:
 
     people = max(1, len(model.people))
     calls = Table(title=f"Model calls ({model.gateway.config.model}), {len(model.people)} agents")
-    for column in ("request", "calls", "per agent", "tokens", "cost $", "fallbacks"):
+    for column in ("request", "calls", "per agent", "tokens", "cost $", "retries", "repairs", "fallbacks"):
         calls.add_column(column, justify="left" if column == "request" else "right")
     rows = sorted(model.gateway.ledger.by_kind().items())
     for kind, totals in [*rows, ("all", model.gateway.ledger.totals())]:
@@ -73,7 +84,9 @@ def print_summary(model, wall_seconds: float, console: Console) -> None:
             f"{totals.calls / people:.1f}",
             str(totals.prompt_tokens + totals.completion_tokens),
             f"{totals.cost or 0:.4f}",
-            str(totals.fallbacks),
+            str(totals.retries),
+            str(totals.repairs),
+            f"{totals.fallbacks} ({100 * fallback_share(totals):.0f}%)",
             style="bold" if kind == "all" else None,
         )
     console.print(calls)

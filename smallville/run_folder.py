@@ -7,7 +7,8 @@
   metrics/model.csv    the DataCollector's model frame (time, density, awareness, calls, ...)
   metrics/agents.csv   the DataCollector's agent frame (position, action, knowledge per agent)
   graphs/<time>.graphml  the relationship graph at each checkpoint
-  checkpoint/          the latest checkpoint (state.json), replaced atomically
+  checkpoint/          the latest checkpoint (state.json), replaced atomically, and the one before (previous.json)
+  .lock                the writer's lock (smallville.run_lock): one writer per folder, its pid inside
   ledger.json          model calls, tokens and cost by agent and request kind
   report/              written by `run.py report`
 """
@@ -61,6 +62,16 @@ class RunFolder:
     def checkpoint(self) -> Path:
         """The latest checkpoint folder."""
         return self.root / "checkpoint"
+
+    @property
+    def checkpoint_state(self) -> Path:
+        """The newest checkpoint."""
+        return self.checkpoint / "state.json"
+
+    @property
+    def checkpoint_previous(self) -> Path:
+        """The checkpoint before the newest, used when the newest is damaged."""
+        return self.checkpoint / "previous.json"
 
     @property
     def ledger(self) -> Path:

@@ -2,25 +2,36 @@
 
 Everything is flushed at a checkpoint, in an order that makes a crash at any moment recoverable: the memory store,
 event log and metrics are appended first, then `checkpoint/state.json` is replaced atomically (written to a
-temporary file, then renamed) with the counts of what it covers. Resuming truncates whatever was appended after
-the last complete checkpoint, so a killed run loses at most the work since that checkpoint.
+temporary file, then renamed, the one before kept as `previous.json`) with the counts of what it covers. Resuming
+truncates whatever was appended after the checkpoint it continues from, so a killed run loses at most the work since
+that checkpoint (two intervals if the newest checkpoint is damaged). A writer holds the folder's lock (run_lock);
+readers open it without the lock and see the checkpoint's snapshot, never a half-written step.
 """
 
 import csv
 import json
 import os
+import shutil
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import networkx as nx
 
 from memory import MemoryStore, StoreError
+from smallville.run_check import (
+    EVENTS_SCHEMA_VERSION,
+    RunFolderError,
+    Snapshot,
+    check_databases,
+    read_config,
+    read_snapshot,
+)
 from smallville.run_folder import RunFolder
+from smallville.run_lock import LOCK_NAME, RunFolderLocked, RunLock
 
-
-class RunFolderError(ValueError):
-    """A run folder that cannot be created or read; the message says which and why."""
+__all__ = ["RunFolderError", "RunStore", "safe_config"]
 
 
 def safe_config(config: dict) -> dict:
@@ -35,80 +46,141 @@ def safe_config(config: dict) -> dict:
 
 
 class RunStore:
-    """One run folder, open for writing checkpoints or for reading back."""
+    """One run folder, open for writing checkpoints (holding its lock) or for reading its last checkpoint back.
 
-    def __init__(self, folder: RunFolder):
+    Attributes:
+        folder: The folder's paths.
+        snapshot: The checkpoint the run continues from or is read at (None before the first one).
+    """
+
+    def __init__(self, folder: RunFolder, lock: RunLock | None = None, snapshot: Snapshot | None = None):
         self.folder = folder
-        self.memory = MemoryStore(folder.memory)
+        self.lock = lock
+        self.snapshot = snapshot
+        try:
+            self.memory = MemoryStore(folder.memory)
+        except StoreError as error:
+            self._release()
+            raise RunFolderError(str(error)) from error
         self._events_flushed = 0
         self._model_rows_flushed = 0
         self._agent_rows_flushed = 0
 
     @classmethod
     def create(cls, root: Path, config: dict) -> "RunStore":
-        """Make a new run folder and write its config.
+        """Make a new run folder, lock it and write its config.
 
         Raises:
-            RunFolderError: If the folder exists already or cannot be written.
+            RunFolderError: If the folder exists already, another process writes to it, or it cannot be written.
         """
-        folder = RunFolder(root)
-        if root.exists() and any(root.iterdir()):
-            raise RunFolderError(f"{root}: already exists; give a new folder, or resume it with `run.py resume {root}`")
+        folder = RunFolder(Path(root))
+        lock = _lock(folder.root)
         try:
-            root.mkdir(parents=True, exist_ok=True)
+            if folder.exists():
+                raise RunFolderError(
+                    f"{root}: already exists and holds a run; continue it with `run.py resume {root}`, "
+                    "or give another --out"
+                )
+            if any(path.name != LOCK_NAME for path in folder.root.iterdir()):
+                raise RunFolderError(f"{root}: already exists and is not a run folder; give another --out")
             folder.metrics.mkdir(exist_ok=True)
             folder.graphs.mkdir(exist_ok=True)
-            folder.config.write_text(json.dumps(safe_config(config), indent=2, default=str) + "\n")
+            _write_atomically(folder.config, json.dumps(safe_config(config), indent=2, default=str) + "\n")
         except OSError as error:
+            lock.release()
             raise RunFolderError(f"{root}: cannot write the run folder ({error.strerror})") from error
-        return cls(folder)
+        except RunFolderError:
+            lock.release()
+            raise
+        return cls(folder, lock)
 
     @classmethod
-    def open(cls, root: Path) -> "RunStore":
-        """Open an existing run folder.
+    def open(cls, root: Path, *, write: bool = False) -> "RunStore":
+        """Open an existing run folder, every file checked; `write` takes its lock for the store's life.
 
         Raises:
-            RunFolderError: If it is not a run folder.
+            RunFolderError: If it is not a run folder, a file is damaged, or (to write) another process writes to it.
         """
-        folder = RunFolder(root)
-        if not folder.exists():
-            raise RunFolderError(f"{root}: not a run folder (no config.json); give a folder `run.py simulate` wrote")
-        return cls(folder)
+        folder = RunFolder(Path(root))
+        read_config(folder)
+        lock = _lock(folder.root) if write else None
+        try:
+            check_databases(folder)
+            snapshot = read_snapshot(folder)
+        except RunFolderError:
+            if lock:
+                lock.release()
+            raise
+        return cls(folder, lock, snapshot)
 
     def config(self) -> dict:
-        """The run's configuration."""
-        return json.loads(self.folder.config.read_text())
+        """The run's configuration (checked when the store was opened)."""
+        return read_config(self.folder)
 
     def has_checkpoint(self) -> bool:
-        """Whether a complete checkpoint exists."""
-        return (self.folder.checkpoint / "state.json").is_file()
+        """Whether a usable checkpoint exists."""
+        return self.snapshot is not None
+
+    def start_over(self) -> None:
+        """Delete what a run killed before its first checkpoint wrote (all but the config), to run it from the start."""
+        self.memory.close()
+        for path in (self.folder.events, self.folder.memory, self.folder.ledger):
+            for part in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal")):
+                part.unlink(missing_ok=True)
+        for directory in (self.folder.metrics, self.folder.graphs, self.folder.checkpoint):
+            shutil.rmtree(directory, ignore_errors=True)
+        self.folder.metrics.mkdir()
+        self.folder.graphs.mkdir()
+        self.memory = MemoryStore(self.folder.memory)
 
     # --- writing ------------------------------------------------------------------------------------------------
 
     def checkpoint(self, model) -> None:
-        """Flush everything since the last checkpoint, then replace the checkpoint atomically."""
+        """Flush everything since the last checkpoint, then replace the checkpoint atomically.
+
+        Raises:
+            RunFolderError: If a file cannot be written (a full disk): naming it; the last checkpoint stays intact.
+        """
         self._check_embedder(model)
-        for agent in model.people:
-            self.memory.save(agent.name, agent.memories.stream)
-        events = self._flush_events(model)
-        model_rows, agent_rows = self._flush_metrics(model)
-        graph_file = self.folder.graphs / f"{model.now:%Y%m%dT%H%M%S}.graphml"
-        nx.write_graphml(model.social.graph, graph_file)
-        self.folder.ledger.write_text(json.dumps(_ledger_summary(model), indent=2) + "\n")
-        state = {
-            "now": model.now.isoformat(),
-            "model": model.get_state(streams=False),
-            "stream_lengths": {agent.name: len(agent.memories.stream) for agent in model.people},
-            "events": events,
-            "model_rows": model_rows,
-            "agent_rows": agent_rows,
-        }
-        self.folder.checkpoint.mkdir(exist_ok=True)
-        _write_atomically(self.folder.checkpoint / "state.json", json.dumps(state))
+        writing = self.folder.memory
+        try:
+            for agent in model.people:
+                self.memory.save(agent.name, agent.memories.stream)
+            writing = self.folder.events
+            events = self._flush_events(model)
+            writing = self.folder.metrics
+            model_rows, agent_rows = self._flush_metrics(model)
+            writing = self.folder.graphs / f"{model.now:%Y%m%dT%H%M%S}.graphml"
+            nx.write_graphml(model.social.graph, writing)
+            writing = self.folder.ledger
+            _write_atomically(writing, json.dumps(_ledger_summary(model), indent=2) + "\n")
+            state = {
+                "now": model.now.isoformat(),
+                "model": model.get_state(streams=False),
+                "stream_lengths": {agent.name: len(agent.memories.stream) for agent in model.people},
+                "events": events,
+                "model_rows": model_rows,
+                "agent_rows": agent_rows,
+            }
+            writing = self.folder.checkpoint_state
+            self.folder.checkpoint.mkdir(exist_ok=True)
+            _write_atomically(writing, json.dumps(state), keep=self.folder.checkpoint_previous)
+        except (OSError, sqlite3.Error, StoreError) as error:
+            cause = error.__cause__ if isinstance(error, StoreError) and error.__cause__ else error
+            reason = getattr(cause, "strerror", None) or str(cause)
+            kept = f"the checkpoint at {self.snapshot.now:%Y-%m-%d %H:%M}" if self.snapshot else "no checkpoint yet"
+            raise RunFolderError(
+                f"{writing}: cannot be written ({reason}); the last good checkpoint is intact ({kept}): free some "
+                f"disk space, then `run.py resume {self.folder.root}`"
+            ) from error
+        self.snapshot = Snapshot(self.folder.checkpoint_state, state, model.now)
 
     def _flush_events(self, model) -> int:
         new = model.event_log[self._events_flushed :]
-        with sqlite3.connect(self.folder.events) as db:
+        with closing(sqlite3.connect(self.folder.events, timeout=30)) as db, db:
+            if db.execute("pragma user_version").fetchone()[0] == 0:
+                db.execute("pragma journal_mode=wal")
+                db.execute(f"pragma user_version = {EVENTS_SCHEMA_VERSION}")
             db.execute(
                 "create table if not exists events (id integer primary key, time text, agent text, kind text, "
                 "text text, details text)"
@@ -142,20 +214,30 @@ class RunStore:
 
     # --- reading ------------------------------------------------------------------------------------------------
 
-    def restore(self, model) -> None:
-        """Bring a freshly built model (same config) to the last checkpoint; drop anything written after it.
+    def restore(self, model, *, truncate: bool = True) -> None:
+        """Bring a freshly built model (same config) to the checkpoint; a writer also drops anything written after.
+
+        Args:
+            model: A SmallvilleModel built from the run's config.
+            truncate: Cut the data files back to the checkpoint (writers only: a reader must not touch them).
 
         Raises:
-            RunFolderError: If the run has no checkpoint yet.
+            RunFolderError: If the run has no checkpoint yet, or its memories do not fit the model.
         """
-        path = self.folder.checkpoint / "state.json"
-        if not path.is_file():
-            raise RunFolderError(f"{self.folder.root}: no checkpoint yet; the run stopped before its first one")
-        state = json.loads(path.read_text())
+        if self.snapshot is None:
+            raise RunFolderError(
+                f"{self.folder.root}: no checkpoint yet (the run stopped while loading); "
+                f"`run.py resume {self.folder.root}` starts it again from the beginning"
+            )
+        state = self.snapshot.state
         self._check_embedder(model)
-        streams = {name: self.memory.load(name, length=length) for name, length in state["stream_lengths"].items()}
+        try:
+            streams = {name: self.memory.load(name, length=length) for name, length in state["stream_lengths"].items()}
+        except StoreError as error:
+            raise RunFolderError(str(error)) from error
         model.set_state(state["model"], streams=streams)
-        self._truncate(state)
+        if truncate:
+            self._truncate(state)
         model.event_log.clear()
         self._events_flushed = 0
         self._model_rows_flushed = len(model.datacollector.get_model_vars_dataframe())
@@ -163,7 +245,7 @@ class RunStore:
 
     def _truncate(self, state: dict) -> None:
         if self.folder.events.is_file():
-            with sqlite3.connect(self.folder.events) as db:
+            with closing(sqlite3.connect(self.folder.events, timeout=30)) as db, db:
                 db.execute("delete from events where id > ?", (state["events"],))
         _keep_rows(self.folder.model_metrics, state["model_rows"])
         _keep_rows(self.folder.agent_metrics, state["agent_rows"])
@@ -176,8 +258,22 @@ class RunStore:
             raise RunFolderError(str(error)) from error
 
     def close(self) -> None:
-        """Close the memory store."""
+        """Close the memory store and release the lock."""
         self.memory.close()
+        self._release()
+
+    def _release(self) -> None:
+        if self.lock is not None:
+            self.lock.release()
+
+
+def _lock(root: Path) -> RunLock:
+    try:
+        return RunLock(root)
+    except RunFolderLocked as error:
+        raise RunFolderError(str(error)) from error
+    except OSError as error:
+        raise RunFolderError(f"{root}: cannot be locked for writing ({error.strerror}); check the path") from error
 
 
 def _ledger_summary(model) -> dict:
@@ -191,12 +287,19 @@ def _ledger_summary(model) -> dict:
     }
 
 
-def _write_atomically(path: Path, text: str) -> None:
+def _write_atomically(path: Path, text: str, keep: Path | None = None) -> None:
+    """Write a temporary file, flush it to disk, then rename it over `path` (after moving the old one to `keep`)."""
     temporary = path.with_suffix(path.suffix + ".tmp")
-    with temporary.open("w") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
+    try:
+        with temporary.open("w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError:
+        temporary.unlink(missing_ok=True)
+        raise
+    if keep is not None and path.is_file():
+        os.replace(path, keep)
     os.replace(temporary, path)
 
 
@@ -213,5 +316,7 @@ def _keep_rows(path: Path, rows: int) -> None:
         return
     with path.open(newline="") as handle:
         kept = list(csv.reader(handle))[: rows + 1]
-    with path.open("w", newline="") as handle:
-        csv.writer(handle).writerows(kept)
+    temporary = path.with_suffix(path.suffix + ".tmp")
+    with temporary.open("w", newline="") as handle:
+        csv.writer(handle, lineterminator="\n").writerows(kept)
+    os.replace(temporary, path)

@@ -68,6 +68,12 @@ class Gathering(BaseModel):
     start: datetime
     end: datetime
 
+    @model_validator(mode="after")
+    def _ends_after_it_starts(self) -> "Gathering":
+        if self.end <= self.start:
+            raise ValueError(f"ends ({self.end:%Y-%m-%d %H:%M}) before it starts ({self.start:%Y-%m-%d %H:%M})")
+        return self
+
 
 class Scenario(BaseModel):
     """A town to simulate; paths are relative to the data directory."""
@@ -90,7 +96,33 @@ class Scenario(BaseModel):
         duplicates = sorted({name for name in names if names.count(name) > 1})
         if duplicates:
             raise ValueError(f"agents: {', '.join(duplicates)} listed more than once")
+        if self.gathering and self.gathering.end <= self.start:
+            raise ValueError(f"gathering: ends ({self.gathering.end:%Y-%m-%d %H:%M}) before the scenario starts")
         return self
+
+    def check_map(self, ville, source: str = "") -> None:
+        """Check the places the scenario names against its map: the gathering's place, the agents' start tiles.
+
+        Args:
+            ville: The scenario's map (an environment.Ville).
+            source: The scenario file, for the message.
+
+        Raises:
+            ScenarioError: Naming the field, what is wrong and the fix.
+        """
+        where = source or f"scenario {self.name}"
+        if self.gathering and not ville.has_address(self.gathering.place):
+            example = f"{ville.world}:{ville.sectors()[0]}"
+            raise ScenarioError(
+                f"{where}: field 'gathering.place': {self.gathering.place!r} is not a place on the map; "
+                f"give world:sector[:arena] as the map names it, e.g. {example!r}"
+            )
+        for index, agent in enumerate(self.agents):
+            if not ville.is_walkable(agent.tile):
+                raise ScenarioError(
+                    f"{where}: field 'agents.{index}.tile': {agent.name} starts on {list(agent.tile)}, which is off "
+                    "the map or a wall; give a walkable tile"
+                )
 
     @property
     def agent_names(self) -> list[str]:
@@ -125,15 +157,19 @@ def available_scenarios(directory: Path = SCENARIOS_DIR) -> list[str]:
     return sorted(path.stem for path in directory.glob("*.json"))
 
 
+def scenario_file(name_or_path: str | Path, directory: Path = SCENARIOS_DIR) -> Path:
+    """The file of a scenario given by name (in data/scenarios/) or by path."""
+    path = Path(name_or_path)
+    return path if path.suffix == ".json" else directory / f"{name_or_path}.json"
+
+
 def load_scenario(name_or_path: str | Path, directory: Path = SCENARIOS_DIR) -> Scenario:
     """Load a scenario by name (a file in data/scenarios/) or by path.
 
     Raises:
         ScenarioError: If the file is missing, is not JSON, or a field is wrong.
     """
-    path = Path(name_or_path)
-    if path.suffix != ".json":
-        path = directory / f"{name_or_path}.json"
+    path = scenario_file(name_or_path, directory)
     if not path.is_file():
         raise ScenarioError(
             f"{path}: no such scenario; choose one of: {', '.join(available_scenarios(directory))}, or give a path"

@@ -1,27 +1,26 @@
 """`run.py interview` and `run.py whisper`: talk to the agents of a run at its last checkpoint."""
 
 import argparse
-from pathlib import Path
 
 from smallville.cli import UserError
+from smallville.commands.loading import build_model, open_store, save_checkpoint
 
 
-def _load(run_folder: str, llm: str | None = None):
-    """The run's model at its last checkpoint, and the store it came from."""
-    from smallville.model import SmallvilleModel  # noqa: PLC0415 - heavy
-    from smallville.run_store import RunFolderError, RunStore  # noqa: PLC0415
+def _load(run_folder: str, llm: str | None = None, *, write: bool = False):
+    """The run's model at its last checkpoint, and the store it came from (locked when the command writes).
 
+    A reader (an interview that is not remembered) leaves every file as it is, so it can run beside a writer.
+    """
+    store = open_store(run_folder, write=write)
     try:
-        store = RunStore.open(Path(run_folder))
-        config = store.config()
-        config.pop("end")
-        config.pop("checkpoint_minutes")
-        if llm:
-            config["llm"] = llm
-        model = SmallvilleModel(**config, seed_memories=False)
-        store.restore(model)
-    except RunFolderError as error:
-        raise UserError(str(error)) from error
+        if store.snapshot is None:
+            raise UserError(
+                f"{run_folder}: no checkpoint yet; wait for the run's first one, or `run.py resume {run_folder}`"
+            )
+        model = build_model(store, llm=llm, truncate=write)
+    except BaseException:
+        store.close()
+        raise
     return model, store
 
 
@@ -37,13 +36,20 @@ def run(args: argparse.Namespace) -> int:
     """Print each asked agent's answer; store it only with --remember."""
     if not args.all and not args.agent:
         raise UserError("name an agent, or ask everyone with --all")
-    model, store = _load(args.run, args.llm)
+    if args.llm:
+        from agents import check_model  # noqa: PLC0415 - heavy
+
+        try:
+            check_model(args.llm)
+        except ValueError as error:
+            raise UserError(f"--llm: {error}") from error
+    model, store = _load(args.run, args.llm, write=args.remember)
     try:
         for agent in _agents(model, args.agent, args.all):
             answer = model.interview(agent.name, args.question, remember=args.remember)
             print(f"{agent.name}: {answer}")
         if args.remember:
-            store.checkpoint(model)
+            save_checkpoint(store, model)
     finally:
         store.close()
         model.close()
@@ -52,11 +58,11 @@ def run(args: argparse.Namespace) -> int:
 
 def whisper(args: argparse.Namespace) -> int:
     """Queue the statement in the agent's memory and save it into the checkpoint."""
-    model, store = _load(args.run)
+    model, store = _load(args.run, write=True)
     try:
         (agent,) = _agents(model, args.agent, False)
         model.whisper(agent.name, args.statement)
-        store.checkpoint(model)
+        save_checkpoint(store, model)
         print(f"{agent.name} will remember: {args.statement!r} (resume the run to see what follows)")
     finally:
         store.close()

@@ -1,25 +1,42 @@
-"""`run.py report RUN`: plots (PNG) and a Markdown summary of a finished or running run, from its folder alone."""
+"""`run.py report RUN`: plots (PNG) and a Markdown summary of a finished or running run, from its folder alone.
+
+It reads the run at its last checkpoint (never takes the writer's lock, never writes to the data files): metric rows
+and events past the checkpoint's counts, which a running simulation may be appending, are left out.
+"""
 
 import argparse
-import json
 import sqlite3
+import sys
+from contextlib import closing
 from pathlib import Path
 
 from smallville.cli import UserError
+from smallville.run_check import RunFolderError, Snapshot, check_databases, read_config, read_snapshot
 from smallville.run_folder import RunFolder
 
 
 def run(args: argparse.Namespace) -> int:
     """Write the report next to the run's data and say where it is."""
     folder = RunFolder(Path(args.run))
-    if not folder.exists():
-        raise UserError(f"{folder.root}: not a run folder (no config.json); give the folder `simulate` wrote")
-    written = write_report(folder)
+    try:
+        read_config(folder)
+        check_databases(folder)
+        snapshot = read_snapshot(folder)
+    except RunFolderError as error:
+        raise UserError(str(error)) from error
+    if snapshot is None:
+        raise UserError(f"{folder.root}: no checkpoint yet; wait for the run's first one (at its start)")
+    if snapshot.notice:
+        print(f"warning: {snapshot.notice}", file=sys.stderr)
+    try:
+        written = write_report(folder, snapshot)
+    except OSError as error:
+        raise UserError(f"{error.filename or folder.report}: cannot be written ({error.strerror})") from error
     print(f"report written to {folder.report} ({', '.join(path.name for path in written)})")
     return 0
 
 
-def write_report(folder: RunFolder) -> list[Path]:
+def write_report(folder: RunFolder, snapshot: Snapshot) -> list[Path]:
     """Plot density and awareness over time and the latest relationship graph; write summary.md."""
     import matplotlib  # noqa: PLC0415 - plotting libraries load only for a report
 
@@ -28,9 +45,10 @@ def write_report(folder: RunFolder) -> list[Path]:
     import networkx as nx  # noqa: PLC0415
     import pandas as pd  # noqa: PLC0415
 
-    if not folder.model_metrics.is_file():
-        raise UserError(f"{folder.model_metrics}: missing; the run wrote no metrics yet (wait for a checkpoint)")
-    frame = pd.read_csv(folder.model_metrics, parse_dates=["time"])
+    rows = snapshot.state["model_rows"]
+    if not folder.model_metrics.is_file() or rows == 0:
+        raise UserError(f"{folder.model_metrics}: no rows yet; wait for the run's first checkpoint")
+    frame = pd.read_csv(folder.model_metrics, parse_dates=["time"], nrows=rows)
     folder.report.mkdir(exist_ok=True)
     written = []
 
@@ -50,7 +68,7 @@ def write_report(folder: RunFolder) -> list[Path]:
     figure.autofmt_xdate()
     written.append(_save(figure, folder.report / "diffusion.png", plt))
 
-    graphs = sorted(folder.graphs.glob("*.graphml"))
+    graphs = sorted(path for path in folder.graphs.glob("*.graphml") if path.stem <= f"{snapshot.now:%Y%m%dT%H%M%S}")
     graph = nx.read_graphml(graphs[-1]) if graphs else nx.Graph()
     figure, axis = plt.subplots(figsize=(9, 9))
     layout = nx.circular_layout(graph)
@@ -60,7 +78,7 @@ def write_report(folder: RunFolder) -> list[Path]:
     written.append(_save(figure, folder.report / "relationships.png", plt))
 
     summary = folder.report / "summary.md"
-    summary.write_text(_summary_markdown(folder, frame, facts))
+    summary.write_text(_summary_markdown(folder, frame, facts, snapshot))
     written.append(summary)
     return written
 
@@ -72,8 +90,8 @@ def _save(figure, path: Path, plt) -> Path:
     return path
 
 
-def _summary_markdown(folder: RunFolder, frame, facts: list[str]) -> str:
-    config = json.loads(folder.config.read_text())
+def _summary_markdown(folder: RunFolder, frame, facts: list[str], snapshot: Snapshot) -> str:
+    config = read_config(folder)
     first, last = frame.iloc[0], frame.iloc[-1]
     lines = [
         f"# Run report: {config.get('scenario_name', '?')}",
@@ -87,16 +105,25 @@ def _summary_markdown(folder: RunFolder, frame, facts: list[str]) -> str:
     if "attendees" in frame:
         lines.append(f"- at the gathering: {int(last['attendees'])} agents")
     if folder.events.is_file():
-        with sqlite3.connect(folder.events) as db:
-            counts = dict(db.execute("select kind, count(*) from events group by kind").fetchall())
+        with closing(sqlite3.connect(f"file:{folder.events}?mode=ro", uri=True, timeout=30)) as db:
+            counts = dict(
+                db.execute(
+                    "select kind, count(*) from events where id <= ? group by kind", (snapshot.state["events"],)
+                ).fetchall()
+            )
         lines.append(
             f"- talks: {counts.get('talk', 0)} ({counts.get('line', 0)} lines), "
             f"reflections: {counts.get('reflection', 0)}, actions: {counts.get('action', 0)}"
         )
-    if folder.ledger.is_file():
-        totals = json.loads(folder.ledger.read_text()).get("totals", {})
-        tokens = totals.get("prompt_tokens", 0) + totals.get("completion_tokens", 0)
-        lines.append(f"- model calls: {totals.get('calls', 0)}, tokens: {tokens}, cost: ${totals.get('cost') or 0:.4f}")
+    records = snapshot.state["model"]["ledger"].get("records", [])
+    calls = sum(record.get("calls", 0) for record in records)
+    tokens = sum(record.get("prompt_tokens", 0) + record.get("completion_tokens", 0) for record in records)
+    cost = sum(record.get("cost") or 0 for record in records)
+    fallbacks = sum(bool(record.get("fallback")) for record in records)
+    repairs = sum(bool(record.get("repaired")) for record in records)
+    retries = sum(record.get("retries", 0) for record in records)
+    lines.append(f"- model calls: {calls}, tokens: {tokens}, cost: ${cost:.4f}")
+    lines.append(f"- faults: {retries} retries, {repairs} repairs, {fallbacks} fallbacks of {len(records)} answers")
     lines += [
         "",
         "![density](density.png)",

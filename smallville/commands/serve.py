@@ -3,11 +3,17 @@
 The options are checked here, so a mistake is one clear line instead of an error page; then `solara run` serves
 smallville.app.page in production mode, with its JavaScript from the local asset cache (solara-assets), no
 telemetry and no version check: neither the page nor the server makes a request beyond this machine.
+
+The server runs in its own process group; SIGTERM or Ctrl-C to `run.py serve` ends that whole group (and the
+server is told to end if `run.py serve` itself dies), so no page server is left answering on the port.
 """
 
 import argparse
+import contextlib
+import ctypes
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -33,18 +39,27 @@ def check(settings: dict) -> None:
     """
     from agents import check_model  # noqa: PLC0415 - heavy
     from smallville.run_store import RunFolderError  # noqa: PLC0415
-    from smallville.scenario import ScenarioError, load_scenario  # noqa: PLC0415
+    from smallville.scenario import DATA_DIR, ScenarioError, load_scenario, scenario_file  # noqa: PLC0415
+    from smallville.town import load_town  # noqa: PLC0415
 
     try:
         if "replay" in settings:
             from smallville.app.replay import ReplayModel  # noqa: PLC0415
+            from smallville.run_check import check_databases, read_config, read_snapshot  # noqa: PLC0415
+            from smallville.run_folder import RunFolder  # noqa: PLC0415
 
+            folder = RunFolder(Path(settings["replay"]))
+            read_config(folder)
+            check_databases(folder)
+            if read_snapshot(folder) is None:
+                raise RunFolderError(f"{folder.root}: no checkpoint yet; wait for the run's first one")
             ReplayModel(run_folder=settings["replay"]).close()
             return
         kwargs = settings["model"]
         for name in {kwargs["llm"], *(kwargs["routes"] or {}).values()}:
-            check_model(name)
-        load_scenario(kwargs["scenario_name"]).select(kwargs["agents"])
+            check_model(name, api_base=kwargs["api_base"])
+        setting = load_scenario(kwargs["scenario_name"]).select(kwargs["agents"])
+        setting.check_map(load_town(DATA_DIR / setting.map)[0], str(scenario_file(kwargs["scenario_name"])))
     except (ValueError, ScenarioError, RunFolderError) as error:
         raise UserError(str(error).splitlines()[0]) from error
 
@@ -78,4 +93,54 @@ def run(args: argparse.Namespace) -> int:
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     }
     print(f"serving the Ville on http://{args.host}:{args.port} (Ctrl-C stops)", file=sys.stderr)
-    return subprocess.call(solara_command(args.host, args.port), env=env, cwd=ROOT)
+    server = subprocess.Popen(
+        solara_command(args.host, args.port),
+        env=env,
+        cwd=ROOT,
+        start_new_session=True,
+        preexec_fn=_end_with_parent,  # noqa: PLW1509 - only prctl, async-signal-safe
+    )
+    return serve_until_stopped(server)
+
+
+# How long the server may take to end after SIGTERM before it is killed.
+STOP_GRACE_S = 10
+
+
+def serve_until_stopped(server: subprocess.Popen) -> int:
+    """Wait for the server; on SIGTERM or SIGINT end its whole process group, then return 128 + the signal."""
+    received = []
+
+    def stop(number: int, frame) -> None:
+        received.append(number)
+        _end_group(server, signal.SIGTERM)
+
+    previous = {number: signal.signal(number, stop) for number in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        code = server.wait()
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        if server.poll() is None:
+            _end_group(server, signal.SIGTERM)
+        try:
+            server.wait(timeout=STOP_GRACE_S)
+        except subprocess.TimeoutExpired:
+            _end_group(server, signal.SIGKILL)
+            server.wait()
+        _end_group(server, signal.SIGKILL)  # anything the server itself started and left behind
+    if received:
+        print(f"stopped by {signal.Signals(received[0]).name}; the page server has ended", file=sys.stderr)
+        return 128 + received[0]
+    return code
+
+
+def _end_group(server: subprocess.Popen, number: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(server.pid, number)
+
+
+def _end_with_parent() -> None:
+    """In the server's process: ask Linux to send it SIGTERM when `run.py serve` dies, even by SIGKILL."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG

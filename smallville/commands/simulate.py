@@ -1,4 +1,9 @@
-"""`run.py simulate` and `run.py resume`: run the town to an end time, checkpointing into a run folder."""
+"""`run.py simulate` and `run.py resume`: run the town to an end time, checkpointing into a run folder.
+
+A new run locks its folder and writes its config before the model is built, and checkpoints at step 0, so a run
+killed at any moment can be resumed (one killed while loading starts again from the beginning). SIGTERM or Ctrl-C
+finish the step under way and write a checkpoint before the process exits.
+"""
 
 import argparse
 import time
@@ -8,71 +13,165 @@ from pathlib import Path
 from rich.console import Console
 
 from smallville.cli import UserError
+from smallville.commands.loading import build_model, open_store
 from smallville.options import model_kwargs
-from smallville.progress import print_summary, step_with_progress
+from smallville.progress import fallback_share, print_summary, step_with_progress
+from smallville.stopping import StopRequests
+
+# Exit code of a run that finished but whose answers were mostly fallbacks (1 is a user error, 2 a stopped run).
+FALLBACK_EXIT = 3
 
 
 def run(args: argparse.Namespace) -> int:
-    """Build the model in a new run folder, run it to the end time, print the summary."""
-    from agents import BudgetExceeded, ModelUnavailable, PersonaFileError, check_model  # noqa: PLC0415 - heavy
+    """Check everything, lock a new run folder, build the model, run it to the end time, print the summary."""
+    from agents import check_model  # noqa: PLC0415 - heavy
     from smallville.model import SmallvilleModel  # noqa: PLC0415
     from smallville.run_store import RunFolderError, RunStore  # noqa: PLC0415
-    from smallville.scenario import ScenarioError  # noqa: PLC0415
+    from smallville.scenario import DATA_DIR, ScenarioError, load_scenario, scenario_file  # noqa: PLC0415
+    from smallville.town import load_town  # noqa: PLC0415
 
     kwargs = model_kwargs(args)
     try:
         for name in {kwargs["llm"], *(kwargs["routes"] or {}).values()}:
             check_model(name, api_base=kwargs["api_base"])
+        setting = load_scenario(kwargs["scenario_name"]).select(kwargs["agents"])
+        setting.check_map(load_town(DATA_DIR / setting.map)[0], str(scenario_file(kwargs["scenario_name"])))
+        end = end_time(args, setting.start)
         out = Path(args.out) if args.out else Path("runs") / f"{Path(kwargs['scenario_name']).stem}-{_stamp()}"
-        console = Console(stderr=True)
-        started = time.perf_counter()
+        store = RunStore.create(out, {**kwargs, "end": end.isoformat(), "checkpoint_minutes": args.checkpoint_minutes})
+    except (ValueError, ScenarioError, RunFolderError) as error:
+        raise UserError(str(error).splitlines()[0]) from error
+    console = Console(stderr=True, soft_wrap=True)
+    console.print(f"run folder: {out}")
+    started = time.perf_counter()
+    try:
         with console.status("loading the town (map, personas, seeded memories)..."):
             model = SmallvilleModel(**kwargs)
-        end = datetime.fromisoformat(args.until) if args.until else model.now + timedelta(days=args.days)
-        store = RunStore.create(out, {**kwargs, "end": end.isoformat(), "checkpoint_minutes": args.checkpoint_minutes})
-    except (ValueError, ScenarioError, PersonaFileError, RunFolderError) as error:
-        raise UserError(str(error).splitlines()[0]) from error
-    console.print(f"run folder: {out}")
-    return _run_to_end(model, store, end, args.checkpoint_minutes, console, started, (BudgetExceeded, ModelUnavailable))
+    except BaseException as error:
+        store.close()
+        _loading_failed(error, out)
+        raise
+    return _run_to_end(model, store, end, args, console, started)
+
+
+def end_time(args: argparse.Namespace, start: datetime) -> datetime:
+    """The run's end: --until, or the start plus --days.
+
+    Raises:
+        UserError: If --until is not after the scenario's start.
+    """
+    if args.until is None:
+        return start + timedelta(days=args.days)
+    if args.until <= start:
+        raise UserError(
+            f"--until {args.until:%Y-%m-%dT%H:%M}: not after the scenario's start ({start:%Y-%m-%dT%H:%M}); "
+            "give a later time"
+        )
+    return args.until
 
 
 def resume(args: argparse.Namespace) -> int:
-    """Rebuild the run's model from its config, restore the last checkpoint, and run on to the end."""
-    from agents import BudgetExceeded, ModelUnavailable  # noqa: PLC0415
-    from smallville.model import SmallvilleModel  # noqa: PLC0415
-    from smallville.run_store import RunFolderError, RunStore  # noqa: PLC0415
-
-    console = Console(stderr=True)
+    """Lock the run folder, restore its last checkpoint (or start over if it has none), and run on to the end."""
+    console = Console(stderr=True, soft_wrap=True)
     started = time.perf_counter()
+    store = open_store(args.run, write=True)
     try:
-        store = RunStore.open(Path(args.run))
         config = store.config()
-        end = datetime.fromisoformat(config.pop("end"))
-        minutes = config.pop("checkpoint_minutes")
-        with console.status("loading the town and its last checkpoint..."):
-            model = SmallvilleModel(**config, seed_memories=False)
-            store.restore(model)
-    except RunFolderError as error:
-        raise UserError(str(error)) from error
+        end = datetime.fromisoformat(config["end"])
+        args.checkpoint_minutes = config["checkpoint_minutes"]
+        if store.snapshot is None:
+            console.print(f"{args.run}: no checkpoint yet (stopped while loading); starting it from the beginning")
+            store.start_over()
+            with console.status("loading the town (map, personas, seeded memories)..."):
+                model = build_model(store, restore=False)
+        else:
+            with console.status("loading the town and its last checkpoint..."):
+                model = build_model(store)
+    except BaseException:
+        store.close()
+        raise
     console.print(f"resuming {args.run} at {model.now:%Y-%m-%d %H:%M}")
-    return _run_to_end(model, store, end, minutes, console, started, (BudgetExceeded, ModelUnavailable))
+    return _run_to_end(model, store, end, args, console, started)
 
 
-def _run_to_end(model, store, end, checkpoint_minutes, console, started, stops) -> int:
-    every = max(1, int(checkpoint_minutes * 60 // model.seconds_per_step))
+def _run_to_end(model, store, end: datetime, args: argparse.Namespace, console: Console, started: float) -> int:
+    """Step to the end with checkpoints; a stop (budget, dead model, SIGTERM, Ctrl-C) checkpoints and says what next."""
+    from agents import BudgetExceeded, ModelUnavailable  # noqa: PLC0415
+    from smallville.run_store import RunFolderError  # noqa: PLC0415
+
+    every = max(1, int(args.checkpoint_minutes * 60 // model.seconds_per_step))
+    root = store.folder.root
     code = 0
     try:
-        step_with_progress(model, end, console, on_step=lambda: _maybe_checkpoint(model, store, every))
-    except stops as error:
-        console.print(f"[red]stopped: {error}[/red] (resume with: run.py resume {store.folder.root})")
-        code = 2
+        with StopRequests() as stop:
+            if store.snapshot is None:
+                store.checkpoint(model)  # step 0: from here on the run can always be resumed
+            try:
+                step_with_progress(
+                    model,
+                    end,
+                    console,
+                    on_step=lambda: _maybe_checkpoint(model, store, every),
+                    should_stop=lambda: stop.requested,
+                )
+            except (BudgetExceeded, ModelUnavailable) as error:
+                console.print(f"[red]stopped: {error}[/red] (resume with: run.py resume {root})")
+                code = 2
+            if store.snapshot is None or store.snapshot.now != model.now:
+                store.checkpoint(model)  # (the last periodic one may be at this very step: keep the previous one)
+            if stop.requested:
+                console.print(
+                    f"stopped at {model.now:%Y-%m-%d %H:%M}, checkpoint written; continue with: run.py resume {root}"
+                )
+                code = stop.exit_code
+    except RunFolderError as error:
+        raise UserError(str(error)) from error
     finally:
-        store.checkpoint(model)
         store.close()
         model.close()
-    print_summary(model, time.perf_counter() - started, Console())
-    console.print(f"results in {store.folder.root} (run.py report {store.folder.root} draws the plots)")
-    return code
+    print_summary(model, time.perf_counter() - started, Console(width=max(Console().width, 112)))
+    console.print(f"results in {root} (run.py report {root} draws the plots)")
+    return code or _judge_fallbacks(model, args, console)
+
+
+def _judge_fallbacks(model, args: argparse.Namespace, console: Console) -> int:
+    """Exit non-zero when too many answers were fallbacks: the run looks complete but the model was not really used."""
+    totals = model.gateway.ledger.totals()
+    share = fallback_share(totals)
+    limit = getattr(args, "max_fallback_share", 0.5)
+    if share <= limit or getattr(args, "accept_fallbacks", False):
+        return 0
+    console.print(
+        f"[red]warning: {totals.fallbacks} of {totals.requests} answers ({100 * share:.0f}%) were fallbacks, more "
+        f"than --max-fallback-share {limit:g}: the model's answers were mostly unusable (see the table above and "
+        "the log); check --llm/--api-base, or pass --accept-fallbacks to accept the run[/red]"
+    )
+    return FALLBACK_EXIT
+
+
+def _loading_failed(error: BaseException, out: Path) -> None:
+    """Turn a failure while building the model into one line; a mistake in the input leaves no folder behind."""
+    from agents import BudgetExceeded, ModelUnavailable, PersonaFileError  # noqa: PLC0415
+    from smallville.scenario import ScenarioError  # noqa: PLC0415
+
+    if isinstance(error, (ValueError, ScenarioError, PersonaFileError)):
+        _discard(out)
+        raise UserError(str(error).splitlines()[0]) from error
+    if isinstance(error, (BudgetExceeded, ModelUnavailable)):
+        raise UserError(
+            f"stopped while loading the town: {error}; raise the budget or fix the model, then: run.py resume {out}"
+        ) from error
+
+
+def _discard(out: Path) -> None:
+    """Remove a new run folder that holds only what `RunStore.create` wrote."""
+    for name in ("config.json", ".lock"):
+        (out / name).unlink(missing_ok=True)
+    for name in ("metrics", "graphs"):
+        if (out / name).is_dir() and not any((out / name).iterdir()):
+            (out / name).rmdir()
+    if out.is_dir() and not any(out.iterdir()):
+        out.rmdir()
 
 
 def _maybe_checkpoint(model, store, every: int) -> None:

@@ -1,0 +1,73 @@
+"""Opening a run folder for a command: checked, locked when the command writes, its model rebuilt at a checkpoint."""
+
+import sys
+from pathlib import Path
+
+from smallville.cli import UserError
+
+# Keys of config.json that belong to the run, not to SmallvilleModel's keyword arguments.
+RUN_KEYS = ("end", "checkpoint_minutes")
+
+
+def open_store(run_folder: str, *, write: bool):
+    """The run folder's store, every file checked; `write` holds the folder's lock until the store is closed.
+
+    Raises:
+        UserError: If it is not a run folder, a file is damaged, or another process writes to it.
+    """
+    from smallville.run_store import RunFolderError, RunStore  # noqa: PLC0415 - heavy
+
+    try:
+        store = RunStore.open(Path(run_folder), write=write)
+    except RunFolderError as error:
+        raise UserError(str(error)) from error
+    if store.snapshot is not None and store.snapshot.notice:
+        print(f"warning: {store.snapshot.notice}", file=sys.stderr)
+    return store
+
+
+def build_model(store, *, llm: str | None = None, restore: bool = True, truncate: bool = True):
+    """The run's model rebuilt from its config, brought to the store's checkpoint (when `restore`).
+
+    Raises:
+        UserError: If the config no longer builds a model (a scenario or persona file changed) or does not fit the
+            stored memories.
+    """
+    from agents import PersonaFileError  # noqa: PLC0415 - heavy
+    from smallville.model import SmallvilleModel  # noqa: PLC0415
+    from smallville.run_store import RunFolderError  # noqa: PLC0415
+    from smallville.scenario import ScenarioError  # noqa: PLC0415
+
+    config = {key: value for key, value in store.config().items() if key not in RUN_KEYS}
+    if llm:
+        config["llm"] = llm
+    try:
+        model = SmallvilleModel(**config, seed_memories=not restore)
+    except TypeError as error:
+        raise UserError(
+            f"{store.folder.config}: does not fit this version of the model ({error}); "
+            "use the version that wrote it, or start a new run"
+        ) from error
+    except (ValueError, ScenarioError, PersonaFileError) as error:
+        raise UserError(f"{store.folder.config}: {str(error).splitlines()[0]}") from error
+    if restore:
+        try:
+            store.restore(model, truncate=truncate)
+        except RunFolderError as error:
+            model.close()
+            raise UserError(str(error)) from error
+    return model
+
+
+def save_checkpoint(store, model) -> None:
+    """Write a checkpoint; a failed write (a full disk) is one line naming the file.
+
+    Raises:
+        UserError: If a file cannot be written; the previous checkpoint stays intact.
+    """
+    from smallville.run_store import RunFolderError  # noqa: PLC0415
+
+    try:
+        store.checkpoint(model)
+    except RunFolderError as error:
+        raise UserError(str(error)) from error

@@ -1,0 +1,264 @@
+"""Validators for command-line values (argparse's `type=`): each refuses a bad value in one line with the fix.
+
+A mistake caught here never reaches the model, where it would surface as a traceback or, worse, be accepted
+silently (`--days -1` ran nothing and exited 0). Every message says what is wrong and what to give instead; argparse
+adds the flag's name. Only the standard library is imported at module level, so `--help` stays fast.
+"""
+
+import argparse
+import math
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+# Bounds: far beyond any sensible run, close enough to refuse a typo (the paper ran two days).
+MAX_DAYS = 365
+MAX_SECONDS_PER_STEP = 3600  # the scenario file's own bound
+MAX_IN_FLIGHT = 1000
+MAX_SEED = 2**63 - 1
+# Whispers and interview questions: a paragraph, not a file pasted by mistake (one memory, one prompt line).
+MAX_STATEMENT_CHARS = 2000
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+__all__ = [
+    "MAX_STATEMENT_CHARS",
+    "agents_value",
+    "cache_file",
+    "checkpoint_minutes",
+    "days",
+    "fallback_share",
+    "hour",
+    "max_calls",
+    "max_cost",
+    "max_in_flight",
+    "port",
+    "question",
+    "reflection_threshold",
+    "retrieval_weights",
+    "routes_value",
+    "seconds_per_step",
+    "seed",
+    "share",
+    "statement",
+    "timeout",
+    "until",
+    "whole_number",
+]
+
+
+def _number(text: str, kind: type, example: str) -> float:
+    try:
+        value = kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not {'a whole number' if kind is int else 'a number'}; give e.g. {example}"
+        ) from None
+    if isinstance(value, float) and not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number; give e.g. {example}")
+    return value
+
+
+def _integer_in(text: str, low: int, high: int | None, example: str) -> int:
+    value = int(_number(text, int, example))
+    if value < low or (high is not None and value > high):
+        span = f"from {low} to {high}" if high is not None else f"{low} or more"
+        raise argparse.ArgumentTypeError(f"{value} is out of range; give a whole number {span}, e.g. {example}")
+    return value
+
+
+def whole_number(low: int) -> "Callable[[str], int]":
+    """A validator of whole numbers from `low` up (the cognition settings' flags)."""
+
+    def parse(text: str) -> int:
+        return _integer_in(text, low, None, str(max(low, 1) * 10))
+
+    parse.__name__ = f"whole number >= {low}"
+    return parse
+
+
+def share(text: str) -> float:
+    """A number in (0, 1] (the recency decay)."""
+    value = _number(text, float, "0.995")
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"{text}: give a number more than 0 and at most 1, e.g. 0.995")
+    return value
+
+
+def hour(text: str) -> int:
+    """An hour of the day, 0-23."""
+    return _integer_in(text, 0, 23, "23")
+
+
+def timeout(text: str) -> float:
+    """--timeout: seconds, more than 0."""
+    value = _number(text, float, "60")
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text} seconds: give more than 0, e.g. 60 (more for a slow local model)")
+    return value
+
+
+def days(text: str) -> float:
+    """--days: simulated days, more than 0 and at most MAX_DAYS."""
+    value = _number(text, float, "1 or 0.5")
+    if not 0 < value <= MAX_DAYS:
+        raise argparse.ArgumentTypeError(f"{text} days: give more than 0 and at most {MAX_DAYS}, e.g. 1 or 0.5")
+    return value
+
+
+def until(text: str) -> datetime:
+    """--until: a simulated time (its order against the scenario's start is checked once the scenario is known)."""
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date and time; give e.g. 2023-02-13T12:00") from None
+
+
+def seconds_per_step(text: str) -> int:
+    """--seconds-per-step: 1 to MAX_SECONDS_PER_STEP."""
+    return _integer_in(text, 1, MAX_SECONDS_PER_STEP, "10")
+
+
+def checkpoint_minutes(text: str) -> float:
+    """--checkpoint-minutes: more than 0."""
+    value = _number(text, float, "60")
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text} minutes: give more than 0, e.g. 60")
+    return value
+
+
+def max_calls(text: str) -> int:
+    """--max-calls: at least one call."""
+    return _integer_in(text, 1, None, "1000")
+
+
+def max_cost(text: str) -> float:
+    """--max-cost: more than 0 dollars."""
+    value = _number(text, float, "2.50")
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"${text}: give more than 0 dollars, e.g. 2.50")
+    return value
+
+
+def max_in_flight(text: str) -> int:
+    """--max-in-flight: 1 to MAX_IN_FLIGHT."""
+    return _integer_in(text, 1, MAX_IN_FLIGHT, "25 (1 for a single-slot local server)")
+
+
+def seed(text: str) -> int:
+    """--seed: a non-negative whole number (numpy refuses negative seeds)."""
+    return _integer_in(text, 0, MAX_SEED, "0")
+
+
+def reflection_threshold(text: str) -> int:
+    """--reflection-threshold: at least 1."""
+    return _integer_in(text, 1, None, "150")
+
+
+def port(text: str) -> int:
+    """--port: a TCP port."""
+    return _integer_in(text, 1, 65535, "8765")
+
+
+def fallback_share(text: str) -> float:
+    """--max-fallback-share: a share from 0 to 1."""
+    value = _number(text, float, "0.5")
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"{text}: give a share from 0 to 1, e.g. 0.5")
+    return value
+
+
+def agents_value(text: str) -> int | list[str] | None:
+    """--agents: "all", a number (at least 1), or comma-separated names (their existence is the scenario's check)."""
+    if text.strip() == "all":
+        return None
+    if text.strip().lstrip("-").isdigit():
+        return _integer_in(text.strip(), 1, None, "3")
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} names no agent; give all, a number, or names like 'Isabella Rodriguez,Klaus Mueller'"
+        )
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise argparse.ArgumentTypeError(f"{', '.join(duplicates)} named twice; name each agent once")
+    return names
+
+
+def routes_value(text: str) -> dict[str, str]:
+    """--route: "kind=model,kind=model" with kinds the agents really ask for."""
+    from agents.language.requests import ALL_REQUESTS  # noqa: PLC0415 - only when --route is given
+
+    kinds = [request.kind for request in ALL_REQUESTS]
+    routes = {}
+    for part in text.split(","):
+        kind, sep, model = (piece.strip() for piece in part.partition("="))
+        if not sep or not kind or not model:
+            raise argparse.ArgumentTypeError(f"route {part!r} is not kind=model (e.g. importance=ollama/llama3.1)")
+        if kind not in kinds:
+            raise argparse.ArgumentTypeError(f"no request kind {kind!r}; choose from: {', '.join(kinds)}")
+        routes[kind] = model
+    return routes
+
+
+def retrieval_weights(text: str) -> str:
+    """--retrieval-weights: "paper", "original" or three non-negative numbers, not all zero (kept as text)."""
+    if text in ("paper", "original"):
+        return text
+    try:
+        values = [float(part) for part in text.split(",")]
+    except ValueError:
+        values = []
+    if len(values) != 3 or not all(math.isfinite(v) and v >= 0 for v in values) or not any(values):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give 'paper' (1,1,1), 'original' (0.5,3,2) or three numbers >= 0, not all 0, like 1,2,1"
+        )
+    return text
+
+
+def cache_file(text: str) -> str:
+    """--cache: a SQLite file written by an earlier run, or a new file in an existing folder."""
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a folder; give a file, e.g. {path / 'cache.sqlite'}")
+    if path.exists():
+        try:
+            with path.open("rb") as handle:
+                header = handle.read(len(SQLITE_HEADER))
+        except OSError as error:
+            raise argparse.ArgumentTypeError(f"{text}: cannot be read ({error.strerror})") from None
+        if header and header != SQLITE_HEADER:
+            raise argparse.ArgumentTypeError(
+                f"{text} is not a SQLite file; give a cache an earlier run wrote, or a new file name"
+            )
+    elif not path.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: folder {path.parent} does not exist; create it first")
+    return text
+
+
+def _text(text: str, what: str) -> str:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise argparse.ArgumentTypeError(
+            f"the {what} is not valid UTF-8 text; check the terminal's encoding (e.g. LANG=C.UTF-8)"
+        ) from None
+    stripped = text.strip()
+    if not stripped:
+        raise argparse.ArgumentTypeError(f'the {what} is empty; give a sentence, e.g. "You are running for mayor"')
+    if len(stripped) > MAX_STATEMENT_CHARS:
+        raise argparse.ArgumentTypeError(
+            f"the {what} has {len(stripped)} characters, more than {MAX_STATEMENT_CHARS}; give a shorter one"
+        )
+    if any(ord(char) < 32 and char not in "\n\t" for char in stripped):
+        raise argparse.ArgumentTypeError(f"the {what} holds control characters; give plain text")
+    return stripped
+
+
+def statement(text: str) -> str:
+    """A whisper: non-empty UTF-8 text of at most MAX_STATEMENT_CHARS characters, without control characters."""
+    return _text(text, "statement")
+
+
+def question(text: str) -> str:
+    """An interview question: the same rules as a whisper's statement."""
+    return _text(text, "question")

@@ -1,0 +1,270 @@
+"""Checking a run folder on open: every file's shape, so damage is one line naming the file, never a traceback.
+
+A run folder is trusted only as far as its newest complete checkpoint: `checkpoint/state.json` says how many events,
+metric rows and memories it covers, and every other file must hold at least that much. The previous checkpoint is
+kept as `checkpoint/previous.json`; when the newest one is damaged (a disk error, a hand edit) or does not fit the
+data files, the previous one is used instead, so at most one checkpoint interval is lost. SQLite files are opened
+read-only here (checking never writes), with SQLite's own `quick_check`.
+"""
+
+import csv
+import json
+import logging
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from smallville.run_folder import RunFolder
+
+logger = logging.getLogger(__name__)
+
+# events.sqlite's layout version (`pragma user_version`); 0 is the same layout, written before it was versioned.
+EVENTS_SCHEMA_VERSION = 1
+EVENT_COLUMNS = ("id", "time", "agent", "kind", "text", "details")
+MEMORY_TABLES = {"meta", "streams", "nodes"}
+
+
+class RunFolderError(ValueError):
+    """A run folder that cannot be created, read or written; the message names the file, the fault and the fix."""
+
+
+class RunConfig(BaseModel):
+    """config.json: the model's keyword arguments (any others are passed on as they are) and the run's end."""
+
+    model_config = ConfigDict(extra="allow")
+    scenario_name: str = Field(min_length=1)
+    end: datetime
+    checkpoint_minutes: float = Field(gt=0)
+    embedder: str = Field(min_length=1)
+    llm: str = Field(min_length=1)
+
+
+class ModelState(BaseModel):
+    """The parts of SmallvilleModel.get_state a restore relies on (the rest is the model's own business)."""
+
+    model_config = ConfigDict(extra="allow")
+    step_count: int = Field(ge=0)
+    random: list
+    numpy_rng: dict
+    world: dict
+    conversations: list
+    agents: dict[str, dict]
+    social: dict
+    ledger: dict
+
+
+class CheckpointState(BaseModel):
+    """checkpoint/state.json: the model's state and how much of each data file it covers."""
+
+    model_config = ConfigDict(extra="forbid")
+    now: datetime
+    model: ModelState
+    stream_lengths: dict[str, int]
+    events: int = Field(ge=0)
+    model_rows: int = Field(ge=0)
+    agent_rows: int = Field(ge=0)
+
+    @model_validator(mode="after")
+    def _agents_agree(self) -> "CheckpointState":
+        if set(self.stream_lengths) != set(self.model.agents):
+            raise ValueError("stream_lengths and model.agents name different agents")
+        if any(length < 0 for length in self.stream_lengths.values()):
+            raise ValueError("a stream length is negative")
+        return self
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The checkpoint a run continues from (or is read at), and which file it came from."""
+
+    path: Path
+    state: dict
+    now: datetime
+    problem: str = ""
+
+    @property
+    def notice(self) -> str:
+        """One line for the user when the newest checkpoint was damaged and this older one is used ("" otherwise)."""
+        if not self.problem:
+            return ""
+        return f"{self.problem}; using the previous checkpoint ({self.now:%Y-%m-%d %H:%M}) instead"
+
+
+def read_config(folder: RunFolder) -> dict:
+    """config.json, checked.
+
+    Raises:
+        RunFolderError: If the folder is not a run folder or its config is damaged.
+    """
+    if not folder.exists():
+        raise RunFolderError(f"{folder.root}: not a run folder (no config.json); give a folder `run.py simulate` wrote")
+    data = _read_json(folder.config, "restore it from a copy, or start a new run with `run.py simulate`")
+    try:
+        RunConfig.model_validate(data)
+    except ValidationError as error:
+        raise RunFolderError(
+            f"{folder.config}: {_first_error(error)}; restore it from a copy, or start a new run with `run.py simulate`"
+        ) from error
+    return data
+
+
+def check_databases(folder: RunFolder) -> None:
+    """SQLite integrity and layout of events.sqlite and memory.sqlite (those that exist).
+
+    Raises:
+        RunFolderError: Naming the damaged file.
+    """
+    fix = "restore it from a copy, or start a new run with `run.py simulate`"
+    if folder.events.is_file():
+        with _read_only(folder.events, fix) as db:
+            version = db.execute("pragma user_version").fetchone()[0]
+            if version > EVENTS_SCHEMA_VERSION:
+                raise RunFolderError(
+                    f"{folder.events}: layout version {version} is newer than this program's "
+                    f"({EVENTS_SCHEMA_VERSION}); read it with the version that wrote it"
+                )
+            columns = tuple(row[1] for row in db.execute("pragma table_info(events)"))
+            if columns and columns != EVENT_COLUMNS:
+                raise RunFolderError(f"{folder.events}: the events table has columns {columns}, not {EVENT_COLUMNS}")
+    if folder.memory.is_file():
+        with _read_only(folder.memory, fix) as db:
+            tables = {row[0] for row in db.execute("select name from sqlite_master where type = 'table'")}
+            if tables and not tables >= MEMORY_TABLES:
+                raise RunFolderError(f"{folder.memory}: not a memory store (tables {sorted(tables)}); {fix}")
+            if tables:
+                meta = dict(db.execute("select key, value from meta").fetchall())
+                if "dim" in meta:
+                    wrong = db.execute(
+                        "select count(*) from nodes where length(embedding) != ?", (4 * int(meta["dim"]),)
+                    ).fetchone()[0]
+                    if wrong:
+                        raise RunFolderError(
+                            f"{folder.memory}: {wrong} stored embeddings are not {meta['dim']} numbers long; {fix}"
+                        )
+
+
+def read_snapshot(folder: RunFolder) -> Snapshot | None:
+    """The newest checkpoint that is whole and fits the data files; None if the run has none yet.
+
+    Raises:
+        RunFolderError: If checkpoints exist but none can be used.
+    """
+    candidates = [path for path in (folder.checkpoint_state, folder.checkpoint_previous) if path.is_file()]
+    if not candidates:
+        return None
+    problems = []
+    for path in candidates:
+        try:
+            state = _read_checkpoint(path, folder)
+        except RunFolderError as error:
+            problems.append(str(error))
+            continue
+        if problems:
+            logger.info("%s; continuing from %s", problems[0], path)
+        return Snapshot(path, state, datetime.fromisoformat(state["now"]), problems[0] if problems else "")
+    raise RunFolderError(
+        f"{problems[0]}; no earlier checkpoint is usable either: start the run again with `run.py simulate`"
+    )
+
+
+def _read_checkpoint(path: Path, folder: RunFolder) -> dict:
+    data = _read_json(path, "the previous checkpoint is used when it is whole")
+    try:
+        CheckpointState.model_validate(data)
+    except ValidationError as error:
+        raise RunFolderError(f"{path}: {_first_error(error)}") from error
+    have = {
+        folder.events: _count_events(folder.events),
+        folder.model_metrics: _count_rows(folder.model_metrics),
+        folder.agent_metrics: _count_rows(folder.agent_metrics),
+    }
+    wanted = {folder.events: data["events"], folder.model_metrics: data["model_rows"]}
+    wanted[folder.agent_metrics] = data["agent_rows"]
+    for file, count in wanted.items():
+        if have[file] < count:
+            raise RunFolderError(f"{file}: holds {have[file]} rows, the checkpoint {path.name} counts {count}")
+    stored = _stored_lengths(folder.memory)
+    for agent, length in data["stream_lengths"].items():
+        if stored.get(agent, 0) < length:
+            raise RunFolderError(
+                f"{folder.memory}: holds {stored.get(agent, 0)} memories of {agent!r}, "
+                f"the checkpoint {path.name} counts {length}"
+            )
+    return data
+
+
+def _read_json(path: Path, fix: str) -> dict:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise RunFolderError(f"{path}: cannot be read ({error}); {fix}") from error
+    if not text.strip():
+        raise RunFolderError(f"{path}: empty; {fix}")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RunFolderError(f"{path}: not valid JSON ({error}); {fix}") from error
+    if not isinstance(data, dict):
+        raise RunFolderError(f"{path}: holds a {type(data).__name__}, not an object; {fix}")
+    return data
+
+
+def _first_error(error: ValidationError) -> str:
+    first = error.errors()[0]
+    field = ".".join(str(part) for part in first["loc"]) or "(top level)"
+    return f"field {field!r}: {first['msg']}"
+
+
+class _read_only:  # noqa: N801 - used as a context manager, like open()
+    """A read-only SQLite connection whose errors become a RunFolderError naming the file."""
+
+    def __init__(self, path: Path, fix: str):
+        self.path, self.fix = path, fix
+
+    def __enter__(self) -> sqlite3.Connection:
+        try:
+            self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=30)
+            result = self.db.execute("pragma quick_check").fetchone()[0]
+        except sqlite3.Error as error:
+            raise RunFolderError(f"{self.path}: not a readable SQLite database ({error}); {self.fix}") from error
+        if result != "ok":
+            self.db.close()
+            raise RunFolderError(f"{self.path}: damaged ({result}); {self.fix}")
+        return self.db
+
+    def __exit__(self, kind, error, traceback) -> None:
+        self.db.close()
+        if isinstance(error, sqlite3.Error):
+            raise RunFolderError(f"{self.path}: not a readable SQLite database ({error}); {self.fix}") from error
+
+
+def _count_events(path: Path) -> int:
+    if not path.is_file():
+        return 0
+    with _read_only(path, "restore it from a copy") as db:
+        if not db.execute("select 1 from sqlite_master where name = 'events'").fetchone():
+            return 0
+        return db.execute("select count(*) from events").fetchone()[0]
+
+
+def _stored_lengths(path: Path) -> dict[str, int]:
+    if not path.is_file():
+        return {}
+    with _read_only(path, "restore it from a copy") as db:
+        if not db.execute("select 1 from sqlite_master where name = 'nodes'").fetchone():
+            return {}
+        return dict(db.execute("select agent, count(*) from nodes group by agent").fetchall())
+
+
+def _count_rows(path: Path) -> int:
+    """Complete data rows of a CSV (a last line cut short by a crash does not count)."""
+    if not path.is_file():
+        return 0
+    with path.open(newline="", encoding="utf-8", errors="replace") as handle:
+        text = handle.read()
+    rows = list(csv.reader(text.splitlines()))
+    complete = len(rows) - (0 if text.endswith("\n") or not rows else 1)
+    return max(0, complete - 1)

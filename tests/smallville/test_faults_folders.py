@@ -1,0 +1,255 @@
+"""The fault campaign, run folders: damaged files, a damaged newest checkpoint, two writers, a full disk, no checkpoint.
+
+One short run (three agents, 30 simulated minutes, a checkpoint every 10) is written once; every test damages a copy
+and runs the CLI in-process on it.
+"""
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from memory import StoreError
+from smallville.cli import main
+from smallville.run_lock import RunLock
+from tests.smallville.test_faults_inputs import FAST, one_line
+
+END = "2023-02-13T00:30"
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory) -> Path:
+    """A finished run folder (do not change it: copy it)."""
+    out = tmp_path_factory.mktemp("base") / "run"
+    assert main(["simulate", *FAST, "--until", END, "--checkpoint-minutes", "10", "--out", str(out)]) == 0
+    return out
+
+
+@pytest.fixture
+def run(finished, tmp_path) -> Path:
+    """A copy of the finished run to damage."""
+    copy = tmp_path / "run"
+    shutil.copytree(finished, copy)
+    return copy
+
+
+def events(folder: Path) -> list[tuple]:
+    with sqlite3.connect(folder / "events.sqlite") as db:
+        return db.execute("select time, agent, kind, text from events order by id").fetchall()
+
+
+def final_state(folder: Path) -> dict:
+    state = json.loads((folder / "checkpoint" / "state.json").read_text())
+    for record in state["model"]["ledger"]["records"]:
+        record.pop("latency_s")
+    return state
+
+
+def _sql(path: Path, statement: str) -> None:
+    with sqlite3.connect(path) as db:
+        db.execute(statement)
+
+
+def _json(path: Path, change) -> None:
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+
+
+# Damage that no checkpoint can get around: (how, the file named, what is wrong).
+FATAL = {
+    "config-empty": (lambda r: (r / "config.json").write_text(""), "config.json", "empty"),
+    "config-garbage": (lambda r: (r / "config.json").write_text('{"llm": '), "config.json", "not valid JSON"),
+    "config-list": (lambda r: (r / "config.json").write_text("[]"), "config.json", "holds a list"),
+    "config-no-end": (lambda r: _json(r / "config.json", lambda d: d.pop("end")), "config.json", "'end'"),
+    "config-bad-minutes": (
+        lambda r: _json(r / "config.json", lambda d: d.update(checkpoint_minutes=-5)),
+        "config.json",
+        "'checkpoint_minutes'",
+    ),
+    "checkpoints-both-garbage": (
+        lambda r: [(r / "checkpoint" / name).write_text("{") for name in ("state.json", "previous.json")],
+        "state.json",
+        "no earlier checkpoint is usable",
+    ),
+    "events-garbage": (
+        lambda r: (r / "events.sqlite").write_bytes(b"\x00garbage" * 512),
+        "events.sqlite",
+        "not a readable SQLite database",
+    ),
+    "events-emptied": (lambda r: _sql(r / "events.sqlite", "delete from events"), "events.sqlite", "holds 0 rows"),
+    "events-newer-layout": (
+        lambda r: _sql(r / "events.sqlite", "pragma user_version = 99"),
+        "events.sqlite",
+        "newer than this program's",
+    ),
+    "memory-garbage": (
+        lambda r: (r / "memory.sqlite").write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000),
+        "memory.sqlite",
+        "SQLite database",
+    ),
+    "memory-lost-nodes": (lambda r: _sql(r / "memory.sqlite", "delete from nodes"), "memory.sqlite", "holds 0"),
+    "memory-short-vectors": (
+        lambda r: _sql(r / "memory.sqlite", "update nodes set embedding = x'00000000' where id = 0"),
+        "memory.sqlite",
+        "numbers long",
+    ),
+    "metrics-cut": (
+        lambda r: (r / "metrics" / "model.csv").write_text("time,density\n"),
+        "model.csv",
+        "holds 0 rows",
+    ),
+    "agent-metrics-gone": (lambda r: (r / "metrics" / "agents.csv").unlink(), "agents.csv", "holds 0 rows"),
+}
+
+
+def _wal_free(folder: Path) -> None:
+    for path in folder.glob("*-wal"):
+        path.unlink()
+    for path in folder.glob("*-shm"):
+        path.unlink()
+
+
+@pytest.mark.parametrize("command", ["resume", "interview", "report", "whisper"])
+@pytest.mark.parametrize(("damage", "file", "words"), FATAL.values(), ids=FATAL.keys())
+def test_a_damaged_file_is_one_line_naming_it(run, damage, file, words, command, capsys):
+    _wal_free(run)
+    damage(run)
+    argv = {
+        "resume": ["resume", str(run)],
+        "interview": ["interview", str(run), "Klaus Mueller", "How are you?"],
+        "report": ["report", str(run)],
+        "whisper": ["whisper", str(run), "Klaus Mueller", "You are running for mayor"],
+    }[command]
+    line = one_line(capsys, argv, 1)
+    assert file in line and words in line
+
+
+DAMAGED_NEWEST = {
+    "empty": lambda path: path.write_text(""),
+    "garbage": lambda path: path.write_bytes(b"\x89\x00\xff not json"),
+    "cut-short": lambda path: path.write_text(path.read_text()[:500]),
+    "wrong-shape": lambda path: _json(path, lambda d: d.update(events=-1)),
+    "counts-too-much": lambda path: _json(path, lambda d: d.update(events=10**6)),
+    "agent-missing": lambda path: _json(path, lambda d: d["stream_lengths"].popitem()),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGED_NEWEST.values(), ids=DAMAGED_NEWEST.keys())
+def test_a_damaged_newest_checkpoint_falls_back_to_the_previous_one(run, finished, damage, capsys):
+    damage(run / "checkpoint" / "state.json")
+    assert main(["resume", str(run)]) == 0
+    err = capsys.readouterr().err
+    assert "state.json" in err and "using the previous checkpoint (2023-02-13 00:20)" in err and "Traceback" not in err
+    assert events(run) == events(finished)  # the lost interval was simulated again, identically
+    assert final_state(run) == final_state(finished)
+
+
+def test_readers_fall_back_too_and_change_nothing(run, capsys):
+    (run / "checkpoint" / "state.json").write_text("")
+    before = {path: path.read_bytes() for path in run.rglob("*") if path.is_file() and "-" not in path.name}
+    assert main(["report", str(run)]) == 0
+    assert main(["interview", str(run), "Klaus Mueller", "How are you?"]) == 0
+    assert "Klaus Mueller:" in capsys.readouterr().out
+    for path, data in before.items():
+        assert path.read_bytes() == data, path
+
+
+def test_a_second_writer_is_refused_naming_the_first(run, capsys):
+    lock = RunLock(run)  # another writer (flock conflicts between two opens, even in one process)
+    try:
+        for argv in (
+            ["resume", str(run)],
+            ["whisper", str(run), "Klaus Mueller", "You are running for mayor"],
+            ["interview", str(run), "Klaus Mueller", "How are you?", "--remember"],
+            ["simulate", *FAST, "--out", str(run)],
+        ):
+            line = one_line(capsys, argv, 1)
+            assert f"another process (pid {Path('/proc/self').resolve().name})" in line
+            assert "is writing to this run folder" in line
+        assert main(["report", str(run)]) == 0  # readers are welcome
+        assert main(["interview", str(run), "Klaus Mueller", "How are you?"]) == 0
+    finally:
+        lock.release()
+    assert main(["whisper", str(run), "Klaus Mueller", "You are running for mayor"]) == 0
+
+
+def test_a_lock_left_by_a_dead_writer_locks_nothing(run, capsys):
+    (run / ".lock").write_text("999999\n")  # a writer killed with SIGKILL leaves its file, not its lock
+    assert main(["whisper", str(run), "Klaus Mueller", "You are running for mayor"]) == 0
+
+
+def test_an_existing_run_is_refused_with_the_resume_command(run, capsys):
+    line = one_line(capsys, ["simulate", *FAST, "--out", str(run)], 1)
+    assert f"continue it with `run.py resume {run}`" in line
+
+
+def test_a_run_killed_while_loading_starts_again_on_resume(run, finished, capsys):
+    for path in run.iterdir():
+        if path.name != "config.json":
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+    assert main(["resume", str(run)]) == 0
+    assert "starting it from the beginning" in capsys.readouterr().err
+    assert events(run) == events(finished)
+    assert final_state(run) == final_state(finished)
+
+
+def test_interview_and_report_of_a_run_without_checkpoint_say_to_wait(run, capsys):
+    shutil.rmtree(run / "checkpoint")
+    assert "no checkpoint yet" in one_line(capsys, ["report", str(run)], 1)
+    assert "no checkpoint yet" in one_line(capsys, ["interview", str(run), "Klaus Mueller", "Hi?"], 1)
+
+
+def _extend(run: Path) -> None:
+    """Give the finished run ten more minutes to simulate."""
+    _json(run / "config.json", lambda d: d.update(end="2023-02-13T00:40:00"))
+
+
+def test_a_full_disk_names_the_file_and_keeps_the_last_checkpoint(run, capsys, monkeypatch):
+    from smallville import run_store
+
+    _extend(run)
+    before = (run / "checkpoint" / "state.json").read_bytes()
+    original = run_store._write_atomically
+
+    def full(path, text, keep=None):
+        if path.name == "state.json":
+            raise OSError(28, "No space left on device", str(path))
+        original(path, text, keep)
+
+    monkeypatch.setattr(run_store, "_write_atomically", full)
+    line = one_line(capsys, ["resume", str(run)], 1, after_progress=True)
+    assert "state.json: cannot be written (No space left on device)" in line
+    assert "the last good checkpoint is intact" in line and f"run.py resume {run}" in line
+    assert (run / "checkpoint" / "state.json").read_bytes() == before
+    monkeypatch.undo()
+    assert main(["resume", str(run)]) == 0  # space freed: it goes on
+
+
+def test_a_full_disk_in_the_memory_store_does_not_blame_the_store(run, capsys, monkeypatch):
+    from memory import MemoryStore
+
+    _extend(run)
+
+    def full(self, agent, stream):
+        raise StoreError(f"{self.path}: saving failed: not a readable memory store") from sqlite3.OperationalError(
+            "database or disk is full"
+        )
+
+    monkeypatch.setattr(MemoryStore, "save", full)
+    line = one_line(capsys, ["resume", str(run)], 1, after_progress=True)
+    assert "memory.sqlite: cannot be written (database or disk is full)" in line
+    assert "not a readable" not in line
+
+
+def test_a_crash_mid_append_leaves_a_readable_folder(run, finished, capsys):
+    with (run / "metrics" / "model.csv").open("a") as handle:
+        handle.write("2023-02-13 00:31:00,0.5,0.3")  # a row cut short by a kill
+    _sql(
+        run / "events.sqlite", "insert into events (time, agent, kind, text, details) values ('x', 'y', 'z', 'w', '{}')"
+    )
+    assert main(["report", str(run)]) == 0
+    assert main(["resume", str(run)]) == 0
+    assert events(run) == events(finished)

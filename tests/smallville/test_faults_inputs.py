@@ -1,0 +1,192 @@
+"""The fault campaign, bad inputs: every mistake a user can make at the door is one line and a non-zero exit.
+
+Each case runs `smallville.cli.main` in-process (no model is built for any of them) and asserts the exit code (2 for
+a flag argparse refuses, 1 for a mistake found once the scenario or the folder is read) and the one line's words.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from smallville.cli import main
+from smallville.option_types import MAX_STATEMENT_CHARS
+from smallville.scenario import SCENARIOS_DIR
+
+FAST = ["--scenario", "the_ville_n3", "--embedder", "hashing"]
+
+
+def one_line(capsys, argv: list[str], code: int, *, after_progress: bool = False) -> str:
+    """Run the CLI; check its exit code and that it printed exactly one line (no traceback); return that line.
+
+    With `after_progress` the command may have printed progress before its error: exactly one line is the error.
+    """
+    result = main(argv)
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.strip()]
+    if after_progress:
+        lines = [line for line in lines if line.startswith("error:")]
+    assert result == code, err
+    assert "Traceback" not in err
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+# (arguments, exit code, words the line must hold)
+FLAG_CASES = {
+    "days-negative": (["simulate", *FAST, "--days", "-1"], 2, "give more than 0"),
+    "days-zero": (["simulate", *FAST, "--days", "0"], 2, "give more than 0"),
+    "days-huge": (["simulate", *FAST, "--days", "1e9"], 2, "at most 365"),
+    "days-text": (["simulate", *FAST, "--days", "two"], 2, "'two' is not a number"),
+    "days-nan": (["simulate", *FAST, "--days", "nan"], 2, "not a finite number"),
+    "days-inf": (["simulate", *FAST, "--days", "inf"], 2, "not a finite number"),
+    "days-and-until": (["simulate", *FAST, "--days", "1", "--until", "2023-02-14T00:00"], 2, "not allowed with"),
+    "until-garbage": (["simulate", *FAST, "--until", "tomorrow"], 2, "is not a date and time"),
+    "until-before-start": (["simulate", *FAST, "--until", "2023-02-12T09:00"], 1, "not after the scenario's start"),
+    "until-at-start": (["simulate", *FAST, "--until", "2023-02-13T00:00"], 1, "not after the scenario's start"),
+    "seconds-per-step-zero": (["simulate", *FAST, "--seconds-per-step", "0"], 2, "out of range"),
+    "seconds-per-step-negative": (["simulate", *FAST, "--seconds-per-step", "-5"], 2, "out of range"),
+    "seconds-per-step-huge": (["simulate", *FAST, "--seconds-per-step", "99999"], 2, "from 1 to 3600"),
+    "seconds-per-step-fraction": (["simulate", *FAST, "--seconds-per-step", "1.5"], 2, "not a whole number"),
+    "checkpoint-minutes-negative": (["simulate", *FAST, "--checkpoint-minutes", "-5"], 2, "give more than 0"),
+    "checkpoint-minutes-zero": (["simulate", *FAST, "--checkpoint-minutes", "0"], 2, "give more than 0"),
+    "checkpoint-minutes-nan": (["simulate", *FAST, "--checkpoint-minutes", "nan"], 2, "not a finite number"),
+    "max-calls-zero": (["simulate", *FAST, "--max-calls", "0"], 2, "1 or more"),
+    "max-calls-negative": (["simulate", *FAST, "--max-calls", "-3"], 2, "1 or more"),
+    "max-calls-text": (["simulate", *FAST, "--max-calls", "many"], 2, "not a whole number"),
+    "max-cost-zero": (["simulate", *FAST, "--max-cost", "0"], 2, "more than 0 dollars"),
+    "max-cost-negative": (["simulate", *FAST, "--max-cost", "-2"], 2, "more than 0 dollars"),
+    "max-in-flight-zero": (["simulate", *FAST, "--max-in-flight", "0"], 2, "out of range"),
+    "seed-negative": (["simulate", *FAST, "--seed", "-1"], 2, "out of range"),
+    "seed-text": (["simulate", *FAST, "--seed", "abc"], 2, "not a whole number"),
+    "agents-comma": (["simulate", *FAST, "--agents", ","], 2, "names no agent"),
+    "agents-blank": (["simulate", *FAST, "--agents", "  "], 2, "names no agent"),
+    "agents-zero": (["simulate", *FAST, "--agents", "0"], 2, "out of range"),
+    "agents-negative": (["simulate", *FAST, "--agents", "-3"], 2, "out of range"),
+    "agents-twice": (["simulate", *FAST, "--agents", "Klaus Mueller,Klaus Mueller"], 2, "named twice"),
+    "agents-too-many": (["simulate", *FAST, "--agents", "99"], 1, "asked for 99 agents"),
+    "agents-unknown": (["simulate", *FAST, "--agents", "Klaus Muller"], 1, "no agent named 'Klaus Muller'"),
+    "route-unknown-kind": (["simulate", *FAST, "--route", "gossip=openai/x"], 2, "no request kind 'gossip'"),
+    "route-no-model": (["simulate", *FAST, "--route", "importance"], 2, "is not kind=model"),
+    "route-empty-kind": (["simulate", *FAST, "--route", "=openai/x"], 2, "is not kind=model"),
+    "route-empty-model": (["simulate", *FAST, "--route", "importance="], 2, "is not kind=model"),
+    "route-bad-model": (["simulate", *FAST, "--route", "importance=gpt4"], 1, "use 'offline' or a litellm name"),
+    "weights-two": (["simulate", *FAST, "--retrieval-weights", "1,2"], 2, "three numbers"),
+    "weights-negative": (["simulate", *FAST, "--retrieval-weights=-1,1,1"], 2, "three numbers >= 0"),
+    "weights-zero": (["simulate", *FAST, "--retrieval-weights", "0,0,0"], 2, "not all 0"),
+    "reflection-threshold-zero": (["simulate", *FAST, "--reflection-threshold", "0"], 2, "1 or more"),
+    "fallback-share-above-one": (["simulate", *FAST, "--max-fallback-share", "2"], 2, "from 0 to 1"),
+    "unknown-flag": (["simulate", *FAST, "--dayz", "2"], 2, "unrecognized arguments: --dayz"),
+    "unknown-command": (["simulat"], 2, "invalid choice: 'simulat'"),
+    "model-name": (["simulate", *FAST, "--llm", "gpt4"], 1, "use 'offline' or a litellm name"),
+    "scenario-missing": (["simulate", "--scenario", "the_ville_n99"], 1, "no such scenario"),
+    "cache-folder": (["simulate", *FAST, "--cache", "/tmp"], 2, "is a folder"),
+    "cache-no-folder": (["simulate", *FAST, "--cache", "/nonexistent/c.sqlite"], 2, "does not exist"),
+    "serve-port-zero": (["serve", "--port", "0"], 2, "from 1 to 65535"),
+    "serve-port-huge": (["serve", "--port", "70000"], 2, "from 1 to 65535"),
+    "serve-max-in-flight": (["serve", "--max-in-flight", "0"], 2, "out of range"),
+    "serve-too-many-agents": (["serve", *FAST, "--agents", "9"], 1, "asked for 9 agents"),
+    "whisper-empty": (["whisper", "runs/x", "Klaus Mueller", ""], 2, "the statement is empty"),
+    "whisper-blank": (["whisper", "runs/x", "Klaus Mueller", "   \n "], 2, "the statement is empty"),
+    "whisper-100kb": (["whisper", "runs/x", "Klaus Mueller", "a" * 100_000], 2, f"more than {MAX_STATEMENT_CHARS}"),
+    "whisper-not-utf8": (["whisper", "runs/x", "Klaus Mueller", "caf\udce9"], 2, "not valid UTF-8"),
+    "whisper-nul": (["whisper", "runs/x", "Klaus Mueller", "run\x00for mayor"], 2, "control characters"),
+    "whisper-no-run": (["whisper", "/nonexistent/run", "Klaus Mueller", "hi"], 1, "not a run folder"),
+    "interview-empty": (["interview", "runs/x", "Klaus Mueller", ""], 2, "the question is empty"),
+    "interview-long": (["interview", "runs/x", "Klaus Mueller", "why? " * 1000], 2, "more than"),
+    "interview-not-utf8": (["interview", "runs/x", "Klaus Mueller", "\udcff?"], 2, "not valid UTF-8"),
+    "interview-no-agent": (["interview", "runs/x", "What now?"], 1, "name an agent, or ask everyone with --all"),
+    "interview-no-run": (["interview", "/nonexistent/run", "Klaus Mueller", "hi"], 1, "not a run folder"),
+    "interview-bad-llm": (["interview", "/nonexistent/run", "Klaus Mueller", "hi", "--llm", "gpt4"], 1, "--llm"),
+    "report-no-run": (["report", "/nonexistent/run"], 1, "not a run folder"),
+    "resume-no-run": (["resume", "/nonexistent/run"], 1, "not a run folder"),
+    "serve-no-run": (["serve", "/nonexistent/run"], 1, "not a run folder"),
+}
+
+
+@pytest.mark.parametrize(("argv", "code", "words"), FLAG_CASES.values(), ids=FLAG_CASES.keys())
+def test_a_bad_flag_is_one_line(argv, code, words, capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)  # nothing may be written where the tests run
+    line = one_line(capsys, argv, code)
+    assert words in line
+    assert not (tmp_path / "runs").exists()
+
+
+def _scenario(tmp_path: Path, change) -> str:
+    data = json.loads((SCENARIOS_DIR / "the_ville_n3.json").read_text())
+    change(data)
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(data) if isinstance(data, dict) else data)
+    return str(path)
+
+
+def _set(path: str, value):
+    def change(data):
+        *parents, last = path.split(".")
+        for part in parents:
+            data = data[int(part)] if part.isdigit() else data[part]
+        data[int(last) if last.isdigit() else last] = value
+
+    return change
+
+
+SCENARIO_CASES = {
+    "gathering-nowhere": (_set("gathering.place", "the Ville:Nowhere Bar"), "'gathering.place'", "not a place"),
+    "gathering-backwards": (_set("gathering.end", "2023-02-14T16:00:00"), "'gathering'", "before it starts"),
+    "gathering-before-start": (
+        lambda d: d["gathering"].update(start="2023-02-10T17:00:00", end="2023-02-10T19:00:00"),
+        "gathering",
+        "before the scenario starts",
+    ),
+    "agent-in-a-wall": (_set("agents.0.tile", [80, 12]), "'agents.0.tile'", "walkable"),
+    "agent-off-the-map": (_set("agents.1.tile", [5000, 5000]), "'agents.1.tile'", "off the map"),
+    "agent-unnamed": (_set("agents.0.name", ""), "'agents.0.name'", "at least 1 character"),
+    "step-zero": (_set("seconds_per_step", 0), "'seconds_per_step'", "greater than or equal to 1"),
+    "no-agents": (_set("agents", []), "'agents'", "at least 1 item"),
+    "start-garbage": (_set("start", "Monday"), "'start'", "datetime"),
+    "unknown-field": (_set("weather", "rain"), "'weather'", "Extra inputs"),
+    "fact-no-keywords": (_set("facts.0.keywords", [[]]), "'facts.0.keywords'", "non-empty keyword"),
+}
+
+
+@pytest.mark.parametrize(("change", "field", "words"), SCENARIO_CASES.values(), ids=SCENARIO_CASES.keys())
+def test_a_bad_scenario_file_is_one_line_naming_its_field(change, field, words, capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    scenario = _scenario(tmp_path, change)
+    line = one_line(capsys, ["simulate", "--scenario", scenario, "--embedder", "hashing"], 1)
+    assert scenario in line and field in line and words in line
+    assert not (tmp_path / "runs").exists()
+
+
+def test_a_scenario_that_is_not_json_is_one_line(capsys, tmp_path):
+    path = tmp_path / "broken.json"
+    path.write_text('{"name": "x",')
+    assert "not valid JSON" in one_line(capsys, ["simulate", "--scenario", str(path)], 1)
+
+
+def test_a_cache_that_is_not_sqlite_is_refused(capsys, tmp_path):
+    cache = tmp_path / "cache.sqlite"
+    cache.write_text("these are my notes, not a cache")
+    assert "is not a SQLite file" in one_line(capsys, ["simulate", *FAST, "--cache", str(cache)], 2)
+
+
+def test_an_existing_folder_is_refused_with_what_to_do(capsys, tmp_path):
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "todo.txt").write_text("buy milk")
+    line = one_line(capsys, ["simulate", *FAST, "--out", str(tmp_path / "notes")], 1)
+    assert "not a run folder; give another --out" in line
+    assert (tmp_path / "notes" / "todo.txt").read_text() == "buy milk"
+
+
+def test_a_bug_is_a_traceback_with_a_request_to_report_it(capsys, monkeypatch):
+    from smallville.commands import report
+
+    def broken(args):
+        raise ZeroDivisionError("our mistake")
+
+    monkeypatch.setattr(report, "run", broken)
+    assert main(["report", "anything"]) == 70
+    err = capsys.readouterr().err
+    assert "Traceback" in err and "ZeroDivisionError: our mistake" in err
+    assert err.strip().splitlines()[-1].startswith("this is a bug in Smallville-on-Mesa")
+    assert "please report it" in err

@@ -1,0 +1,170 @@
+"""The fault campaign, processes: kills at random moments, SIGTERM, two writers at once, and `serve` on SIGTERM.
+
+Each killed run is resumed and must end exactly where an uninterrupted run ends: the same event log and the same
+final checkpoint (call latencies aside). These run `run.py` as real processes, so they are slow.
+"""
+
+import json
+import os
+import random
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from smallville.cli import main
+from tests.smallville.test_faults_inputs import FAST
+
+ROOT = Path(__file__).resolve().parents[2]
+ARGS = [*FAST, "--until", "2023-02-13T02:00", "--checkpoint-minutes", "15"]
+
+
+def events(folder: Path) -> list[tuple]:
+    with sqlite3.connect(folder / "events.sqlite") as db:
+        return db.execute("select time, agent, kind, text from events order by id").fetchall()
+
+
+def final_state(folder: Path) -> dict:
+    state = json.loads((folder / "checkpoint" / "state.json").read_text())
+    for record in state["model"]["ledger"]["records"]:
+        record.pop("latency_s")
+    return state
+
+
+def start(*args: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "run.py", *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def run(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    command = [sys.executable, "run.py", *args]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=False)
+
+
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory) -> Path:
+    """The uninterrupted run every interrupted one must match."""
+    out = tmp_path_factory.mktemp("whole") / "run"
+    assert main(["simulate", *ARGS, "--out", str(out)]) == 0
+    return out
+
+
+def wait_for(condition, timeout: float = 120) -> None:
+    deadline = time.time() + timeout
+    while not condition():
+        if time.time() > deadline:
+            raise AssertionError("timed out")
+        time.sleep(0.02)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_a_run_killed_at_a_random_moment_resumes_to_the_same_end(whole, tmp_path, seed):
+    out = tmp_path / "run"
+    started = time.perf_counter()
+    process = start("simulate", *ARGS, "--out", str(out))
+    wait_for(lambda: (out / ".lock").is_file() or process.poll() is not None)  # the interpreter is up
+    time.sleep(random.Random(seed).uniform(0, 10))  # loading, the step-0 checkpoint, or steps and checkpoints
+    process.send_signal(signal.SIGKILL)
+    process.communicate()
+    killed_after = time.perf_counter() - started
+    state = out / "checkpoint" / "state.json"
+    at = json.loads(state.read_text())["now"] if state.is_file() else "before the first checkpoint"
+    print(f"seed {seed}: killed after {killed_after:.1f} s, last checkpoint: {at}")
+    if not (out / "config.json").is_file():  # killed before the run existed: it is simply started again
+        result = run("simulate", *ARGS, "--out", str(out))
+    else:
+        result = run("resume", str(out))
+    assert result.returncode == 0, (killed_after, result.stderr[-2000:])
+    assert events(out) == events(whole), killed_after
+    assert final_state(out) == final_state(whole), killed_after
+
+
+@pytest.mark.slow
+def test_sigterm_writes_a_checkpoint_and_the_run_resumes_to_the_same_end(whole, tmp_path):
+    out = tmp_path / "run"
+    process = start("simulate", *ARGS, "--out", str(out))
+    state = out / "checkpoint" / "state.json"
+    wait_for(lambda: state.is_file() and '"now": "2023-02-13T00:15' in state.read_text())
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 128 + signal.SIGTERM, err[-2000:]
+    assert "checkpoint written; continue with: run.py resume" in err
+    stopped_at = json.loads(state.read_text())["now"]
+    assert stopped_at < "2023-02-13T02:00:00"
+    assert not (out / "checkpoint" / "state.json.tmp").exists()
+    result = run("resume", str(out))
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert events(out) == events(whole)
+    assert final_state(out) == final_state(whole)
+
+
+@pytest.mark.slow
+def test_two_resumes_at_once_one_refused_nothing_doubled(whole, tmp_path):
+    out = tmp_path / "run"
+    assert (
+        main(["simulate", *FAST, "--until", "2023-02-13T00:15", "--checkpoint-minutes", "15", "--out", str(out)]) == 0
+    )
+    config = json.loads((out / "config.json").read_text())
+    config["end"] = "2023-02-13T02:00:00"
+    (out / "config.json").write_text(json.dumps(config))
+    first = start("resume", str(out))
+    wait_for(lambda: (out / ".lock").read_text().strip() == str(first.pid) or first.poll() is not None)
+    second = run("resume", str(out))
+    first.communicate(timeout=300)
+    assert first.returncode == 0
+    assert second.returncode == 1
+    assert f"another process (pid {first.pid}) is writing to this run folder" in second.stderr
+    assert events(out) == events(whole)  # stored once, not twice
+    assert final_state(out) == final_state(whole)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _answers(port: int) -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(0.5)
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_serve_ends_its_page_server_on_a_signal(number):
+    port = _free_port()
+    process = start("serve", *FAST, "--port", str(port))
+    try:
+        wait_for(lambda: _answers(port) or process.poll() is not None, timeout=180)
+        assert process.poll() is None, process.communicate()[1][-2000:]
+        process.send_signal(number)
+        _, err = process.communicate(timeout=60)
+        assert process.returncode == 128 + number
+        assert "the page server has ended" in err
+        wait_for(lambda: not _answers(port), timeout=10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+@pytest.mark.slow
+def test_serve_killed_outright_takes_its_page_server_with_it():
+    port = _free_port()
+    process = start("serve", *FAST, "--port", str(port))
+    try:
+        wait_for(lambda: _answers(port) or process.poll() is not None, timeout=180)
+        assert process.poll() is None
+        os.kill(process.pid, signal.SIGKILL)
+        process.communicate(timeout=30)
+        wait_for(lambda: not _answers(port), timeout=20)  # the kernel tells the server its parent died
+    finally:
+        if process.poll() is None:
+            process.kill()

@@ -1,0 +1,85 @@
+"""The fault campaign, models: a fifth of the answers faulty over a 25-agent hour, and a model that only talks nonsense.
+
+Both go through `run.py simulate` in-process and the real litellm path, against a fault-injecting loopback server.
+Every injected fault must be retried (errors, hangs), repaired or fallen back (bad answers), and counted in the ledger;
+no request and no event may be lost. A run that is mostly fallbacks must say so and exit non-zero.
+"""
+
+import json
+import sqlite3
+
+import pytest
+
+from agents.language import gateway
+from agents.language.backends.litellm_backend import LiteLLMBackend
+from smallville.cli import main
+from tests.smallville.fault_server import FaultInjectingServer
+
+# A hang lasts longer than the calls' timeout, so it is a timeout to retry; both short to keep the test quick.
+HANG_S, TIMEOUT_S = 3.0, 1.0
+
+
+@pytest.fixture
+def quick_faults(monkeypatch):
+    """A short model timeout and backoff (the defaults, 60 s and 0.5 s doubling, only make the test slow)."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-loopback")
+    monkeypatch.setattr(gateway, "BACKOFF_S", 0.01)
+    original = LiteLLMBackend.__init__
+
+    def short_timeout(self, model, **options):
+        original(self, model, **{**options, "timeout_s": TIMEOUT_S})
+
+    monkeypatch.setattr(LiteLLMBackend, "__init__", short_timeout)
+
+
+def checkpoint(out) -> dict:
+    return json.loads((out / "checkpoint" / "state.json").read_text())
+
+
+@pytest.mark.slow
+def test_a_fifth_of_answers_faulty_over_a_25_agent_hour_loses_nothing(quick_faults, tmp_path, capsys):
+    out = tmp_path / "run"
+    with FaultInjectingServer(rate=0.2, seed=18, hang_s=HANG_S) as server:
+        code = main(
+            ["simulate", "--scenario", "the_ville_n25", "--embedder", "hashing", "--llm", "openai/loopback",
+             "--api-base", server.url, "--until", "2023-02-13T01:00", "--out", str(out)]
+        )  # fmt: skip
+    printed = capsys.readouterr()
+    assert code == 0, printed.err[-3000:]
+    state = checkpoint(out)
+    assert state["now"] == "2023-02-13T01:00:00"
+    records = state["model"]["ledger"]["records"]
+    retries = sum(record["retries"] for record in records)
+    repairs = sum(record["repaired"] for record in records)
+    fallbacks = sum(record["fallback"] for record in records)
+    calls = sum(record["calls"] for record in records)
+    print(  # the figures for the closing note
+        f"requests {len(records)}, server chat requests {server.chat_requests}, injected {dict(server.injected)}, "
+        f"retries {retries}, repairs {repairs}, fallbacks {fallbacks}"
+    )
+    assert server.transient >= 10 and server.bad_answers >= 10  # the campaign really injected faults
+    assert retries == server.transient  # every error and hang retried, and counted
+    assert calls + retries == server.chat_requests  # every request the server saw is accounted for
+    assert 0 < repairs + fallbacks <= server.bad_answers  # bad answers repaired or replaced (some kinds take any text)
+    assert fallbacks < repairs  # a repair usually works
+    with sqlite3.connect(out / "events.sqlite") as db:
+        stored = db.execute("select count(*) from events").fetchone()[0]
+    assert stored == state["events"] > 0  # nothing lost between the model and the folder
+    assert "25 agents" in printed.out and "retries" in printed.out and "repairs" in printed.out
+
+
+@pytest.mark.slow
+def test_a_model_that_only_talks_nonsense_fails_the_run_loudly(quick_faults, tmp_path, capsys):
+    args = ["simulate", "--scenario", "the_ville_n3", "--embedder", "hashing", "--llm", "openai/loopback",
+            "--until", "2023-02-13T00:10"]  # fmt: skip
+    with FaultInjectingServer(rate=1.0, kinds=("malformed",)) as server:
+        code = main([*args, "--api-base", server.url, "--out", str(tmp_path / "a")])
+    printed = capsys.readouterr()
+    assert code == 3
+    assert "were fallbacks, more than --max-fallback-share 0.5" in printed.err
+    assert "pass --accept-fallbacks" in printed.err
+    records = checkpoint(tmp_path / "a")["model"]["ledger"]["records"]
+    assert records and all(record["fallback"] and record["repaired"] for record in records)
+    with FaultInjectingServer(rate=1.0, kinds=("malformed",)) as server:
+        code = main([*args, "--api-base", server.url, "--out", str(tmp_path / "b"), "--accept-fallbacks"])
+    assert code == 0
