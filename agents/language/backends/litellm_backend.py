@@ -3,13 +3,16 @@
 mesa-llm's ModuleLLM demands an API key at construction even for providers that need none, has no timeout, and
 retries some errors forever; this subclass keeps its role (the agent's link to a model) and replaces the call: a
 timeout on every call, no hidden retries (litellm's and the OpenAI SDK's are switched off: the gateway retries, in
-one place), temperature, seed and max_tokens passed through.
+one place), and only the parameters the provider accepts (providers.py), with the answer's JSON schema where the
+provider can enforce it.
 """
 
 import logging
 import os
 
+from agents.language.backends import providers
 from agents.language.backends.base import Completion, PermanentError, TransientError
+from agents.language.backends.prompt_cache import prepare_messages
 from agents.language.request import Request
 
 logger = logging.getLogger(__name__)
@@ -45,7 +48,8 @@ def _module_llm_class():
 class LiteLLMBackend:
     """One litellm model behind the backend interface."""
 
-    def __init__(self, model: str, *, api_base: str | None = None, timeout_s: float = 60.0, prices=None):
+    def __init__(self, model: str, *, api_base: str | None = None, timeout_s: float = 60.0, prices=None,
+                 structured: bool = True):  # fmt: skip
         self.name = model
         self.model = model
         self.api_base = api_base
@@ -54,48 +58,67 @@ class LiteLLMBackend:
         self.litellm = import_litellm()
         self.module_llm = _module_llm_class()(llm_model=model, api_base=api_base)
         provider = model.split("/", 1)[0]
-        # An OpenAI-compatible local server needs some key string; a real one comes from the environment.
-        self._api_key = "not-needed" if api_base and provider in {"openai", *KEYLESS_PROVIDERS} else None
-        if self._api_key and provider == "openai" and os.environ.get("OPENAI_API_KEY"):
-            self._api_key = None
+        # A local server needs some key string; a real one comes from the environment.
+        self._api_key = "not-needed" if api_base and not _key_in_environment(self.litellm, model) else None
+        # Structured-output forms still to try, strongest first; a refused form is dropped for the rest of the run.
+        self.forms = list(providers.structured_forms(model, api_base) if structured else (providers.PROMPT_ONLY,))
+        self.format_downgrades = 0
+        self._anthropic = provider == "anthropic"
 
     async def complete(self, request: Request, messages: list[dict[str, str]], parameters: dict) -> Completion:
-        """One call through litellm.acompletion, its failures sorted into transient and permanent."""
-        litellm = self.litellm
+        """One call through litellm.acompletion, its failures sorted into transient and permanent.
+
+        A server that refuses the structured-output form (a 400, or llama.cpp's 500 on `json_schema`) is asked
+        again at once with the next weaker form, instead of being retried to exhaustion with the same one.
+        """
+        while True:
+            form = self.forms[0]
+            try:
+                response = await self.litellm.acompletion(**self._options(request, messages, parameters, form))
+            except Exception as error:  # litellm raises many types; none may crash a run unexplained
+                if form != providers.PROMPT_ONLY and providers.refuses_format(error):
+                    self.forms.pop(0)
+                    self.format_downgrades += 1
+                    logger.warning("%s refused response_format %s (%s); using %s from now on", self.model, form,
+                                   " ".join(str(error).split())[:160], self.forms[0])  # fmt: skip
+                    continue
+                raise self._sorted(error) from None
+            return self._completion(response, form)
+
+    def _options(self, request: Request, messages: list[dict[str, str]], parameters: dict, form: str) -> dict:
         options = {
             "model": self.model,
-            "messages": messages,
+            "messages": prepare_messages(messages, anthropic=self._anthropic),
             "timeout": self.timeout_s,
             "num_retries": 0,
             "max_retries": 0,
-            **{key: value for key, value in parameters.items() if value is not None},
+            **providers.accepted(self.model, parameters),
         }
+        if (answer_format := providers.response_format(form, request.kind, request.answer_schema())) is not None:
+            options["response_format"] = answer_format
         if self.api_base:
             options["api_base"] = self.api_base
         if self._api_key:
             options["api_key"] = self._api_key
-        try:
-            response = await litellm.acompletion(**options)
-        except (
-            litellm.exceptions.RateLimitError,
-            litellm.exceptions.InternalServerError,
-            litellm.exceptions.ServiceUnavailableError,
-            litellm.exceptions.APIConnectionError,
-            litellm.exceptions.Timeout,
-        ) as error:
-            raise TransientError(f"{type(error).__name__}: {str(error)[:200]}") from None
-        except litellm.exceptions.APIError as error:
-            if getattr(error, "status_code", 0) and error.status_code >= 500:
-                raise TransientError(f"{type(error).__name__}: {str(error)[:200]}") from None
-            raise PermanentError(f"{type(error).__name__}: {str(error)[:200]}") from None
-        except Exception as error:  # litellm raises many types; none of them may crash a run unexplained
-            raise PermanentError(f"{type(error).__name__}: {str(error)[:200]}") from None
+        return options
+
+    def _sorted(self, error: Exception) -> Exception:
+        transient = providers.is_transient(error, self.litellm)
+        line = providers.refusal_line(self.model, error, transient=transient)
+        return TransientError(line) if transient else PermanentError(line)
+
+    def _completion(self, response, form: str) -> Completion:
         text = response.choices[0].message.content or ""
         usage = getattr(response, "usage", None)
         prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
         completion = int(getattr(usage, "completion_tokens", 0) or 0)
         return Completion(
-            text=text, prompt_tokens=prompt, completion_tokens=completion, cost=self._cost(response, prompt, completion)
+            text=text,
+            prompt_tokens=prompt,
+            completion_tokens=completion,
+            cost=self._cost(response, prompt, completion),
+            cached_tokens=cached_tokens(usage),
+            answer_format=form,
         )
 
     def _cost(self, response, prompt: int, completion: int) -> float | None:
@@ -107,3 +130,24 @@ class LiteLLMBackend:
         except Exception:  # an unpriced model costs "unknown", never a crash
             logger.debug("no price known for %s", self.model)
             return None
+
+
+def cached_tokens(usage) -> int:
+    """Prompt tokens the provider served from its prompt cache (OpenAI's cached_tokens, Anthropic's cache reads)."""
+    if usage is None:
+        return 0
+    details = getattr(usage, "prompt_tokens_details", None)
+    cached = getattr(details, "cached_tokens", None) if details is not None else None
+    if not cached:
+        cached = getattr(usage, "cache_read_input_tokens", None)
+    try:
+        return int(cached or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+def _key_in_environment(litellm, model: str) -> bool:
+    try:
+        return not (litellm.validate_environment(model=model).get("missing_keys") or [])
+    except Exception:
+        return False
