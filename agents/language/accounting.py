@@ -1,7 +1,9 @@
 """Accounting of model calls: per call who asked what of which model, tokens, latency, cost; totals by kind and agent.
 
-Cost is litellm's pricing where it knows the model, the user's prices otherwise, and None ("unknown") where
-neither applies - never a crash. Offline calls cost 0 and their tokens are estimated from the text.
+Token counts are the provider's own where it reports usage (with the prompt tokens it served from its prompt
+cache), and the reference tokenizer's estimate otherwise (tokens.py). Cost is litellm's pricing where it knows
+the model, the user's prices otherwise, and None ("unknown") where neither applies - never a crash.
+Offline calls cost 0 and their tokens are estimated from the text.
 """
 
 from collections import defaultdict
@@ -24,6 +26,8 @@ class CallRecord:
     retries: int
     repaired: bool
     fallback: bool
+    cached_tokens: int = 0
+    answer_format: str = "prompt"
 
 
 @dataclass
@@ -35,6 +39,7 @@ class Totals:
     cache_hits: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_tokens: int = 0
     cost: float = 0.0
     unknown_cost_calls: int = 0
     fallbacks: int = 0
@@ -48,6 +53,7 @@ class Totals:
         self.cache_hits += record.cache_hit
         self.prompt_tokens += record.prompt_tokens
         self.completion_tokens += record.completion_tokens
+        self.cached_tokens += record.cached_tokens
         if record.cost is None:
             self.unknown_cost_calls += record.calls
         else:

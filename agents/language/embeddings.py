@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from agents.language.backends.litellm_backend import KEYLESS_PROVIDERS, import_litellm
+from agents.language.backends.litellm_backend import import_litellm, placeholder_key
 
 logger = logging.getLogger(__name__)
 
@@ -43,8 +43,7 @@ class LiteLLMEmbedder:
         self.api_base = api_base
         self.timeout_s = timeout_s
         self.litellm = import_litellm()
-        provider = model.split("/", 1)[0]
-        self._api_key = "not-needed" if api_base and provider in {"openai", *KEYLESS_PROVIDERS} else None
+        self._api_key = placeholder_key(self.litellm, model, api_base)
         self.dim = int(self._request(["probe"]).shape[1])
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:

@@ -56,6 +56,8 @@ class GatewayConfig:
     prices: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     max_calls: int | None = None
     max_cost: float | None = None
+    # Send each request's answer schema to providers that can enforce it (False: the prompt alone asks for JSON).
+    structured: bool = True
 
     def __post_init__(self) -> None:
         for name in (self.model, *self.routes.values()):
@@ -91,7 +93,11 @@ class Gateway:
                 from agents.language.backends.litellm_backend import LiteLLMBackend  # noqa: PLC0415 - litellm: 3 s
 
                 self._backends[model] = LiteLLMBackend(
-                    model, api_base=self.config.api_base, timeout_s=self.config.timeout_s, prices=self.config.prices
+                    model,
+                    api_base=self.config.api_base,
+                    timeout_s=self.config.timeout_s,
+                    prices=self.config.prices,
+                    structured=self.config.structured,
                 )
         return self._backends[model]
 
@@ -137,6 +143,8 @@ class Gateway:
                 retries=tally.retries,
                 repaired=repaired,
                 fallback=fallback,
+                cached_tokens=tally.cached_tokens,
+                answer_format=completion.answer_format,
             )
         )
         return answer
@@ -148,7 +156,7 @@ class Gateway:
     async def _complete(self, model, request, messages, parameters, agent, tally) -> Completion:
         key = cache_key(model, messages, parameters) if self.cache is not None else None
         if key is not None and (hit := self.cache.get(key)) is not None:
-            return Completion(hit.text, hit.prompt_tokens, hit.completion_tokens, 0.0)
+            return Completion(hit.text, hit.prompt_tokens, hit.completion_tokens, 0.0, answer_format="cache")
         if self.config.replay:
             raise CacheMiss(f"replay: no cached answer for a {request.kind} request of {agent} to {model}")
         backend = self.backend(model)
@@ -180,7 +188,7 @@ class Gateway:
                 await asyncio.sleep(wait)
                 wait = min(wait * 2, MAX_BACKOFF_S)
             except PermanentError as error:
-                raise ModelUnavailable(f"{backend.name} refused a {request.kind} request: {error}") from None
+                raise ModelUnavailable(f"{error} (a {request.kind} request)") from None
         raise AssertionError("unreachable")
 
     def _cap(self) -> asyncio.Semaphore:
@@ -210,6 +218,7 @@ class _Tally:
     calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_tokens: int = 0
     cost: float | None = 0.0
     retries: int = 0
 
@@ -217,6 +226,7 @@ class _Tally:
         self.calls += 1
         self.prompt_tokens += completion.prompt_tokens
         self.completion_tokens += completion.completion_tokens
+        self.cached_tokens += completion.cached_tokens
         self.cost = None if self.cost is None or completion.cost is None else self.cost + completion.cost
 
 

@@ -1,4 +1,7 @@
-"""An OpenAI-compatible chat-completions server on 127.0.0.1, for tests and benchmarks of the real litellm path.
+"""A fake model server on 127.0.0.1, for tests and benchmarks of the real litellm path, in three wire formats.
+
+OpenAI's chat completions (`openai/`, `hosted_vllm/`: `url`), ollama's /api/chat (`ollama_chat/`: `root`) and
+Anthropic's /v1/messages (`anthropic/`: `root`), all on one port.
 
 Started and stopped by the tests themselves (a context manager on a free port, in a background thread, with a
 maximum lifetime), with configurable latency, injected failures, and a count of the most requests held at once.
@@ -9,17 +12,21 @@ import argparse
 import asyncio
 import json
 import threading
-import time
 from collections import Counter
 from dataclasses import dataclass, field
 
 from aiohttp import web
 
+from agents.language import loopback_wires as wires
 from agents.language.backends.base import estimate_tokens
 from agents.language.loopback_answers import answer_for_messages
 
 # Faults, consumed one per request in order: "429", "500", "hang", "empty", "malformed", "long".
 FAULTS = ("429", "500", "hang", "empty", "malformed", "long")
+# What llama.cpp's server says to OpenAI's json_schema response_format (HTTP 500).
+JSON_SCHEMA_REFUSAL = (
+    "1 validation error: response_format.type: Input should be 'text' or 'json_object' (literal_error)"
+)
 
 
 @dataclass
@@ -30,14 +37,19 @@ class ServerStats:
     in_flight: int = 0
     max_in_flight: int = 0
     statuses: Counter = field(default_factory=Counter)
+    bodies: list = field(default_factory=list)  # the last requests' bodies, as sent
 
 
 class LoopbackServer:
     """A fake model server: `with LoopbackServer(latency=0.3) as server: ... server.url ...`."""
 
     def __init__(self, latency: float = 0.0, faults: list[str] | None = None, lifetime_s: float = 600.0,
-                 hang_s: float = 30.0, port: int = 0):  # fmt: skip
+                 hang_s: float = 30.0, port: int = 0, refuse_json_schema: bool = False,
+                 refuse_params: tuple[str, ...] = ()):  # fmt: skip
         self.latency = latency
+        self.refuse_json_schema = refuse_json_schema
+        self.refuse_params = refuse_params
+        self.prefix_cache = wires.PrefixCache()
         self.faults = list(faults or [])
         self.lifetime_s = lifetime_s
         self.hang_s = hang_s
@@ -53,8 +65,42 @@ class LoopbackServer:
         """The OpenAI-style base URL."""
         return f"http://127.0.0.1:{self.port}/v1"
 
+    @property
+    def root(self) -> str:
+        """The base URL of ollama's and Anthropic's formats."""
+        return f"http://127.0.0.1:{self.port}"
+
     async def _chat(self, request: web.Request) -> web.Response:
+        return await self._answer(request, wires.openai_messages, wires.openai_response)
+
+    async def _ollama(self, request: web.Request) -> web.Response:
+        return await self._answer(request, wires.openai_messages, wires.ollama_response)
+
+    async def _ollama_show(self, request: web.Request) -> web.Response:
+        del request  # litellm asks ollama what the model is; a bare answer is enough
+        return web.json_response({"template": "", "details": {}, "model_info": {}})
+
+    async def _anthropic(self, request: web.Request) -> web.Response:
+        return await self._answer(request, wires.anthropic_messages, wires.anthropic_response)
+
+    def _refusal(self, body: dict) -> web.Response | None:
+        answer_format = body.get("response_format") or {}
+        if self.refuse_json_schema and answer_format.get("type") == "json_schema":
+            return web.json_response({"error": {"message": JSON_SCHEMA_REFUSAL}}, status=500)
+        for name in self.refuse_params:
+            if name in body or name in (body.get("options") or {}):
+                message = f"Unsupported parameter: '{name}' is not supported with this model."
+                return web.json_response({"error": {"message": message, "param": name}}, status=400)
+        return None
+
+    async def _answer(self, request: web.Request, read, respond) -> web.Response:
         body = await request.json()
+        self.stats.bodies = [*self.stats.bodies[-49:], body]
+        if (refusal := self._refusal(body)) is not None:
+            self.stats.requests += 1
+            self.stats.statuses[refusal.status] += 1
+            return refusal
+        messages = read(body)
         self.stats.requests += 1
         self.stats.in_flight += 1
         self.stats.max_in_flight = max(self.stats.max_in_flight, self.stats.in_flight)
@@ -64,11 +110,12 @@ class LoopbackServer:
             if fault in {"429", "500"}:
                 self.stats.statuses[int(fault)] += 1
                 return web.json_response({"error": {"message": f"injected {fault}"}}, status=int(fault))
-            text = answer_for_messages(body.get("messages", []))
+            text = answer_for_messages(messages)
             text = {"empty": "", "malformed": "{not json", "long": "x" * 50_000}.get(fault, text)
             self.stats.statuses[200] += 1
-            prompt = sum(estimate_tokens(m.get("content") or "") for m in body.get("messages", []))
-            return web.json_response(_completion(body.get("model", "loopback"), text, prompt))
+            prompt = sum(estimate_tokens(m["content"]) for m in messages)
+            cached = min(prompt, self.prefix_cache.cached_tokens(messages))
+            return web.json_response(respond(body.get("model", "loopback"), text, prompt, cached))
         finally:
             self.stats.in_flight -= 1
 
@@ -84,6 +131,9 @@ class LoopbackServer:
         app = web.Application()
         app.router.add_post("/v1/chat/completions", self._chat)
         app.router.add_post("/v1/embeddings", self._embeddings)
+        app.router.add_post("/api/chat", self._ollama)
+        app.router.add_post("/api/show", self._ollama_show)
+        app.router.add_post("/v1/messages", self._anthropic)
         runner = web.AppRunner(app)
         await runner.setup()
         site = web.TCPSite(runner, "127.0.0.1", self.port)
@@ -119,22 +169,6 @@ class LoopbackServer:
 
     def __exit__(self, *exc) -> None:
         self.stop()
-
-
-def _completion(model: str, text: str, prompt_tokens: int) -> dict:
-    completion = estimate_tokens(text)
-    return {
-        "id": "loopback",
-        "object": "chat.completion",
-        "created": int(time.time()),
-        "model": model,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-        "usage": {
-            "prompt_tokens": prompt_tokens,
-            "completion_tokens": completion,
-            "total_tokens": prompt_tokens + completion,
-        },
-    }
 
 
 def _toy_vector(text: str, dim: int = 16) -> list[float]:

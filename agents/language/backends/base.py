@@ -4,16 +4,22 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from agents.language.request import Request
+from agents.language.tokens import count_tokens
 
 
 @dataclass(frozen=True)
 class Completion:
-    """A backend's answer: the text, its token counts, and its cost (None where unknown)."""
+    """A backend's answer: the text, its token counts, and its cost (None where unknown).
+
+    Also the prompt tokens the provider served from its prompt cache, and the structured-output form asked for.
+    """
 
     text: str
     prompt_tokens: int
     completion_tokens: int
     cost: float | None
+    cached_tokens: int = 0
+    answer_format: str = "prompt"
 
 
 class TransientError(RuntimeError):
@@ -40,5 +46,5 @@ class Backend(Protocol):
 
 
 def estimate_tokens(text: str) -> int:
-    """About four characters a token, the usual rule for English; used where no tokenizer is asked."""
-    return max(1, len(text) // 4)
+    """Tokens of a text as the reference model counts them (tokens.py), where no provider reports a count."""
+    return count_tokens(text)

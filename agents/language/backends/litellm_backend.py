@@ -2,13 +2,16 @@
 
 Not through mesa-llm's ModuleLLM, which demands an API key at construction even for providers that need none, has
 no timeout, and retries some errors forever: here every call has a timeout, no hidden retries (litellm's and the
-OpenAI SDK's are switched off: the gateway retries, in one place), and temperature, seed and max_tokens pass through.
+OpenAI SDK's are switched off: the gateway retries, in one place), only the parameters the provider accepts
+(providers.py), and the answer's JSON schema where the provider can enforce it.
 """
 
 import logging
 import os
 
+from agents.language.backends import providers
 from agents.language.backends.base import Completion, PermanentError, TransientError
+from agents.language.backends.prompt_cache import prepare_messages
 from agents.language.request import Request
 
 logger = logging.getLogger(__name__)
@@ -30,7 +33,8 @@ def import_litellm():
 class LiteLLMBackend:
     """One litellm model behind the backend interface."""
 
-    def __init__(self, model: str, *, api_base: str | None = None, timeout_s: float = 60.0, prices=None):
+    def __init__(self, model: str, *, api_base: str | None = None, timeout_s: float = 60.0, prices=None,
+                 structured: bool = True):  # fmt: skip
         self.name = model
         self.model = model
         self.api_base = api_base
@@ -38,48 +42,66 @@ class LiteLLMBackend:
         self.prices = prices or {}
         self.litellm = import_litellm()
         provider = model.split("/", 1)[0]
-        # An OpenAI-compatible local server needs some key string; a real one comes from the environment.
-        self._api_key = "not-needed" if api_base and provider in {"openai", *KEYLESS_PROVIDERS} else None
-        if self._api_key and provider == "openai" and os.environ.get("OPENAI_API_KEY"):
-            self._api_key = None
+        self._api_key = placeholder_key(self.litellm, model, api_base)
+        # Structured-output forms still to try, strongest first; a refused form is dropped for the rest of the run.
+        self.forms = list(providers.structured_forms(model, api_base) if structured else (providers.PROMPT_ONLY,))
+        self.format_downgrades = 0
+        self._anthropic = provider == "anthropic"
 
     async def complete(self, request: Request, messages: list[dict[str, str]], parameters: dict) -> Completion:
-        """One call through litellm.acompletion, its failures sorted into transient and permanent."""
-        litellm = self.litellm
+        """One call through litellm.acompletion, its failures sorted into transient and permanent.
+
+        A server that refuses the structured-output form (a 400, or llama.cpp's 500 on `json_schema`) is asked
+        again at once with the next weaker form, instead of being retried to exhaustion with the same one.
+        """
+        while True:
+            form = self.forms[0]
+            try:
+                response = await self.litellm.acompletion(**self._options(request, messages, parameters, form))
+            except Exception as error:  # litellm raises many types; none may crash a run unexplained
+                if form != providers.PROMPT_ONLY and providers.refuses_format(error):
+                    self.forms.pop(0)
+                    self.format_downgrades += 1
+                    logger.warning("%s refused response_format %s (%s); using %s from now on", self.model, form,
+                                   " ".join(str(error).split())[:160], self.forms[0])  # fmt: skip
+                    continue
+                raise self._sorted(error) from None
+            return self._completion(response, form)
+
+    def _options(self, request: Request, messages: list[dict[str, str]], parameters: dict, form: str) -> dict:
         options = {
             "model": self.model,
-            "messages": messages,
+            "messages": prepare_messages(messages, anthropic=self._anthropic),
             "timeout": self.timeout_s,
             "num_retries": 0,
             "max_retries": 0,
-            **{key: value for key, value in parameters.items() if value is not None},
+            **providers.accepted(self.model, parameters),
         }
+        if (answer_format := providers.response_format(form, request.kind, request.answer_schema())) is not None:
+            options["response_format"] = answer_format
         if self.api_base:
             options["api_base"] = self.api_base
         if self._api_key:
             options["api_key"] = self._api_key
-        try:
-            response = await litellm.acompletion(**options)
-        except (
-            litellm.exceptions.RateLimitError,
-            litellm.exceptions.InternalServerError,
-            litellm.exceptions.ServiceUnavailableError,
-            litellm.exceptions.APIConnectionError,
-            litellm.exceptions.Timeout,
-        ) as error:
-            raise TransientError(f"{type(error).__name__}: {str(error)[:200]}") from None
-        except litellm.exceptions.APIError as error:
-            if getattr(error, "status_code", 0) and error.status_code >= 500:
-                raise TransientError(f"{type(error).__name__}: {str(error)[:200]}") from None
-            raise PermanentError(f"{type(error).__name__}: {str(error)[:200]}") from None
-        except Exception as error:  # litellm raises many types; none of them may crash a run unexplained
-            raise PermanentError(f"{type(error).__name__}: {str(error)[:200]}") from None
+        return options
+
+    def _sorted(self, error: Exception) -> Exception:
+        transient = providers.is_transient(error, self.litellm)
+        line = providers.refusal_line(self.model, error, transient=transient)
+        return TransientError(line) if transient else PermanentError(line)
+
+    def _completion(self, response, form: str) -> Completion:
         text = response.choices[0].message.content or ""
         usage = getattr(response, "usage", None)
         prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
         completion = int(getattr(usage, "completion_tokens", 0) or 0)
         return Completion(
-            text=text, prompt_tokens=prompt, completion_tokens=completion, cost=self._cost(response, prompt, completion)
+            text=text,
+            prompt_tokens=prompt,
+            completion_tokens=completion,
+            cost=self._cost(response, prompt, completion),
+            cached_tokens=cached_tokens(usage),
+            answer_format=form,
         )
 
     def _cost(self, response, prompt: int, completion: int) -> float | None:
@@ -91,3 +113,29 @@ class LiteLLMBackend:
         except Exception:  # an unpriced model costs "unknown", never a crash
             logger.debug("no price known for %s", self.model)
             return None
+
+
+def cached_tokens(usage) -> int:
+    """Prompt tokens the provider served from its prompt cache (OpenAI's cached_tokens, Anthropic's cache reads)."""
+    if usage is None:
+        return 0
+    details = getattr(usage, "prompt_tokens_details", None)
+    cached = getattr(details, "cached_tokens", None) if details is not None else None
+    if not cached:
+        cached = getattr(usage, "cache_read_input_tokens", None)
+    try:
+        return int(cached or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+def placeholder_key(litellm, model: str, api_base: str | None) -> str | None:
+    """Some key string for a server of one's own (litellm's clients insist on one), unless the environment has one."""
+    return "not-needed" if api_base and not _key_in_environment(litellm, model) else None
+
+
+def _key_in_environment(litellm, model: str) -> bool:
+    try:
+        return not (litellm.validate_environment(model=model).get("missing_keys") or [])
+    except Exception:
+        return False

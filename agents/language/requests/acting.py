@@ -12,8 +12,11 @@ from agents.identity import Identity
 from agents.language.answers import ActionChoice, PlaceOption
 from agents.language.request import AnswerError, Request
 from agents.language.requests.common import numbered, parse_json
+from agents.language.schemas import count, number, prop, text
 
 MOST_ACTIONS = 12
+# Longest free texts of a choice, in characters.
+LONGEST_EMOJI, LONGEST_WORDS = 8, 80
 # The original's fail-safe importance of an event.
 FALLBACK_IMPORTANCE = 4
 
@@ -41,6 +44,7 @@ class ActionRequest(Request[tuple[ActionChoice, ...]]):
     template = "action.txt"
     temperature = 0.0
     max_tokens = 1200
+    answer_model = _Choices
 
     identity: Identity
     actions: tuple[str, ...]
@@ -55,6 +59,23 @@ class ActionRequest(Request[tuple[ActionChoice, ...]]):
             raise ValueError(f"action: an action is empty in {self.actions!r}")
         if not self.places:
             raise ValueError("action: the agent must know at least one place")
+
+    def constrain(self, schema: dict) -> None:
+        """Exactly one choice per action, each at one of the places offered (sector, arena and object together)."""
+        actions = count(prop(schema, "actions"), len(self.actions))
+        choice = actions["items"]
+        text(choice["properties"]["emoji"], LONGEST_EMOJI)
+        for name in ("predicate", "target", "object_state"):
+            text(choice["properties"][name], LONGEST_WORDS, least=0)
+        number(choice["properties"]["importance"], 1, 10)
+        branches = []
+        for place in self.places:
+            branch = {**choice, "properties": dict(choice["properties"])}
+            branch["properties"]["sector"] = {"type": "string", "enum": [place.sector]}
+            branch["properties"]["arena"] = {"type": "string", "enum": [place.arena]}
+            branch["properties"]["game_object"] = {"type": "string", "enum": list(place.objects) or [""]}
+            branches.append(branch)
+        actions["items"] = branches[0] if len(branches) == 1 else {"anyOf": branches}
 
     def fields(self) -> dict[str, str]:
         places = "\n".join(

@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from agents.language.answers import PlanBlock
+from agents.language.quoting import quote
 from agents.language.request import AnswerError, extract_json
 
 
@@ -26,8 +27,8 @@ def parse_json[M: BaseModel](text: str, model: type[M]) -> M:
 
 
 def numbered(items: Sequence[str]) -> str:
-    """Items as a numbered list, 1-based."""
-    return "\n".join(f"{index}. {item}" for index, item in enumerate(items, start=1))
+    """Items as a numbered list, 1-based, each quoted: memories, plans and actions are data, never instructions."""
+    return "\n".join(f"{index}. {quote(item)}" for index, item in enumerate(items, start=1))
 
 
 def clock(minute: int) -> str:

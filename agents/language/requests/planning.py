@@ -8,8 +8,10 @@ from pydantic import BaseModel, Field
 
 from agents.identity import Identity
 from agents.language.answers import PlanBlock
+from agents.language.quoting import quote
 from agents.language.request import AnswerError, Request
 from agents.language.requests.common import clock, day_text, fit_blocks, numbered, parse_json
+from agents.language.schemas import count, number, prop, text
 
 MINUTES_PER_DAY = 24 * 60
 # The original's fail-safe wake-up hour.
@@ -22,6 +24,8 @@ LAST_HOUR = 23
 # The fallback day ends at 11 pm, the most common bedtime among the 25 personas' lifestyles.
 FALLBACK_BEDTIME = 23
 SLEEPING = "sleeping"
+# Longest texts an answer may hold, in characters (a grammar-constrained model otherwise runs on to max_tokens).
+LONGEST_PLAN_ITEM, LONGEST_ACTIVITY, MOST_BLOCKS = 160, 100, 48
 
 
 def _check_wake_hour(kind: str, wake_hour: int) -> None:
@@ -59,6 +63,12 @@ class _Actions(BaseModel):
     actions: list[_Action] = Field(min_length=1)
 
 
+def _constrain_blocks(schema: dict, total: int, shortest: int = 5) -> None:
+    blocks = count(prop(schema, "schedule"), 1, min(MOST_BLOCKS, total // shortest))
+    text(prop(blocks, "items", "activity"), LONGEST_ACTIVITY)
+    number(prop(blocks, "items", "minutes"), shortest, total)
+
+
 @dataclass(frozen=True)
 class WakeUpRequest(Request[int]):
     """The hour the persona wakes up."""
@@ -67,6 +77,7 @@ class WakeUpRequest(Request[int]):
     template = "wake_up.txt"
     temperature = 0.0
     max_tokens = 20
+    answer_model = _Hour
 
     identity: Identity
 
@@ -87,6 +98,7 @@ class DayPlanRequest(Request[tuple[str, ...]]):
     kind = "day_plan"
     template = "day_plan.txt"
     max_tokens = 500
+    answer_model = _Plan
 
     identity: Identity
     today: date
@@ -95,6 +107,10 @@ class DayPlanRequest(Request[tuple[str, ...]]):
 
     def validate(self) -> None:
         _check_wake_hour(self.kind, self.wake_hour)
+
+    def constrain(self, schema: dict) -> None:
+        plan = count(prop(schema, "plan"), FEWEST_PLAN_ITEMS, MOST_PLAN_ITEMS)
+        text(plan["items"], LONGEST_PLAN_ITEM, least=3)
 
     def fields(self) -> dict[str, str]:
         return {
@@ -133,6 +149,7 @@ class HourlyScheduleRequest(Request[tuple[PlanBlock, ...]]):
     kind = "hourly_schedule"
     template = "hourly_schedule.txt"
     max_tokens = 900
+    answer_model = _Schedule
 
     identity: Identity
     today: date
@@ -143,6 +160,9 @@ class HourlyScheduleRequest(Request[tuple[PlanBlock, ...]]):
         _check_wake_hour(self.kind, self.wake_hour)
         if not self.day_plan:
             raise ValueError("hourly_schedule: day_plan is empty; ask for a day plan first")
+
+    def constrain(self, schema: dict) -> None:
+        _constrain_blocks(schema, MINUTES_PER_DAY)
 
     def fields(self) -> dict[str, str]:
         return {
@@ -178,6 +198,7 @@ class DecomposeRequest(Request[tuple[PlanBlock, ...]]):
     kind = "decompose"
     template = "decompose.txt"
     max_tokens = 800
+    answer_model = _Actions
 
     identity: Identity
     activity: str
@@ -193,6 +214,12 @@ class DecomposeRequest(Request[tuple[PlanBlock, ...]]):
             raise ValueError(f"decompose: start_minute must be 0-{MINUTES_PER_DAY - 1}, got {self.start_minute}")
         if self.minutes <= 0 or self.minutes % SHORTEST_ACTION:
             raise ValueError(f"decompose: minutes must be a positive multiple of {SHORTEST_ACTION}, got {self.minutes}")
+
+    def constrain(self, schema: dict) -> None:
+        actions = prop(schema, "actions")
+        count(actions, -(-self.minutes // LONGEST_ACTION), self.minutes // SHORTEST_ACTION)
+        text(prop(actions, "items", "action"), LONGEST_ACTIVITY)
+        number(prop(actions, "items", "minutes"), SHORTEST_ACTION, min(LONGEST_ACTION, self.minutes))
 
     def fields(self) -> dict[str, str]:
         return {
@@ -226,6 +253,7 @@ class ScheduleRewriteRequest(Request[tuple[PlanBlock, ...]]):
     kind = "schedule_rewrite"
     template = "schedule_rewrite.txt"
     max_tokens = 600
+    answer_model = _Schedule
 
     identity: Identity
     now_minute: int
@@ -247,6 +275,9 @@ class ScheduleRewriteRequest(Request[tuple[PlanBlock, ...]]):
                 f"remaining window ({self.total} minutes)"
             )
 
+    def constrain(self, schema: dict) -> None:
+        _constrain_blocks(schema, self.total, shortest=1)
+
     def fields(self) -> dict[str, str]:
         return {
             "persona": self.identity.describe(),
@@ -254,7 +285,7 @@ class ScheduleRewriteRequest(Request[tuple[PlanBlock, ...]]):
             "now": clock(self.now_minute),
             "inserted": self.inserted,
             "inserted_minutes": str(self.inserted_minutes),
-            "remaining": "\n".join(f"- {block.activity} ({block.minutes} minutes)" for block in self.remaining),
+            "remaining": "\n".join(f"- {quote(block.activity)} ({block.minutes} minutes)" for block in self.remaining),
             "total": str(self.total),
         }
 

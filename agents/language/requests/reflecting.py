@@ -7,8 +7,13 @@ from pydantic import BaseModel, Field
 
 from agents.identity import Identity
 from agents.language.answers import DaySummary, Insight
+from agents.language.quoting import quote
 from agents.language.request import AnswerError, Request
 from agents.language.requests.common import day_text, numbered, parse_json
+from agents.language.schemas import count, prop, text
+
+# Longest texts of an answer, in characters.
+LONGEST_QUESTION, LONGEST_INSIGHT, LONGEST_DAY_SUMMARY, LONGEST_STATUS = 200, 300, 1000, 400
 
 
 class _Questions(BaseModel):
@@ -36,6 +41,7 @@ class ReflectionQuestionsRequest(Request[tuple[str, ...]]):
     kind = "reflection_questions"
     template = "reflection_questions.txt"
     max_tokens = 300
+    answer_model = _Questions
 
     identity: Identity
     statements: tuple[str, ...]
@@ -44,6 +50,10 @@ class ReflectionQuestionsRequest(Request[tuple[str, ...]]):
     def validate(self) -> None:
         if not self.statements or self.n < 1:
             raise ValueError("reflection_questions: needs statements and n >= 1")
+
+    def constrain(self, schema: dict) -> None:
+        questions = count(prop(schema, "questions"), self.n)
+        text(questions["items"], LONGEST_QUESTION, least=3)
 
     def fields(self) -> dict[str, str]:
         return {
@@ -76,6 +86,7 @@ class InsightsRequest(Request[tuple[Insight, ...]]):
     kind = "insights"
     template = "insights.txt"
     max_tokens = 600
+    answer_model = _Insights
 
     identity: Identity
     question: str
@@ -88,12 +99,20 @@ class InsightsRequest(Request[tuple[Insight, ...]]):
         if not self.memories or self.n < 1:
             raise ValueError(f"insights: needs at least one memory and n >= 1 (got {len(self.memories)}, n={self.n})")
 
+    def constrain(self, schema: dict) -> None:
+        """At most n insights, each citing only the numbers of the memories shown."""
+        insights = count(prop(schema, "insights"), 1, self.n)
+        text(prop(insights, "items", "insight"), LONGEST_INSIGHT)
+        evidence = prop(insights, "items", "evidence")
+        evidence["items"] = {"type": "integer", "enum": [node_id for node_id, _ in self.memories]}
+        evidence["maxItems"] = len(self.memories)
+
     def fields(self) -> dict[str, str]:
         return {
             "persona": self.identity.describe(),
             "name": self.identity.name,
             "question": self.question,
-            "memories": "\n".join(f"[{node_id}] {text}" for node_id, text in self.memories),
+            "memories": "\n".join(f"[{node_id}] {quote(memory)}" for node_id, memory in self.memories),
             "n": str(self.n),
         }
 
@@ -112,10 +131,15 @@ class DaySummaryRequest(Request[DaySummary]):
     kind = "day_summary"
     template = "day_summary.txt"
     max_tokens = 500
+    answer_model = _DaySummary
 
     identity: Identity
     today: date
     memories: tuple[str, ...]
+
+    def constrain(self, schema: dict) -> None:
+        text(prop(schema, "summary"), LONGEST_DAY_SUMMARY)
+        text(prop(schema, "currently"), LONGEST_STATUS)
 
     def fields(self) -> dict[str, str]:
         return {

@@ -7,6 +7,7 @@ from pydantic import BaseModel, Field
 from agents.identity import Identity
 from agents.language.request import AnswerError, Request
 from agents.language.requests.common import numbered, parse_json
+from agents.language.schemas import count, number, prop
 
 # The original's fail-safe importance.
 FALLBACK_IMPORTANCE = 4
@@ -25,6 +26,7 @@ class ImportanceRequest(Request[tuple[int, ...]]):
     template = "importance.txt"
     temperature = 0.0
     max_tokens = 200
+    answer_model = _Scores
 
     identity: Identity
     memories: tuple[str, ...]
@@ -34,6 +36,10 @@ class ImportanceRequest(Request[tuple[int, ...]]):
             raise ValueError(f"importance: 1 to {MOST_MEMORIES} memories per request, got {len(self.memories)}")
         if any(not memory.strip() for memory in self.memories):
             raise ValueError("importance: a memory is empty")
+
+    def constrain(self, schema: dict) -> None:
+        scores = count(prop(schema, "scores"), len(self.memories))
+        number(scores["items"], 1, 10)
 
     def fields(self) -> dict[str, str]:
         return {

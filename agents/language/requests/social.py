@@ -8,11 +8,14 @@ from pydantic import BaseModel, Field
 
 from agents.identity import Identity
 from agents.language.answers import ConversationSummary, ConversationTurn, Reaction
+from agents.language.quoting import quote
 from agents.language.request import AnswerError, Request
 from agents.language.requests.common import numbered, parse_json
+from agents.language.schemas import prop, text
 
 # A line or takeaway longer than this (characters) is cut: memories stay readable and prompts bounded.
 LONGEST_LINE, LONGEST_TAKEAWAY = 500, 600
+LONGEST_REASON, LONGEST_SUMMARY = 300, 600
 
 
 class _Reaction(BaseModel):
@@ -31,7 +34,7 @@ class _Summary(BaseModel):
 
 
 def _transcript(lines: tuple[tuple[str, str], ...]) -> str:
-    return "\n".join(f"{speaker}: {text}" for speaker, text in lines) or "(nothing said yet)"
+    return "\n".join(f"{speaker}: {quote(said)}" for speaker, said in lines) or "(nothing said yet)"
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,7 @@ class ReactionRequest(Request[Reaction]):
     template = "reaction.txt"
     temperature = 0.3
     max_tokens = 150
+    answer_model = _Reaction
 
     identity: Identity
     now: datetime
@@ -54,6 +58,9 @@ class ReactionRequest(Request[Reaction]):
     def validate(self) -> None:
         if not self.other.strip():
             raise ValueError("reaction: the other person's name is empty")
+
+    def constrain(self, schema: dict) -> None:
+        text(prop(schema, "reason"), LONGEST_REASON, least=0)
 
     def fields(self) -> dict[str, str]:
         return {
@@ -82,6 +89,7 @@ class ConversationLineRequest(Request[ConversationTurn]):
     kind = "conversation_line"
     template = "conversation_line.txt"
     max_tokens = 200
+    answer_model = _Turn
 
     speaker: Identity
     partner: str
@@ -96,6 +104,9 @@ class ConversationLineRequest(Request[ConversationTurn]):
             raise ValueError("conversation_line: the partner's name is empty")
         if self.max_lines < 1:
             raise ValueError(f"conversation_line: max_lines must be at least 1, got {self.max_lines}")
+
+    def constrain(self, schema: dict) -> None:
+        text(prop(schema, "line"), LONGEST_LINE)
 
     def fields(self) -> dict[str, str]:
         return {
@@ -128,6 +139,7 @@ class ConversationSummaryRequest(Request[ConversationSummary]):
     template = "conversation_summary.txt"
     temperature = 0.0
     max_tokens = 400
+    answer_model = _Summary
 
     first: str
     second: str
@@ -138,6 +150,17 @@ class ConversationSummaryRequest(Request[ConversationSummary]):
             raise ValueError(f"conversation_summary: needs two different names, got {self.first!r}, {self.second!r}")
         if not self.lines:
             raise ValueError("conversation_summary: there is no conversation to summarize")
+
+    def constrain(self, schema: dict) -> None:
+        """A takeaway for each of the two, by full name."""
+        text(prop(schema, "summary"), LONGEST_SUMMARY)
+        takeaway = text({}, LONGEST_TAKEAWAY)
+        schema["properties"]["takeaways"] = {
+            "type": "object",
+            "properties": {self.first: takeaway, self.second: dict(takeaway)},
+            "required": [self.first, self.second],
+            "additionalProperties": False,
+        }
 
     def fields(self) -> dict[str, str]:
         return {"first": self.first, "second": self.second, "transcript": _transcript(self.lines)}

@@ -1,0 +1,95 @@
+"""The wire formats the loopback server speaks besides OpenAI's: ollama's /api/chat and Anthropic's /v1/messages.
+
+Each format is two functions: the chat messages (OpenAI-style dicts) out of a request body, and a response body
+around an answer text with its usage. Usage counts the prompt with the reference tokenizer and, like the real
+servers, reports the prompt tokens a prefix cache would have served (`PrefixCache`).
+"""
+
+import bisect
+import time
+
+from agents.language.backends.prompt_cache import cached_prefix_chars, prompt_text
+from agents.language.tokens import count_tokens
+
+
+class PrefixCache:
+    """The prompts a server has seen, to report how much of a new one a prefix cache would serve."""
+
+    def __init__(self) -> None:
+        self._seen: list[str] = []
+
+    def cached_tokens(self, messages: list[dict]) -> int:
+        """Tokens of the prompt's longest prefix shared with an earlier prompt (then remembered)."""
+        text = prompt_text(messages)
+        shared = cached_prefix_chars(self._seen, text)
+        bisect.insort(self._seen, text)
+        return count_tokens(text[:shared]) if shared else 0
+
+
+def _text_of(content) -> str:
+    if isinstance(content, str):
+        return content
+    return "".join(block.get("text", "") for block in content or [] if isinstance(block, dict))
+
+
+def openai_messages(body: dict) -> list[dict]:
+    """OpenAI chat completions and ollama's /api/chat: the messages as sent."""
+    return [{"role": m.get("role", "user"), "content": _text_of(m.get("content"))} for m in body.get("messages", [])]
+
+
+def anthropic_messages(body: dict) -> list[dict]:
+    """Anthropic's messages API: the system prompt is a top-level field, a string or a list of text blocks."""
+    system = body.get("system")
+    head = [{"role": "system", "content": _text_of(system)}] if system else []
+    return head + openai_messages(body)
+
+
+def openai_response(model: str, text: str, prompt: int, cached: int) -> dict:
+    """An OpenAI chat completion, with cached prompt tokens as OpenAI reports them."""
+    completion = count_tokens(text)
+    return {
+        "id": "loopback",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        "usage": {
+            "prompt_tokens": prompt,
+            "completion_tokens": completion,
+            "total_tokens": prompt + completion,
+            "prompt_tokens_details": {"cached_tokens": cached},
+        },
+    }
+
+
+def ollama_response(model: str, text: str, prompt: int, cached: int) -> dict:
+    """The answer of ollama's /api/chat (stream false); ollama reports no cached tokens."""
+    del cached
+    return {
+        "model": model,
+        "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "message": {"role": "assistant", "content": text},
+        "done": True,
+        "done_reason": "stop",
+        "prompt_eval_count": prompt,
+        "eval_count": count_tokens(text),
+    }
+
+
+def anthropic_response(model: str, text: str, prompt: int, cached: int) -> dict:
+    """Anthropic's message: input_tokens excludes the tokens read from the cache, reported apart."""
+    return {
+        "id": "msg_loopback",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": [{"type": "text", "text": text}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {
+            "input_tokens": prompt - cached,
+            "output_tokens": count_tokens(text),
+            "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": cached,
+        },
+    }

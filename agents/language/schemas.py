@@ -1,0 +1,73 @@
+"""JSON schemas of answers: the pydantic answer model's schema, made self-contained and tightened per request.
+
+A schema sent as `response_format` lets a provider constrain decoding (llama.cpp and vLLM compile it to a grammar),
+so it carries the request's own limits: exact counts, lengths, and the places offered as enumerations. A schema
+stricter than the parser is harmless; one looser than the parser lets through answers the parser then rejects.
+"""
+
+import copy
+from typing import Any
+
+from pydantic import BaseModel
+
+
+def answer_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The JSON schema of an answer model, with its $defs inlined and titles removed.
+
+    Some servers' grammar converters do not follow $ref, and titles are noise in a grammar.
+    """
+    schema = model.model_json_schema()
+    definitions = schema.pop("$defs", {})
+
+    def inline(node: Any) -> Any:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return inline(copy.deepcopy(definitions[node["$ref"].rsplit("/", 1)[-1]]))
+            return {key: inline(value) for key, value in node.items() if key != "title"}
+        if isinstance(node, list):
+            return [inline(item) for item in node]
+        return node
+
+    schema = inline(schema)
+    _close(schema)
+    return schema
+
+
+def _close(node: Any) -> None:
+    """Objects take no other keys, and every listed key is required (a grammar then writes each one)."""
+    if isinstance(node, dict):
+        if node.get("type") == "object" and "properties" in node:
+            node["additionalProperties"] = False
+            node["required"] = list(node["properties"])
+        for value in node.values():
+            _close(value)
+    elif isinstance(node, list):
+        for item in node:
+            _close(item)
+
+
+def prop(schema: dict, *path: str) -> dict:
+    """The schema of a nested property, e.g. of each action's minutes: `prop(schema, "actions", "items", "minutes")`."""
+    node = schema
+    for part in path:
+        node = node["items"] if part == "items" else node["properties"][part]
+    return node
+
+
+def count(node: dict, least: int, most: int | None = None) -> dict:
+    """An array of `least` to `most` items (exactly `least` if `most` is omitted)."""
+    node["minItems"] = least
+    node["maxItems"] = least if most is None else most
+    return node
+
+
+def text(node: dict, most: int, least: int = 1) -> dict:
+    """A string of `least` to `most` characters."""
+    node.update(type="string", minLength=least, maxLength=most)
+    return node
+
+
+def number(node: dict, least: int, most: int) -> dict:
+    """An integer from `least` to `most`."""
+    node.update(type="integer", minimum=least, maximum=most)
+    return node

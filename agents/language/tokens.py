@@ -1,0 +1,70 @@
+"""Token counts offline, as a named reference model's tokenizer counts them, without fetching anything.
+
+The reference is gpt-4o-mini's `o200k_base` encoding, read by tiktoken from the files litellm ships in its wheel
+(litellm points TIKTOKEN_CACHE_DIR at them), so nothing is downloaded at run time. If those files are not there,
+counts fall back to four characters a token, and `TOKENIZER` says so. Providers' own counts, where they report
+usage, always win over these estimates.
+"""
+
+import logging
+import os
+from functools import cache
+from hashlib import sha1
+from importlib.util import find_spec
+from pathlib import Path
+
+logger = logging.getLogger(__name__)
+
+REFERENCE_MODEL = "gpt-4o-mini"
+ENCODING = "o200k_base"
+ENCODING_URL = "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken"
+# Longer texts are counted by extrapolating from their first part: a 1 MB line must not stall a run.
+LONGEST_COUNTED = 200_000
+
+
+def _bundled_folder() -> Path | None:
+    """The folder of of tiktoken files, found without importing litellm (3 s)."""
+    spec = find_spec("litellm")
+    folder = Path(spec.origin).parent / "litellm_core_utils" / "tokenizers" if spec and spec.origin else None
+    return folder if folder is not None and folder.is_dir() else None
+
+
+def _cached(folder: Path) -> bool:
+    """Whether tiktoken would find the reference encoding in a folder (it names files by the sha1 of their URL)."""
+    return (folder / sha1(ENCODING_URL.encode()).hexdigest()).is_file()
+
+
+@cache
+def _encoding():
+    """The reference encoding, from local files only, or None (then 4 characters a token)."""
+    try:
+        folder = _bundled_folder()
+        if folder is not None:
+            os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(folder))  # what litellm itself sets on import
+        chosen = os.environ.get("TIKTOKEN_CACHE_DIR")
+        if not chosen or not _cached(Path(chosen)):
+            logger.info("tiktoken's %s is not on this machine; counting 4 characters a token", ENCODING)
+            return None
+        import tiktoken  # noqa: PLC0415
+
+        return tiktoken.get_encoding(ENCODING)
+    except Exception as error:  # a tokenizer is a nicety: never a crash
+        logger.info("no local tokenizer (%s); counting 4 characters a token", error)
+        return None
+
+
+def tokenizer_name() -> str:
+    """What counts tokens offline: the reference encoding, or the 4-characters rule."""
+    return f"{REFERENCE_MODEL} ({ENCODING})" if _encoding() is not None else "4 characters a token"
+
+
+def count_tokens(text: str) -> int:
+    """Tokens of a text for the reference model (at least 1)."""
+    encoding = _encoding()
+    if encoding is None or not text:
+        return max(1, len(text) // 4)
+    head = text[:LONGEST_COUNTED]
+    counted = len(encoding.encode(head, disallowed_special=()))
+    if len(text) > len(head):
+        counted = round(counted * len(text) / len(head))
+    return max(1, counted)
