@@ -63,6 +63,8 @@ CONDITIONS: dict[str, Condition] = {
         Condition("persona_only", "no observation, reflection or planning", (is_anything,), paper_mu=21.21),
     )
 }
+# Everything the agent remembers: what claims are checked against, whichever conditions are evaluated.
+EVERYTHING = CONDITIONS["full"]
 # The paper's human crowdworkers (TrueSkill mu 22.95) have no condition here: there are no human answers to rank.
 PAPER_HUMAN_MU = 22.95
 

@@ -29,13 +29,18 @@ def fact_grounded(name: str, fact: TrackedFact, nodes: Iterable[MemoryNode]) -> 
     return any(node.partner != INTERVIEW_PARTNER and any(map(fact.matches, _texts(node))) for node in nodes)
 
 
+def people_known(nodes: Iterable[MemoryNode], people: list[str]) -> set[str]:
+    """Everyone the agent's memory backs knowing: whom it talked with, and whom a memory of it names."""
+    known = set()
+    for node in nodes:
+        if node.partner != INTERVIEW_PARTNER:
+            known |= people_named(" ".join(_texts(node)), people) | ({node.partner} if node.partner else set())
+    return known
+
+
 def acquaintance_grounded(other: str, nodes: Iterable[MemoryNode], people: list[str]) -> bool:
     """Whether the agent's memory backs knowing `other`: it talked with them or a memory names them."""
-    return any(
-        node.partner == other or other in people_named(" ".join(_texts(node)), people)
-        for node in nodes
-        if node.partner != INTERVIEW_PARTNER
-    )
+    return other in people_known(nodes, people)
 
 
 def gathering_fact(gathering: Gathering | None, facts: list[TrackedFact]) -> TrackedFact | None:
