@@ -19,8 +19,8 @@ _DULL = ("is idle", "sleeping", "asleep")
 def placeholders(name: str, nodes: Iterable[MemoryNode], people: list[str]) -> dict[str, str]:
     """The values of {name}, {first_name}, {acquaintance}, {stranger} and {event} for one agent.
 
-    {acquaintance} is whom it talked with most (else whom its memories name most); {stranger} the first agent of
-    the town its memories never name; {event} its most important event memory about something other than itself.
+    {acquaintance} is whom it talked with most (else whom its talks and thoughts name most); {stranger} the first
+    agent of the town its memories never name; {event} its most important event memory about something else.
     """
     talked, named, known = Counter(), Counter(), set()
     best_event: MemoryNode | None = None
@@ -28,7 +28,8 @@ def placeholders(name: str, nodes: Iterable[MemoryNode], people: list[str]) -> d
         if node.partner and node.partner != name:
             talked[node.partner] += 1
         others = people_named(node.description, people) - {name}
-        named.update(others)
+        if node.kind != NodeKind.EVENT:  # seeing someone is not knowing them
+            named.update(others)
         known |= others | ({node.partner} if node.partner else set())
         if _newsworthy(node, name) and (
             best_event is None or (node.importance, node.created) >= (best_event.importance, best_event.created)
