@@ -82,8 +82,9 @@ def evaluate_run(
         model.run_async(measure_phase(session))
         results = _results(run, session)
         totals = model.gateway.ledger.totals()
+        by_kind = {kind: kind_totals.requests for kind, kind_totals in model.gateway.ledger.by_kind().items()}
         ledger = {"calls": totals.calls, "cache_hits": totals.cache_hits, "tokens": totals.tokens,
-                  "cost": totals.cost or 0.0}  # fmt: skip
+                  "cost": totals.cost or 0.0, "requests_by_kind": by_kind}  # fmt: skip
         (folder / "ledger.json").write_text(json.dumps(ledger, indent=2) + "\n")
         offline = model.gateway.config.model == "offline" and not judge
         write_all(folder, results, offline=offline, header=f"{run.name} at {at:%Y-%m-%d %H:%M}", ledger=ledger)
