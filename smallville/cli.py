@@ -95,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--repeats", type=int, default=2, help="rankings per question, in other orders (default: 2)")
     evaluate.add_argument("--agents", help="comma-separated full names (default: every agent of the run)")
     evaluate.add_argument("--battery", help="a battery .toml file or a name in data/evaluation/ (default: paper)")
+    evaluate.add_argument("--api-base", help="base URL of the server for --llm and --judge (default: the run's)")
     evaluate.set_defaults(handler="smallville.commands.evaluate:run")
 
     report = commands.add_parser(

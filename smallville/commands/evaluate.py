@@ -49,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
                 llm=args.llm,
                 progress=progress,
                 battery=args.battery,
+                api_base=args.api_base,
             )
         except (EvaluationError, BatteryError, RunFolderError) as error:
             raise UserError(str(error)) from None

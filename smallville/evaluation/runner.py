@@ -8,6 +8,7 @@ from pathlib import Path
 
 from smallville.evaluation.battery import load_battery
 from smallville.evaluation.conditions import resolve
+from smallville.evaluation.errors import EvaluationError
 from smallville.evaluation.interviews import Session, answer_phase, judge_phase, measure_phase
 from smallville.evaluation.journal import Journal
 from smallville.evaluation.measures import attendance, cascade, gathering_fact
@@ -18,10 +19,6 @@ from smallville.evaluation.results import Results, condition_figures, end_to_end
 logger = logging.getLogger(__name__)
 # What a resumed evaluation must share with the one it continues.
 PINNED = ("at", "battery", "llm", "judge")
-
-
-class EvaluationError(ValueError):
-    """An evaluation that cannot run as asked; the message names the option or file and the fix."""
 
 
 def evaluate_run(
@@ -35,11 +32,13 @@ def evaluate_run(
     llm: str | None = None,
     progress: Callable | None = None,
     battery: str | Path | None = None,
+    api_base: str | None = None,
 ) -> Path:
     """Interview, judge and measure a run's agents; write RUN/evaluation/ and return that folder.
 
     Items already answered (in RUN/evaluation/*.jsonl) are not asked again, so a killed evaluation resumes.
-    `progress(done, total, totals)` is called after each item with the ledger's totals.
+    `progress(done, total, totals)` is called after each item with the ledger's totals. `battery` names another
+    battery file; `api_base` another server for `llm` and `judge` than the run's.
 
     Raises:
         EvaluationError: For an unknown condition or agent, a time outside the run, repeats < 1, or a resumed
@@ -56,7 +55,7 @@ def evaluate_run(
     if len(chosen) < 2:
         raise EvaluationError("--conditions: name at least two conditions for the judge to compare")
     questions = load_battery(battery)
-    model = load_model(run, llm=llm, judge=judge)
+    model = load_model(run, llm=llm, judge=judge, api_base=api_base)
     try:
         at = _check_time(model, at)
         names = _check_agents(model, agents)
