@@ -98,6 +98,25 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
     serve.add_argument("--port", type=option_types.port, default=8765, help="port (default: 8765)")
     serve.set_defaults(handler="smallville.commands.serve:run")
 
+    evaluate = commands.add_parser(
+        "evaluate",
+        help="the paper's evaluation of a run: interviews, judged believability, measures",
+        description="Interview every agent under the paper's conditions, have a judge rank the answers (TrueSkill), "
+        "and measure awareness, relationships and attendance by interview. Writes RUN/evaluation/; resumable.",
+    )
+    evaluate.add_argument("run", help="the run folder")
+    evaluate.add_argument("--at", help="the time to evaluate at, within the run (default: its last checkpoint)")
+    evaluate.add_argument("--judge", help="litellm model that ranks answers and checks facts (default: the run's)")
+    evaluate.add_argument("--llm", help="model the agents answer with (default: the run's)")
+    evaluate.add_argument(
+        "--conditions", help="comma-separated (default: full,no_reflection,no_reflection_planning,persona_only)"
+    )
+    evaluate.add_argument("--repeats", type=int, default=2, help="rankings per question, in other orders (default: 2)")
+    evaluate.add_argument("--agents", help="comma-separated full names (default: every agent of the run)")
+    evaluate.add_argument("--battery", help="a battery .toml file or a name in data/evaluation/ (default: paper)")
+    evaluate.add_argument("--api-base", help="base URL of the server for --llm and --judge (default: the run's)")
+    evaluate.set_defaults(handler="smallville.commands.evaluate:run")
+
     report = commands.add_parser(
         "report", help="plots and a summary of a run", description="Write PNG plots and summary.md into RUN/report."
     )

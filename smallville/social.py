@@ -1,7 +1,11 @@
-"""Social metrics of the paper's section 7: who knows whom, how news spreads, who came to the party.
+"""Cheap per-step estimates of the paper's section 7: who knows whom, how news spreads, who came to the party.
 
 All three are computed from the agents' own memories and positions (agents never keep tallies), incrementally:
-each update reads only the memory nodes added since the last one.
+each update reads only the memory nodes added since the last one. They are estimates from memory text, not the
+paper's measures: a memory matching a fact's keywords counts as knowing it (seeing the host's action label too),
+and everyone at the gathering's place counts as present (diners and staff too). The paper's own measures, by
+interview with each "yes" checked against memory and attendance counted among invitees, are `run.py evaluate`'s
+(smallville/evaluation/).
 """
 
 import difflib
@@ -55,13 +59,13 @@ class Awareness:
 
 @dataclass
 class SocialTracker:
-    """The relationship graph, each tracked fact's awareness, and a gathering's attendance.
+    """The relationship graph, each tracked fact's awareness, and a gathering's attendance (keyword estimates).
 
     Attributes:
         graph: Undirected; an edge when two agents talked, or one holds a thought, chat or reflection naming the
             other (seeded memories included). Merely seeing someone (an event memory) is not knowing them.
-        awareness: fact id -> agent -> Awareness.
-        attendees: Agents seen at the gathering's place during its hours.
+        awareness: fact id -> agent -> Awareness (a memory of it matched the fact's keywords, seen or told).
+        attendees: Agents seen at the gathering's place during its hours (everyone present, invited or not).
     """
 
     people: list[str]

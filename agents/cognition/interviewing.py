@@ -1,7 +1,8 @@
 """Interviews (the paper's section 6): an agent answers a question in character from what it remembers.
 
 The answer is retrieved-memory-grounded and is not stored in the agent's memory unless the caller asks, so an
-evaluation does not change the agent it evaluates.
+evaluation does not change the agent it evaluates; `answer_from` goes further and leaves even the memories'
+last-access times alone, for interviews of one stream under several conditions.
 """
 
 from datetime import datetime
@@ -11,7 +12,7 @@ from agents.cognition.asking import Ask
 from agents.config import MindConfig
 from agents.identity import Identity
 from agents.language.requests import InterviewRequest
-from memory import NodeKind
+from memory import Embedder, MemoryStream, NodeKind, RetrievalWeights
 
 
 async def interview(
@@ -42,3 +43,21 @@ async def interview(
             lines=(("interviewer", question), (identity.name, answer)),
         )
     return answer
+
+
+async def answer_from(
+    ask: Ask,
+    identity: Identity,
+    stream: MemoryStream,
+    embedder: Embedder,
+    question: str,
+    now: datetime,
+    weights: RetrievalWeights,
+) -> str:
+    """Answer in character from a given stream (e.g. one with some memories hidden), touching nothing in it."""
+    memories: tuple[str, ...] = ()
+    if len(stream):
+        vectors = embedder.embed([question])
+        (retrieved,) = stream.retrieve_many(vectors, now=now, k=INTERVIEW_MEMORIES, weights=weights, touch=False)
+        memories = tuple(item.node.description for item in retrieved)
+    return await ask(InterviewRequest(identity=identity, now=now, question=question, memories=memories))

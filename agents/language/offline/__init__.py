@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from agents.language.offline import places, planner, talk, thinking
+from agents.language.offline import judging, places, planner, talk, thinking
 from agents.language.request import Request
 from agents.language.requests import (
     ActionRequest,
@@ -27,6 +27,7 @@ from agents.language.requests import (
     ScheduleRewriteRequest,
     WakeUpRequest,
 )
+from agents.language.requests.evaluation import FactCheckRequest, RankRequest
 
 
 def _wake_up(request: WakeUpRequest, seed: int) -> dict:
@@ -83,6 +84,11 @@ HANDLERS: dict[type, Callable[[Any, int], dict]] = {
     InterviewRequest: thinking.interview,
     JudgeRequest: thinking.judge,
 }
+# The evaluation's own requests (the paper's judge and fact checks), answered by the same rules of thumb.
+EVALUATION_HANDLERS: dict[type, Callable[[Any, int], dict]] = {
+    RankRequest: judging.rank,
+    FactCheckRequest: judging.fact_check,
+}
 
 
 def offline_answer(request: Request, seed: int) -> str:
@@ -91,10 +97,10 @@ def offline_answer(request: Request, seed: int) -> str:
     Raises:
         TypeError: For a request type the offline mind does not know.
     """
-    handler = HANDLERS.get(type(request))
+    handler = HANDLERS.get(type(request)) or EVALUATION_HANDLERS.get(type(request))
     if handler is None:
         raise TypeError(f"the offline mind cannot answer {type(request).__name__} requests")
     return json.dumps(handler(request, seed), ensure_ascii=False)
 
 
-__all__ = ["HANDLERS", "offline_answer"]
+__all__ = ["EVALUATION_HANDLERS", "HANDLERS", "offline_answer"]

@@ -8,7 +8,8 @@ and the current place break ties, then a stable hash of the request.
 import re
 
 from agents.language.answers import PlaceOption
-from agents.language.offline.words import emoji_for, importance_of, stable_fraction
+from agents.language.offline.salience import importance_of
+from agents.language.offline.words import emoji_for, stable_fraction
 from agents.language.requests import ActionRequest
 
 WHERE = {
@@ -26,7 +27,7 @@ WHERE = {
     "garden": ("garden",), "pub": ("pub", "bar"), "bar": ("bar",), "drink": ("bar", "pub"),
     "shop": ("store", "shelf"), "grocer": ("grocery",), "pharmacy": ("pharmacy",), "supplies": ("supply",),
     "customers": ("counter",), "serving": ("counter",), "orders": ("counter",), "restock": ("shelf",),
-    "tidying the counter": ("counter",), "guests": ("seating", "cafe"), "party": ("cafe", "seating"),
+    "tidying the counter": ("counter",), "guests": ("seating", "cafe"),
     "relax": ("sofa", "common room", "main room"), "staying up": ("sofa", "desk"), "music listening": ("sofa",),
     "tax": ("desk",), "math": ("desk",), "rehears": ("main room",), "house": ("kitchen", "common room"),
 }  # fmt: skip

@@ -5,7 +5,8 @@ Lines pass on what the speaker retrieved; each side keeps what the other said; s
 
 import re
 
-from agents.language.offline.words import importance_of, stable_fraction
+from agents.language.offline.salience import importance_of
+from agents.language.offline.words import stable_fraction
 from agents.language.requests import ConversationLineRequest, ConversationSummaryRequest, ReactionRequest
 
 _SLEEP = re.compile(r"\b(sleep|asleep|in bed)", re.IGNORECASE)
@@ -42,14 +43,25 @@ def _said(memory: str, transcript: str) -> bool:
     return memory[:60].lower() in transcript
 
 
+def _status(request: ConversationLineRequest) -> list[str]:
+    """What the speaker is up to these days, sentence by sentence: its plans are news to pass on too."""
+    return [part.strip() for part in re.split(r"(?<=[.;!])\s+", request.speaker.currently.replace("*", "")) if part]
+
+
 def line(request: ConversationLineRequest, seed: int) -> dict:
-    """A greeting, then one untold memory per turn (the most important first), then goodbye."""
+    """A greeting, then one untold piece of news per turn (the most important first), then goodbye.
+
+    One opens with what is on one's mind (the retrieved memories and what the status says one is up to), then goes
+    on from what the talk brings to mind (the retrieved memories). News is ranked by the same generic rules of
+    importance (salience.py), so any news of the same shape travels alike, whatever its words.
+    """
     del seed
     transcript = " ".join(text for _, text in request.lines).lower()
+    candidates = dict.fromkeys([*request.memories, *(() if request.lines else _status(request))])
     news = sorted(
         (
             memory
-            for memory in request.memories
+            for memory in candidates
             if not _trivial(memory, (request.speaker.name, request.partner)) and not _said(memory, transcript)
         ),
         key=lambda memory: -importance_of(memory),

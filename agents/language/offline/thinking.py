@@ -4,7 +4,7 @@ import re
 from collections import Counter
 from datetime import timedelta
 
-from agents.language.offline.words import importance_of
+from agents.language.offline.salience import importance_of
 from agents.language.requests import (
     DaySummaryRequest,
     ImportanceRequest,
@@ -121,7 +121,7 @@ def insights(request: InsightsRequest, seed: int) -> dict:
 
 
 def day_summary(request: DaySummaryRequest, seed: int) -> dict:
-    """The day's most important memories; tomorrow's status keeps news about tomorrow (a party, an election)."""
+    """The day's most important memories; tomorrow's status keeps what is set for tomorrow."""
     del seed
     ranked = sorted(request.memories, key=lambda memory: -importance_of(memory))
     summary = "Today: " + "; ".join(ranked[:3]) if ranked else "A quiet day."

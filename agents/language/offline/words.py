@@ -40,30 +40,9 @@ def times_in(text: str) -> list[float]:
     return [hour_of(h, m, ap) for h, m, ap in re.findall(r"\b" + _TIME, text.lower()) if ap]
 
 
-IMPORTANCE_WORDS = (
-    (9, ("party", "valentine", "election", "mayor", "crush", "love", "died", "fight", "breakup", "married", "fire")),
-    (7, ("invite", "invitation", "secret", "exciting", "excited", "news", "candida", "campaign", "event")),
-    (5, ("conversation", "said", "told", "friend", "learned")),
-    (1, ("idle", "sleeping", "asleep", "bed")),
-    (2, ("brush", "shower", "dress", "bathroom", "clean", "wash", "routine", "getting ready", "tidying")),
-    (2, ("eat", "breakfast", "lunch", "dinner", "coffee", "walk", "read", "shop", "cook", "relax", "music")),
-    (3, ("work", "study", "studying", "class", "writing", "paint", "research", "teach", "customers", "serving")),
-)
-
-
-def importance_of(text: str) -> int:
-    """The importance of a memory by the kind of event it describes (1 mundane to 9 poignant)."""
-    lower = text.lower()
-    for score, words in IMPORTANCE_WORDS:
-        if any(word in lower for word in words):
-            return score
-    return 2
-
-
 EMOJI_WORDS = (
     ("💤", ("sleep", "asleep", "bed", "nap")),
-    ("🎉", ("party", "celebrat")),
-    ("🗳", ("election", "mayor", "campaign")),
+    ("🎉", ("party", "celebrat", "festival", "concert", "gathering")),
     ("💬", ("talk", "chat", "convers", "greet")),
     ("☕", ("coffee", "cafe", "café")),
     ("🍳", ("breakfast", "cook", "lunch", "dinner", "eat", "meal", "snack")),

@@ -1,0 +1,60 @@
+"""`run.py evaluate RUN`: the paper's evaluation of a run folder, with a progress bar; writes RUN/evaluation/."""
+
+import argparse
+from datetime import datetime
+from pathlib import Path
+
+from smallville.cli import UserError
+
+
+def _time(text: str | None) -> datetime | None:
+    if text is None:
+        return None
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        raise UserError(f"--at {text!r}: not a time; write it like 2023-02-14T20:00") from None
+
+
+def _names(text: str | None) -> list[str] | None:
+    return [part.strip() for part in text.split(",") if part.strip()] if text else None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Evaluate, showing items, calls and cost; resumes where a killed evaluation stopped."""
+    from rich.console import Console  # noqa: PLC0415 - the CLI's heavy parts load only when the command runs
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn  # noqa: PLC0415
+
+    from agents.language.gateway import BudgetExceeded, ModelUnavailable  # noqa: PLC0415
+    from smallville.evaluation import BatteryError, EvaluationError, evaluate_run  # noqa: PLC0415
+    from smallville.run_store import RunFolderError  # noqa: PLC0415
+
+    console = Console(stderr=True)
+    columns = (TextColumn("[bold]evaluating"), BarColumn(), MofNCompleteColumn(), TextColumn("items"),
+               TextColumn("{task.fields[calls]} calls, ${task.fields[cost]}"), TimeRemainingColumn())  # fmt: skip
+    with Progress(*columns, console=console, disable=not console.is_terminal) as bar:
+        task = bar.add_task("evaluate", total=None, calls=0, cost="0.00")
+
+        def progress(done: int, total: int, totals) -> None:
+            bar.update(task, completed=done, total=total, calls=totals.calls, cost=f"{totals.cost or 0:.2f}")
+
+        try:
+            folder = evaluate_run(
+                Path(args.run),
+                at=_time(args.at),
+                judge=args.judge,
+                conditions=_names(args.conditions),
+                repeats=args.repeats,
+                agents=_names(args.agents),
+                llm=args.llm,
+                progress=progress,
+                battery=args.battery,
+                api_base=args.api_base,
+            )
+        except (EvaluationError, BatteryError, RunFolderError) as error:
+            raise UserError(str(error)) from None
+        except (BudgetExceeded, ModelUnavailable) as error:
+            raise UserError(f"{error}; what was answered is kept: run the same command again to continue") from None
+    print(f"evaluation written to {folder} (summary.md, ratings.csv, statistics.csv, measures.json, plots)")
+    print((folder / "summary.md").read_text().split("## End-to-end")[0].split("\n\n", 2)[-1].strip())
+    return 0

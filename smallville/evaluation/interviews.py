@@ -1,0 +1,166 @@
+"""The evaluation's model calls, phase by phase, each item written to its journal as soon as it is answered.
+
+Phases: every agent answers every battery question under every condition; the judge ranks each question's answers
+(shown shuffled, labels hidden, `repeats` times in other orders); each agent is asked about each tracked fact and
+each other agent, and a fact check reads each answer. Items already in a journal are never asked again.
+"""
+
+import asyncio
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import partial
+
+from agents.cognition.interviewing import answer_from
+from agents.language.requests.evaluation import FactCheckRequest, RankRequest
+from memory import MemoryNode, MemoryStream
+from smallville.evaluation.battery import Battery, Question
+from smallville.evaluation.conditions import EVERYTHING, Condition, visible_stream
+from smallville.evaluation.journal import Journal
+from smallville.evaluation.measures import fact_grounded, people_known
+from smallville.evaluation.placeholders import placeholders
+
+
+@dataclass
+class Session:
+    """What every phase reads: the restored town, the time, the choices, the journals, and a progress count."""
+
+    model: object
+    at: datetime
+    names: list[str]
+    conditions: list[Condition]
+    battery: Battery
+    repeats: int
+    answers: Journal
+    judgements: Journal
+    checks: Journal
+    progress: Callable[[int, int, object], None] | None = None
+    total: int = 0
+    done: int = 0
+    _streams: dict[tuple[str, str], MemoryStream] = field(default_factory=dict)
+
+    def stream(self, name: str, condition: Condition) -> MemoryStream:
+        """The agent's memory as the condition shows it at `at` (built once per agent and condition)."""
+        key = (name, condition.name)
+        if key not in self._streams:
+            memory = self.model.by_name[name].memories.stream
+            self._streams[key] = visible_stream(memory, condition, until=self.at)
+        return self._streams[key]
+
+    def nodes(self, name: str) -> list[MemoryNode]:
+        """All the agent's memories up to `at` (what grounds a claim)."""
+        return list(self.stream(name, EVERYTHING))
+
+    def tick(self) -> None:
+        """Count one finished item and report progress."""
+        self.done += 1
+        if self.progress is not None:
+            self.progress(self.done, self.total, self.model.gateway.ledger.totals())
+
+
+def questions_for(session: Session, name: str) -> list[tuple[Question, str]]:
+    """The battery's questions filled in for one agent."""
+    values = placeholders(name, session.nodes(name), list(session.model.by_name))
+    return [(question, question.fill(values)) for question in session.battery.items()]
+
+
+async def _ask(session: Session, request, name: str):
+    return await session.model.gateway.ask(request, agent=name)
+
+
+async def _answer(session: Session, name: str, condition: Condition, question: str) -> str:
+    agent = session.model.by_name[name]
+    weights = condition.weights or session.model.config.retrieval_weights
+    ask = partial(_ask, session, name=name)
+    stream = session.stream(name, condition)
+    return await answer_from(ask, agent.identity, stream, agent.memories.embedder, question, session.at, weights)
+
+
+async def _run(session: Session, journal: Journal, items: list[tuple[str, Callable]]) -> None:
+    """Answer every item not yet in the journal, concurrently under the gateway's cap; write each when done."""
+    session.done += sum(1 for key, _ in items if key in journal)
+
+    async def one(key: str, make: Callable) -> None:
+        record = await make()
+        journal.add({"key": key, **record})
+        session.tick()
+
+    await asyncio.gather(*(one(key, make) for key, make in items if key not in journal))
+
+
+async def _interview(session: Session, name: str, condition: Condition, question: Question, text: str) -> dict:
+    answer = await _answer(session, name, condition, text)
+    return {"agent": name, "condition": condition.name, "question_id": question.id,
+            "category": question.category, "question": text, "answer": answer}  # fmt: skip
+
+
+async def answer_phase(session: Session) -> None:
+    """Every agent, every question, every condition."""
+    items = [
+        (f"{name}|{question.id}|{condition.name}", partial(_interview, session, name, condition, question, text))
+        for name in session.names
+        for question, text in questions_for(session, name)
+        for condition in session.conditions
+    ]
+    await _run(session, session.answers, items)
+
+
+def shown_order(conditions: list[str], name: str, question_id: str, repeat: int, seed: int) -> list[str]:
+    """A shuffled order for one judgement; repeats rotate it, so each condition moves through the positions."""
+    order = list(conditions)
+    random.Random(f"{seed}|{name}|{question_id}").shuffle(order)
+    shift = repeat % len(order)
+    return order[shift:] + order[:shift]
+
+
+async def _rank(session: Session, name: str, question_id: str, text: str, order: list[str], answers: dict) -> dict:
+    context = session.model.by_name[name].identity.describe()
+    request = RankRequest(question=text, context=context, answers=tuple(answers[c] for c in order))
+    positions = await _ask(session, request, name)
+    return {"agent": name, "question_id": question_id, "shown": order, "ranking": [order[i] for i in positions]}
+
+
+async def judge_phase(session: Session) -> None:
+    """The judge ranks each question's answers, `repeats` times in different orders."""
+    names = [condition.name for condition in session.conditions]
+    items = []
+    for name in session.names:
+        for question, text in questions_for(session, name):
+            answers = {c: session.answers.get(f"{name}|{question.id}|{c}")["answer"] for c in names}
+            for repeat in range(session.repeats):
+                order = shown_order(names, name, question.id, repeat, session.model.seed)
+                key = f"{name}|{question.id}|{repeat}|{','.join(names)}"
+                items.append((key, partial(_rank, session, name, question.id, text, order, answers)))
+    await _run(session, session.judgements, items)
+
+
+async def _check(session: Session, name: str, kind: str, subject: str, question: str, fact: str, backed: bool) -> dict:
+    """Ask with the full memory, then fact-check the answer; a "yes" counts only if memory backs it."""
+    answer = await _answer(session, name, EVERYTHING, question)
+    shows = await _ask(session, FactCheckRequest(question=question, answer=answer, fact=fact), name)
+    return {"kind": kind, "subject": subject, "agent": name, "question": question, "answer": answer,
+            "shows": shows, "grounded": bool(shows and backed)}  # fmt: skip
+
+
+async def measure_phase(session: Session) -> None:
+    """Each agent about each tracked fact and each other agent, each answer fact-checked and grounded."""
+    measures = session.battery.measures
+    people = list(session.model.by_name)
+    items = []
+    for name in session.names:
+        nodes = session.nodes(name)
+        for fact in session.model.setting.facts:
+            topic = " ".join(group[0].rstrip("*") for group in fact.keywords)
+            question = measures.fact_questions.get(fact.id) or measures.fact_question.format(topic=topic)
+            backed = fact_grounded(name, fact, nodes)
+            check = partial(_check, session, name, "fact", fact.id, question, fact.description, backed)
+            items.append((f"fact|{name}|{fact.id}", check))
+        known = people_known(nodes, people)
+        for other in session.names:
+            if other != name:
+                question = measures.relationship_question.format(other=other)
+                claim = f"the speaker knows who {other} is"
+                check = partial(_check, session, name, "relationship", other, question, claim, other in known)
+                items.append((f"relationship|{name}|{other}", check))
+    await _run(session, session.checks, items)

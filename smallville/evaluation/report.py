@@ -1,0 +1,138 @@
+"""What `evaluate` writes beside its journals: CSV tables, measures.json, two plots and summary.md."""
+
+import csv
+import json
+from pathlib import Path
+
+from smallville.evaluation.conditions import PAPER_HUMAN_MU
+from smallville.evaluation.results import Results
+
+OFFLINE_NOTE = (
+    "Answered and judged by the offline mind: these figures test the code, not believability. "
+    "Name a language model (--llm, --judge) for figures comparable with the paper's."
+)
+
+KEYWORD_NOTE = "The keyword estimate is the run's cheap per-step figure (a memory's text matched the fact's words)."
+CASCADE_NOTE = "cascade.csv says how each agent learned each fact: seeded, told (by whom, when), saw, or unaware."
+
+
+def write_all(folder: Path, results: Results, *, offline: bool, header: str, ledger: dict) -> list[Path]:
+    """Every table, plot and the summary; returns the paths written."""
+    written = [_ratings(folder, results), _statistics(folder, results), _measures(folder, results)]
+    written += [_hallucinations(folder, results), _cascade(folder, results), *_plots(folder, results)]
+    written.append(_summary(folder, results, offline=offline, header=header, ledger=ledger))
+    return written
+
+
+def _write_csv(path: Path, header: list[str], rows: list[list]) -> Path:
+    with path.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header)
+        writer.writerows(rows)
+    return path
+
+
+def _ratings(folder: Path, results: Results) -> Path:
+    rows = [[rating.condition, f"{rating.mu:.4f}", f"{rating.sigma:.4f}"] for rating in results.ratings]
+    return _write_csv(folder / "ratings.csv", ["condition", "mu", "sigma"], rows)
+
+
+def _statistics(folder: Path, results: Results) -> Path:
+    h, p = results.kruskal
+    rows = [["kruskal_wallis", "all", "", f"{h:.4f}", f"{p:.6g}", ""]]
+    rows += [["dunn", c.first, c.second, f"{c.z:.4f}", f"{c.p:.6g}", f"{c.p_holm:.6g}"] for c in results.comparisons]
+    return _write_csv(folder / "statistics.csv", ["test", "first", "second", "statistic", "p", "p_holm"], rows)
+
+
+def _measures(folder: Path, results: Results) -> Path:
+    path = folder / "measures.json"
+    path.write_text(json.dumps(results.measures(), indent=2) + "\n")
+    return path
+
+
+def _hallucinations(folder: Path, results: Results) -> Path:
+    rows = [[r["agent"], r["kind"], r["subject"], r["question"], r["answer"]] for r in results.hallucinated]
+    return _write_csv(folder / "hallucinations.csv", ["agent", "kind", "subject", "question", "answer"], rows)
+
+
+def _cascade(folder: Path, results: Results) -> Path:
+    rows = [[c.fact, c.agent, c.how, c.source or "", c.when.isoformat() if c.when else ""] for c in results.cascades]
+    return _write_csv(folder / "cascade.csv", ["fact", "agent", "how", "source", "when"], rows)
+
+
+def _plots(folder: Path, results: Results) -> list[Path]:
+    import matplotlib  # noqa: PLC0415 - plotting loads only when writing the report
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    figure, axis = plt.subplots(figsize=(8, 4))
+    labels = [condition.label for condition in results.conditions]
+    mus = [rating.mu for rating in results.ratings]
+    axis.errorbar(range(len(mus)), mus, yerr=[rating.sigma for rating in results.ratings], fmt="o", capsize=4)
+    paper = [condition.paper_mu for condition in results.conditions]
+    axis.scatter([i for i, mu in enumerate(paper) if mu], [mu for mu in paper if mu], marker="x", label="the paper")
+    axis.set_xticks(range(len(labels)), labels, rotation=15, fontsize=8)
+    axis.set(title="Believability: TrueSkill mu ± sigma per condition", ylabel="mu")
+    axis.legend()
+    figure.tight_layout()
+    ratings_png = folder / "ratings.png"
+    figure.savefig(ratings_png, dpi=100)
+    plt.close(figure)
+
+    figure, axis = plt.subplots(figsize=(8, 4))
+    facts = list(results.awareness)
+    axis.bar([i - 0.2 for i in range(len(facts))], [100 * results.awareness[f] for f in facts], 0.4, label="interview")
+    keyword = [100 * results.awareness_keyword.get(f, 0) for f in facts]
+    axis.bar([i + 0.2 for i in range(len(facts))], keyword, 0.4, label="keyword estimate")
+    axis.set_xticks(range(len(facts)), facts)
+    axis.set(title="Awareness per fact", ylabel="% of agents", ylim=(0, 100))
+    axis.legend()
+    figure.tight_layout()
+    awareness_png = folder / "awareness.png"
+    figure.savefig(awareness_png, dpi=100)
+    plt.close(figure)
+    return [ratings_png, awareness_png]
+
+
+def _summary(folder: Path, results: Results, *, offline: bool, header: str, ledger: dict) -> Path:
+    lines = [f"# Evaluation of {header}", ""]
+    if offline:
+        lines += [f"> {OFFLINE_NOTE}", ""]
+    lines += ["## Believability (controlled evaluation, section 6)", ""]
+    lines += [f"{results.judgements} rankings by the judge; TrueSkill mu 25, sigma 25/3 to start.", ""]
+    lines += ["| condition | mu | sigma | mean rank | the paper's mu |", "|---|---|---|---|---|"]
+    for condition, rating in zip(results.conditions, results.ratings, strict=True):
+        paper = f"{condition.paper_mu:.2f}" if condition.paper_mu else "-"
+        rank = results.mean_ranks[condition.name]
+        lines.append(f"| {condition.label} | {rating.mu:.2f} | {rating.sigma:.2f} | {rank:.2f} | {paper} |")
+    lines += [f"| (the paper's human crowdworkers) | | | | {PAPER_HUMAN_MU:.2f} |", ""]
+    h, p = results.kruskal
+    lines += [f"Kruskal-Wallis over ranks: H = {h:.2f}, p = {p:.3g}.", "", "Dunn's pairwise tests (Holm):", ""]
+    lines += [
+        f"- {c.first} vs {c.second}: z = {c.z:.2f}, p = {c.p:.3g}, Holm p = {c.p_holm:.3g}" for c in results.comparisons
+    ]
+    measures = results.measures()
+    lines += [
+        "",
+        "## End-to-end measures by interview (section 7)",
+        "",
+        "| fact | interview (grounded) | keyword estimate |",
+    ]
+    lines += ["|---|---|---|"]
+    lines += [
+        f"| {fact} | {100 * share:.0f}% | {100 * results.awareness_keyword.get(fact, 0):.0f}% |"
+        for fact, share in results.awareness.items()
+    ]
+    lines += ["", f"Relationship density by interview: {results.density:.3f}."]
+    lines.append(
+        f"Hallucinations: {measures['hallucinations']} of {results.checked} answers checked (hallucinations.csv)."
+    )
+    if results.attendance:
+        lines.append(f"Attendance: {results.attendance.text()} (the paper: 5 of 12 invited came).")
+    lines += ["", KEYWORD_NOTE, CASCADE_NOTE, ""]
+    calls = f"{ledger['calls']} ({ledger['cache_hits']} from the cache), {ledger['tokens']} tokens"
+    lines += [f"Model calls: {calls}, ${ledger['cost']:.4f}.", ""]
+    path = folder / "summary.md"
+    path.write_text("\n".join(lines))
+    return path

@@ -1,0 +1,65 @@
+"""A run's town at its last checkpoint, rebuilt for an evaluation, and the run's event log.
+
+The pattern of `run.py interview`: the run's configuration builds a fresh model, the store restores it. The
+evaluation's calls then go through a gateway of its own, built from the run's settings (cache, routes, budget,
+server) with the evaluation's models, on a fresh ledger: what the evaluation costs is counted apart from the run,
+and rebuilding the town never calls the evaluation's models.
+"""
+
+import json
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+from agents.language.gateway import Gateway
+from smallville.evaluation.errors import EvaluationError
+from smallville.run_store import RunStore
+
+# The request kinds a --judge model answers: rankings and fact checks (the old pairwise judge too).
+JUDGE_KINDS = ("rank", "fact_check", "judge")
+
+
+def load_model(run: Path, *, llm: str | None = None, judge: str | None = None, api_base: str | None = None):
+    """The run's model at its last checkpoint, answering with `llm` (None: the run's) and judging with `judge`.
+
+    Raises:
+        RunFolderError: If the folder is not a run or has no checkpoint.
+    """
+    from smallville.model import SmallvilleModel  # noqa: PLC0415 - heavy
+
+    store = RunStore.open(run)
+    try:
+        run_config = store.config()
+        run_config.pop("end", None)
+        run_config.pop("checkpoint_minutes", None)
+        model = SmallvilleModel(**run_config)
+        try:
+            store.restore(model)
+        except BaseException:
+            model.close()
+            raise
+    finally:
+        store.close()
+    settings = model.gateway.config
+    routes = {**settings.routes, **(dict.fromkeys(JUDGE_KINDS, judge) if judge else {})}
+    try:
+        config = replace(settings, model=llm or settings.model, routes=routes, api_base=api_base or settings.api_base)
+    except ValueError as error:
+        model.close()
+        raise EvaluationError(f"--llm/--judge: {error}") from None
+    model.gateway.close()
+    model.gateway = Gateway(config)
+    return model
+
+
+def read_event_log(run: Path) -> list[dict]:
+    """The run's event log (actions, talk lines, talks, plans) as dicts, oldest first."""
+    path = run / "events.sqlite"
+    if not path.is_file():
+        return []
+    with sqlite3.connect(path) as db:
+        rows = db.execute("select time, agent, kind, text, details from events order by id").fetchall()
+    return [
+        {"time": time, "agent": agent, "kind": kind, "text": text, **json.loads(details or "{}")}
+        for time, agent, kind, text, details in rows
+    ]

@@ -1,0 +1,49 @@
+"""The real path: `evaluate` through litellm against the loopback server, answers and judgements included."""
+
+import json
+import re
+
+import pytest
+
+from agents.language import loopback_server
+from agents.language.loopback_answers import answer_for_messages
+from agents.language.loopback_server import LoopbackServer
+from smallville.cli import main
+
+BATTERY = 'name = "tiny"\n[[categories]]\nname = "memory"\nquestions = ["Who is {acquaintance}?", "Who are you?"]\n'
+
+
+def _answers(messages):
+    """The loopback's answers, and the evaluation's own tasks: a ranking of every label, a fact check."""
+    prompt = messages[-1]["content"]
+    if prompt.startswith("Task: rank answers"):
+        labels = re.search(r"Rank all \d+ answers \(([A-Z, ]+)\)", prompt).group(1).split(", ")
+        return json.dumps({"ranking": labels[::-1], "reason": "the last shown first"})
+    if prompt.startswith("Task: check whether an answer shows a fact"):
+        return json.dumps({"shows": True, "reason": "it says so"})
+    return answer_for_messages(messages)
+
+
+@pytest.mark.slow
+def test_evaluate_through_litellm_against_the_loopback_server(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-loopback")
+    monkeypatch.setattr(loopback_server, "answer_for_messages", _answers)
+    run = tmp_path / "run"
+    argv = ["simulate", "--scenario", "the_ville_n3", "--until", "2023-02-13T02:00", "--embedder", "hashing"]
+    assert main([*argv, "--out", str(run)]) == 0
+    battery = tmp_path / "tiny.toml"
+    battery.write_text(BATTERY)
+    with LoopbackServer() as server:
+        argv = ["evaluate", str(run), "--llm", "openai/loopback", "--judge", "openai/loopback-judge"]
+        assert main([*argv, "--api-base", server.url, "--repeats", "2", "--battery", str(battery)]) == 0
+    folder = run / "evaluation"
+    ledger = json.loads((folder / "ledger.json").read_text())
+    # 3 agents: 2 questions x 4 conditions, 2 rankings per question, 2 facts + 2 others asked and checked each.
+    assert ledger["requests_by_kind"] == {"interview": 3 * (8 + 4), "rank": 3 * 2 * 2, "fact_check": 3 * 4}
+    assert ledger["calls"] == server.stats.requests == sum(ledger["requests_by_kind"].values())
+    answers = [json.loads(line)["answer"] for line in (folder / "answers.jsonl").read_text().splitlines()]
+    assert set(answers) == {"I am doing well, thank you."}  # the loopback's interview answer, parsed
+    judgements = [json.loads(line) for line in (folder / "judgements.jsonl").read_text().splitlines()]
+    assert all(j["ranking"] == j["shown"][::-1] for j in judgements)  # the judge's ranking mapped back
+    measures = json.loads((folder / "measures.json").read_text())
+    assert measures["hallucinations"] > 0  # "yes" to everything: claims the memory does not back are caught

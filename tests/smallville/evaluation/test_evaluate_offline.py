@@ -1,0 +1,87 @@
+"""End to end, offline: a 3-agent, six-hour run, then `evaluate` writes every artefact; a killed one resumes."""
+
+import csv
+import json
+from collections import Counter
+from datetime import datetime
+
+import pytest
+
+from smallville.cli import main
+from smallville.evaluation import EvaluationError, evaluate_run
+
+ARTEFACTS = {
+    "answers.jsonl", "judgements.jsonl", "checks.jsonl", "ratings.csv", "statistics.csv", "measures.json",
+    "hallucinations.csv", "cascade.csv", "ratings.png", "awareness.png", "summary.md", "ledger.json",
+}  # fmt: skip
+CONDITIONS = ["full", "no_reflection", "no_reflection_planning", "persona_only"]
+
+
+@pytest.fixture(scope="module")
+def run_folder(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("eval") / "run"
+    argv = ["simulate", "--scenario", "the_ville_n3", "--until", "2023-02-13T06:00", "--embedder", "hashing"]
+    assert main([*argv, "--out", str(folder)]) == 0
+    return folder
+
+
+def _keys(path):
+    return [json.loads(line)["key"] for line in path.read_text().splitlines()]
+
+
+@pytest.mark.slow
+def test_evaluate_writes_every_artefact_and_resumes_without_asking_twice(run_folder):
+    class Killed(Exception):
+        pass
+
+    def kill_after_60(done, total, totals):
+        if done >= 60:
+            raise Killed
+
+    with pytest.raises(Killed):
+        evaluate_run(run_folder, repeats=1, progress=kill_after_60)
+    answers = run_folder / "evaluation" / "answers.jsonl"
+    answered = len(answers.read_text().splitlines())
+    assert answered >= 60
+    with answers.open("a") as handle:
+        handle.write('{"key": "torn by the kill')  # a record cut half-way
+
+    seen = []
+    folder = evaluate_run(run_folder, repeats=1, progress=lambda done, total, totals: seen.append((done, total)))
+    assert {path.name for path in folder.iterdir()} >= ARTEFACTS
+    for journal in ("answers.jsonl", "judgements.jsonl", "checks.jsonl"):
+        keys = _keys(folder / journal)
+        assert not [key for key, count in Counter(keys).items() if count > 1], f"{journal} asked an item twice"
+    questions, agents = 25, 3
+    assert len(_keys(answers)) == agents * questions * len(CONDITIONS)
+    assert len(_keys(folder / "judgements.jsonl")) == agents * questions
+    assert len(_keys(folder / "checks.jsonl")) == agents * (2 + 2)  # two facts, two others each
+    ledger = json.loads((folder / "ledger.json").read_text())
+    checks = agents * 4
+    assert ledger["requests_by_kind"]["interview"] == agents * questions * len(CONDITIONS) - answered + checks
+    assert seen[-1][0] == seen[-1][1]  # progress reached the total
+
+    with (folder / "ratings.csv").open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert [row["condition"] for row in rows] == CONDITIONS and set(rows[0]) == {"condition", "mu", "sigma"}
+    measures = json.loads((folder / "measures.json").read_text())
+    assert set(measures) == {"awareness", "awareness_keyword", "relationship_density", "hallucinations",
+                             "hallucination_rate", "attendance"}  # fmt: skip
+    assert set(measures["awareness"]) == {"party", "candidacy"}
+    assert measures["awareness"]["party"] >= 1 / 3  # the host knows her own party
+    summary = (folder / "summary.md").read_text()
+    assert "test the code, not believability" in summary and "29.89" in summary
+
+
+@pytest.mark.slow
+def test_bad_input_is_one_line_naming_the_option(run_folder, capsys):
+    assert main(["evaluate", str(run_folder), "--conditions", "full,no_memory"]) == 1
+    assert main(["evaluate", str(run_folder), "--at", "2023-02-15T00:00"]) == 1
+    assert main(["evaluate", str(run_folder), "--agents", "Nobody Here"]) == 1
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 3
+    assert lines[0].startswith("error: --conditions: unknown condition 'no_memory'")
+    assert lines[1].startswith("error: --at 2023-02-15T00:00:00: outside the run")
+    assert lines[2].startswith("error: --agents: no agent named 'Nobody Here'")
+    with pytest.raises(EvaluationError, match="--repeats 0"):
+        evaluate_run(run_folder, repeats=0, at=datetime(2023, 2, 13, 5))
