@@ -33,7 +33,15 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
     parser = OneLineParser(prog="run.py", description=DESCRIPTION)
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-v info, -vv debug)")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_run_commands(commands, add_model_options)
+    _add_talk_commands(commands)
+    _add_view_commands(commands, add_model_options)
+    _add_study_commands(commands)
+    return parser
 
+
+def _add_run_commands(commands, add_model_options) -> None:
+    """The commands that run a town: simulate and resume."""
     simulate = commands.add_parser(
         "simulate",
         help="simulate days of the town",
@@ -60,6 +68,9 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
     add_fallback_options(resume)
     resume.set_defaults(handler="smallville.commands.simulate:resume")
 
+
+def _add_talk_commands(commands) -> None:
+    """The commands that talk to the agents of a run: interview and whisper."""
     interview = commands.add_parser(
         "interview",
         help="ask an agent a question about its life",
@@ -83,6 +94,9 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
     whisper.add_argument("statement", type=option_types.statement, help='e.g. "You are going to run for mayor"')
     whisper.set_defaults(handler="smallville.commands.interview:whisper")
 
+
+def _add_view_commands(commands, add_model_options) -> None:
+    """The commands that show a town or a run: serve and report."""
     serve = commands.add_parser(
         "serve",
         help="watch the town in the browser (Solara)",
@@ -97,7 +111,15 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
     )
     serve.add_argument("--port", type=option_types.port, default=8765, help="port (default: 8765)")
     serve.set_defaults(handler="smallville.commands.serve:run")
+    report = commands.add_parser(
+        "report", help="plots and a summary of a run", description="Write PNG plots and summary.md into RUN/report."
+    )
+    report.add_argument("run", help="the run folder")
+    report.set_defaults(handler="smallville.commands.report:run")
 
+
+def _add_study_commands(commands) -> None:
+    """The commands that study runs: evaluate."""
     evaluate = commands.add_parser(
         "evaluate",
         help="the paper's evaluation of a run: interviews, judged believability, measures",
@@ -116,13 +138,6 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
     evaluate.add_argument("--battery", help="a battery .toml file or a name in data/evaluation/ (default: paper)")
     evaluate.add_argument("--api-base", help="base URL of the server for --llm and --judge (default: the run's)")
     evaluate.set_defaults(handler="smallville.commands.evaluate:run")
-
-    report = commands.add_parser(
-        "report", help="plots and a summary of a run", description="Write PNG plots and summary.md into RUN/report."
-    )
-    report.add_argument("run", help="the run folder")
-    report.set_defaults(handler="smallville.commands.report:run")
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -53,11 +53,15 @@ async def answer_from(
     question: str,
     now: datetime,
     weights: RetrievalWeights,
+    k: int,
 ) -> str:
-    """Answer in character from a given stream (e.g. one with some memories hidden), touching nothing in it."""
+    """Answer in character from a given stream (e.g. one with some memories hidden), touching nothing in it.
+
+    `k` is how many memories to retrieve (MindConfig.interview_memories: the original's 50).
+    """
     memories: tuple[str, ...] = ()
     if len(stream):
         vectors = embedder.embed([question])
-        (retrieved,) = stream.retrieve_many(vectors, now=now, k=INTERVIEW_MEMORIES, weights=weights, touch=False)
+        (retrieved,) = stream.retrieve_many(vectors, now=now, k=k, weights=weights, touch=False)
         memories = tuple(item.node.description for item in retrieved)
     return await ask(InterviewRequest(identity=identity, now=now, question=question, memories=memories))

@@ -74,7 +74,8 @@ async def _answer(session: Session, name: str, condition: Condition, question: s
     weights = condition.weights or session.model.config.retrieval_weights
     ask = partial(_ask, session, name=name)
     stream = session.stream(name, condition)
-    return await answer_from(ask, agent.identity, stream, agent.memories.embedder, question, session.at, weights)
+    k = session.model.config.interview_memories
+    return await answer_from(ask, agent.identity, stream, agent.memories.embedder, question, session.at, weights, k)
 
 
 async def _run(session: Session, journal: Journal, items: list[tuple[str, Callable]]) -> None:
