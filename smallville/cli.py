@@ -8,7 +8,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from smallville.options import add_model_options
+from smallville.options import add_model_options, agents_value
 
 DESCRIPTION = """Generative agents (Park et al. 2023) in the Ville, on Mesa.
 Offline by default: no API key, no network; --llm names any litellm model to use a real one."""
@@ -84,7 +84,37 @@ def build_parser() -> argparse.ArgumentParser:
     )
     report.add_argument("run", help="the run folder")
     report.set_defaults(handler="smallville.commands.report:run")
+
+    _add_batch(commands)
     return parser
+
+
+def _add_batch(commands) -> None:
+    """`run.py batch`: its options are a grid's fields for the common case without a file."""
+    batch = commands.add_parser(
+        "batch",
+        help="run a grid of conditions x seeds x scenarios (local processes or Ray)",
+        description="Run every cell of a grid (a TOML file and/or the flags) into BATCH/cells/, then write "
+        "results.csv/.parquet, summary.md and plots. Running the same command again resumes the batch.",
+    )
+    batch.add_argument("grid", nargs="?", help="a grid file (TOML), e.g. data/batches/quick.toml")
+    batch.add_argument("--conditions", help="named conditions, e.g. full,no_reflection,no_planning,no_observation")
+    batch.add_argument("--seeds", help='seeds: "0-9", "0,3,7" or a number')
+    batch.add_argument("--scenario", help="scenario name(s), comma-separated")
+    batch_when = batch.add_mutually_exclusive_group()
+    batch_when.add_argument("--days", type=float, help="simulated days per cell (default: 1)")
+    batch_when.add_argument("--until", help="simulated end time of every cell, e.g. 2023-02-13T12:00")
+    batch.add_argument("--agents", type=agents_value, help='"all", a number (the first n) or comma-separated names')
+    batch.add_argument("--embedder", help='"minilm", "hashing" or a litellm embedding model')
+    batch.add_argument("--llm", help='"offline" or a litellm model name')
+    batch.add_argument("--cache", help="response cache shared by the cells (SQLite)")
+    batch.add_argument("--evaluate", action="store_true", help="evaluate each finished cell (smallville.evaluation)")
+    batch.add_argument("--max-calls", type=int, help="batch-wide budget of model calls; stops cleanly")
+    batch.add_argument("--max-cost", type=float, help="batch-wide budget in dollars; stops cleanly")
+    batch.add_argument("--out", help="batch folder (default: batches/<grid>-<hash of the grid>)")
+    batch.add_argument("--workers", type=int, help="cells at once (default: the machine's cores, or the cluster's)")
+    batch.add_argument("--ray", metavar="auto|ADDRESS", help="run the cells as Ray tasks on an existing cluster")
+    batch.set_defaults(handler="smallville.commands.batch:run")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
