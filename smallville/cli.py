@@ -108,6 +108,7 @@ def _add_batch(commands) -> None:
     batch.add_argument("--embedder", help='"minilm", "hashing" or a litellm embedding model')
     batch.add_argument("--llm", help='"offline" or a litellm model name')
     batch.add_argument("--cache", help="response cache shared by the cells (SQLite)")
+    batch.add_argument("--checkpoint-minutes", type=float, help="simulated minutes between checkpoints (default: 60)")
     batch.add_argument("--evaluate", action="store_true", help="evaluate each finished cell (smallville.evaluation)")
     batch.add_argument("--max-calls", type=int, help="batch-wide budget of model calls; stops cleanly")
     batch.add_argument("--max-cost", type=float, help="batch-wide budget in dollars; stops cleanly")

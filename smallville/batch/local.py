@@ -20,23 +20,25 @@ from smallville.batch.grid import CellSpec
 
 
 class LocalExecutor:
-    """Runs cells in worker processes of this machine; progress and the stop flag go through a manager."""
+    """Runs cells in worker processes of this machine; progress and the stop flag go through a queue and an event."""
 
     def __init__(self, batch: Path, workers: int | None = None):
         self.batch = batch
         self.slots = max(1, workers or os.cpu_count() or 1)
         context = multiprocessing.get_context("spawn")
-        self._manager = context.Manager()
-        self._messages = self._manager.Queue()
-        self._stop = self._manager.Event()
-        self._pool = ProcessPoolExecutor(self.slots, mp_context=context)
+        self._messages = context.Queue()
+        self._stop = context.Event()
+        self._pool = ProcessPoolExecutor(
+            self.slots,
+            mp_context=context,
+            initializer=_start_worker,
+            initargs=(self._messages, self._stop, os.getpid()),
+        )
         self._running: dict[Future, str] = {}
 
     def submit(self, spec: CellSpec, limits: dict) -> str:
         """Start a cell; returns its id as the handle."""
-        future = self._pool.submit(
-            _run_in_worker, spec, str(self.batch), limits, self._messages, self._stop, os.getpid()
-        )
+        future = self._pool.submit(_run_in_worker, spec, str(self.batch), limits)
         self._running[future] = spec.cell_id
         return spec.cell_id
 
@@ -58,9 +60,9 @@ class LocalExecutor:
         self._stop.set()
 
     def close(self) -> None:
-        """Stop the workers and the manager."""
+        """Stop the workers."""
         self._pool.shutdown(wait=True, cancel_futures=True)
-        self._manager.shutdown()
+        self._messages.close()
 
     def _drain(self) -> list[dict]:
         messages = []
@@ -71,12 +73,20 @@ class LocalExecutor:
                 return messages
 
 
-def _run_in_worker(spec: CellSpec, batch: str, limits: dict, messages, stop, driver: int) -> CellOutcome:
+# The worker's end of the driver's queue and stop flag, and the driver's process id (set once per worker).
+_driver: dict = {}
+
+
+def _start_worker(messages, stop, driver: int) -> None:
+    _driver.update(messages=messages, stop=stop, pid=driver)
+
+
+def _run_in_worker(spec: CellSpec, batch: str, limits: dict) -> CellOutcome:
     logging.basicConfig(level=logging.WARNING, format=f"%(levelname)s [{spec.cell_id}] %(name)s: %(message)s")
     hooks = CellHooks(
-        report=lambda message: _quietly(messages.put, message),
-        should_stop=lambda: _quietly(stop.is_set, default=False),
-        alive=lambda: os.getppid() == driver,
+        report=lambda message: _quietly(_driver["messages"].put, message),
+        should_stop=lambda: _quietly(_driver["stop"].is_set, default=False),
+        alive=lambda: os.getppid() == _driver["pid"],
         max_calls=limits.get("max_calls"),
         max_cost=limits.get("max_cost"),
     )
@@ -84,8 +94,8 @@ def _run_in_worker(spec: CellSpec, batch: str, limits: dict, messages, stop, dri
 
 
 def _quietly(call, *args, default=None):
-    """Talk to the driver's manager; if the driver is gone, the alive() check ends the cell at the next report."""
+    """Talk to the driver; if it is gone, the alive() check ends the cell at the next report."""
     try:
         return call(*args)
-    except (OSError, EOFError, BrokenPipeError, ConnectionError):
+    except (OSError, EOFError, ValueError):
         return default

@@ -93,6 +93,8 @@ def _grid_data(args: argparse.Namespace) -> dict:
         data["days"] = 1.0
     if args.evaluate:
         data["evaluate"] = True
+    if args.checkpoint_minutes is not None:
+        data["checkpoint_minutes"] = args.checkpoint_minutes
     _lay_parameters(args, data)
     return data
 
