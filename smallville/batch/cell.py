@@ -116,6 +116,7 @@ def _simulate_and_evaluate(spec: CellSpec, folder: Path, hooks: CellHooks) -> tu
         status, message = _simulate(spec, folder, hooks)
         if status != "simulated":
             return status, message
+        write_cell(folder, {**read_cell(folder), "status": "simulated"})  # a killed evaluation resumes, not the run
     if not spec.evaluate:
         return "done", ""
     try:
