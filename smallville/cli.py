@@ -119,7 +119,7 @@ def _add_view_commands(commands, add_model_options) -> None:
 
 
 def _add_study_commands(commands) -> None:
-    """The commands that study runs: evaluate."""
+    """The commands that study runs: evaluate and batch."""
     evaluate = commands.add_parser(
         "evaluate",
         help="the paper's evaluation of a run: interviews, judged believability, measures",
@@ -138,6 +138,50 @@ def _add_study_commands(commands) -> None:
     evaluate.add_argument("--battery", help="a battery .toml file or a name in data/evaluation/ (default: paper)")
     evaluate.add_argument("--api-base", help="base URL of the server for --llm and --judge (default: the run's)")
     evaluate.set_defaults(handler="smallville.commands.evaluate:run")
+    _add_batch(commands)
+
+
+def _add_batch(commands) -> None:
+    """`run.py batch`: its options are a grid's fields for the common case without a file."""
+    batch = commands.add_parser(
+        "batch",
+        help="run a grid of conditions x seeds x scenarios (local processes or Ray)",
+        description="Run every cell of a grid (a TOML file and/or the flags) into BATCH/cells/, then write "
+        "results.csv/.parquet, summary.md and plots. Running the same command again resumes the batch.",
+    )
+    batch.add_argument("grid", nargs="?", help="a grid file (TOML), e.g. data/batches/quick.toml")
+    batch.add_argument("--conditions", help="named conditions, e.g. full,no_reflection,no_planning,no_observation")
+    batch.add_argument("--seeds", help='seeds: "0-9", "0,3,7" or a number')
+    batch.add_argument("--scenario", help="scenario name(s), comma-separated")
+    batch_when = batch.add_mutually_exclusive_group()
+    batch_when.add_argument("--days", type=option_types.days, help="simulated days per cell (default: 1)")
+    batch_when.add_argument(
+        "--until", type=option_types.until, help="simulated end time of every cell, e.g. 2023-02-13T12:00"
+    )
+    batch.add_argument(
+        "--agents", type=option_types.agents_value, help='"all", a number (the first n) or comma-separated names'
+    )
+    batch.add_argument("--embedder", help='"minilm", "hashing" or a litellm embedding model')
+    batch.add_argument("--llm", help='"offline" or a litellm model name')
+    batch.add_argument("--cache", help="response cache shared by the cells (SQLite)")
+    batch.add_argument(
+        "--checkpoint-minutes",
+        type=option_types.checkpoint_minutes,
+        help="simulated minutes between checkpoints (default: 60)",
+    )
+    batch.add_argument("--evaluate", action="store_true", help="evaluate each finished cell (smallville.evaluation)")
+    batch.add_argument(
+        "--max-calls", type=option_types.max_calls, help="batch-wide budget of model calls; stops cleanly"
+    )
+    batch.add_argument("--max-cost", type=option_types.max_cost, help="batch-wide budget in dollars; stops cleanly")
+    batch.add_argument("--out", help="batch folder (default: batches/<grid>-<hash of the grid>)")
+    batch.add_argument(
+        "--workers",
+        type=option_types.whole_number(1),
+        help="cells at once (default: the machine's cores, or the cluster's)",
+    )
+    batch.add_argument("--ray", metavar="auto|ADDRESS", help="run the cells as Ray tasks on an existing cluster")
+    batch.set_defaults(handler="smallville.commands.batch:run")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

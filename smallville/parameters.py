@@ -30,6 +30,7 @@ class Parameter:
         parse: Turns the flag's text into the value (argparse's `type`); None for switches.
         switch: "off" for a `--no-NAME` flag that turns a default-on feature off, "on" for a flag that turns one on.
         control: The Solara control: "select", "text", "slider", "checkbox", or None for no control.
+        annotation: The value's type, in the model's signature (what batch grids validate against).
     """
 
     name: str
@@ -40,6 +41,7 @@ class Parameter:
     parse: Callable[[str], Any] | None = None
     switch: str = ""
     control: str | None = None
+    annotation: Any = None
 
     @property
     def cli_flag(self) -> str:
@@ -50,6 +52,36 @@ class Parameter:
     def label(self) -> str:
         """The control's label: the flag's name."""
         return self.cli_flag.removeprefix("--no-").removeprefix("--").replace("-", " ")
+
+
+# The types of the town's own parameters; the mind's and the gateway's come from their records' fields.
+_TYPES = {
+    "scenario_name": str,
+    "agents": int | list[str] | None,
+    "rng": int | None,
+    "seconds_per_step": int | None,
+    "collect_every": int,
+    "llm": str,
+    "routes": dict[str, str] | None,
+    "api_base": str | None,
+    "embedder": str,
+    "cache_path": str | None,
+    "replay": bool,
+    "max_in_flight": int,
+    "timeout": float,
+    "max_calls": int | None,
+    "max_cost": float | None,
+    "retrieval_weights": str,
+}
+
+
+def _annotation(item: "Parameter") -> Any:
+    if item.annotation is not None:
+        return item.annotation
+    if item.name in _TYPES:
+        return _TYPES[item.name]
+    (found,) = [field for field in fields(MindConfig) if field.name == item.name]
+    return found.type
 
 
 def _mind(name: str) -> Any:
@@ -244,7 +276,9 @@ def signature(extra: tuple[inspect.Parameter, ...] = ()) -> inspect.Signature:
     """SmallvilleModel's signature as the table declares it (what `help()`, SolaraViz and batch grids read)."""
     keyword = inspect.Parameter.KEYWORD_ONLY
     parameters = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-    parameters += [inspect.Parameter(item.name, keyword, default=item.default) for item in PARAMETERS]
+    parameters += [
+        inspect.Parameter(item.name, keyword, default=item.default, annotation=_annotation(item)) for item in PARAMETERS
+    ]
     return inspect.Signature([*parameters, *extra])
 
 

@@ -17,6 +17,10 @@ from smallville.run_folder import RunFolder
 
 def run(args: argparse.Namespace) -> int:
     """Write the report next to the run's data and say where it is."""
+    if (Path(args.run) / "batch.json").is_file():  # a batch folder: its own report (smallville.batch)
+        from smallville.commands.batch import report  # noqa: PLC0415
+
+        return report(Path(args.run))
     folder = RunFolder(Path(args.run))
     try:
         read_config(folder)

@@ -1,0 +1,153 @@
+"""`run.py batch [GRID]`: a grid of conditions x seeds x scenarios, in local processes or on a Ray cluster."""
+
+import argparse
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from rich.console import Console
+
+from smallville.cli import UserError
+
+
+def run(args: argparse.Namespace) -> int:
+    """Plan the cells, run the unfinished ones, write the table, summary and plots; 0 if every cell is done."""
+    from smallville.batch import (  # noqa: PLC0415 - the batch machinery loads only when it runs
+        GridError,
+        RichDisplay,
+        expand,
+        prepare,
+        run_batch,
+        validate_grid,
+        write_batch_report,
+    )
+
+    console = Console(stderr=True)
+    try:
+        data = _grid_data(args)
+        batch = Path(args.out) if args.out else Path("batches") / _default_name(args, data)
+        _share_cache(data, batch)
+        grid = validate_grid(data, args.grid or "the command line")
+        cells = expand(grid)
+        _check_scenarios(grid.scenarios, args.grid or "--scenario")
+        prepare(batch, cells, data)
+    except GridError as error:
+        raise UserError(str(error)) from error
+    console.print(f"batch folder: {batch} ({len(cells)} cells)")
+    executor = _executor(args, batch)
+    display = RichDisplay(console)
+    try:
+        outcomes = run_batch(batch, cells, executor, grid.budget, display)
+    finally:
+        display.end()
+    written = write_batch_report(batch)
+    console.print(f"results: {batch / 'results.csv'}, summary: {batch / 'summary.md'} ({len(written)} files)")
+    unfinished = [outcome for outcome in outcomes if outcome.status not in ("done", "skipped")]
+    if unfinished:
+        console.print(f"[yellow]{len(unfinished)} cells unfinished; run the same command again to resume them[/]")
+        return 2
+    return 0
+
+
+def report(batch: Path) -> int:
+    """`run.py report BATCH`: draw the batch's table, summary and plots again."""
+    from smallville.batch import write_batch_report  # noqa: PLC0415
+
+    written = write_batch_report(batch)
+    print(f"batch report written to {batch} ({', '.join(path.name for path in written)})")
+    return 0
+
+
+def _grid_data(args: argparse.Namespace) -> dict:
+    """The grid file's data (if any) with the flags laid over it."""
+    import tomllib  # noqa: PLC0415
+
+    from smallville.batch import named_condition, parse_seeds  # noqa: PLC0415
+
+    data: dict = {}
+    if args.grid:
+        try:
+            data = tomllib.loads(Path(args.grid).read_text())
+        except OSError as error:
+            raise UserError(f"{args.grid}: cannot read the grid ({error.strerror})") from error
+        except tomllib.TOMLDecodeError as error:
+            raise UserError(f"{args.grid}: not valid TOML ({error}); fix the syntax") from error
+    if args.conditions:
+        try:
+            data["conditions"] = {name: named_condition(name) for name in args.conditions.split(",")}
+        except KeyError as error:
+            raise UserError(f"--conditions: {error.args[0]}") from error
+    if args.seeds is not None:
+        try:
+            data["seeds"] = parse_seeds(args.seeds)
+        except ValueError as error:
+            raise UserError(f"--seeds: {error}") from error
+    if args.scenario:
+        data["scenarios"] = args.scenario.split(",")
+    if args.days is not None or args.until is not None:
+        data.pop("days", None)
+        data.pop("until", None)
+        data.update({"days": args.days} if args.days is not None else {"until": args.until})
+    elif "days" not in data and "until" not in data:
+        data["days"] = 1.0
+    if args.evaluate:
+        data["evaluate"] = True
+    if args.checkpoint_minutes is not None:
+        data["checkpoint_minutes"] = args.checkpoint_minutes
+    _lay_parameters(args, data)
+    return data
+
+
+def _lay_parameters(args: argparse.Namespace, data: dict) -> None:
+    """The model flags over the grid's [parameters], the budget flags over its [budget]."""
+    parameters = dict(data.get("parameters", {}))
+    for flag, name in (("agents", "agents"), ("embedder", "embedder"), ("llm", "llm"), ("cache", "cache_path")):
+        if getattr(args, flag) is not None:
+            parameters[name] = getattr(args, flag)
+    if parameters:
+        data["parameters"] = parameters
+    budget = dict(data.get("budget", {}))
+    budget.update({key: value for key, value in (("calls", args.max_calls), ("cost", args.max_cost)) if value})
+    if budget:
+        data["budget"] = budget
+
+
+def _share_cache(data: dict, batch: Path) -> None:
+    """Cells that call a real model share one response cache, BATCH/cache.sqlite, unless the grid names one.
+
+    The cache is SQLite in WAL mode with a busy timeout, so the cells' processes write to it safely. Offline cells
+    get none: their answers cost nothing, and a cache would only make the call counts depend on the cells' order.
+    """
+    parameters = data.setdefault("parameters", {})
+    if parameters.get("llm", "offline") != "offline" and not parameters.get("cache_path"):
+        parameters["cache_path"] = str((batch / "cache.sqlite").resolve())
+
+
+def _check_scenarios(scenarios: list[str], source: str) -> None:
+    from smallville.batch import GridError  # noqa: PLC0415
+    from smallville.scenario import ScenarioError, load_scenario  # noqa: PLC0415
+
+    for index, name in enumerate(scenarios):
+        try:
+            load_scenario(name)
+        except ScenarioError as error:
+            raise GridError(f"{source}: scenarios[{index}]: {error}") from error
+
+
+def _default_name(args: argparse.Namespace, data: dict) -> str:
+    """The same command gives the same folder, so running it again resumes the batch."""
+    digest = hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:8]
+    return f"{Path(args.grid).stem}-{digest}" if args.grid else f"batch-{digest}"
+
+
+def _executor(args: argparse.Namespace, batch: Path):
+    if args.ray:
+        try:
+            from smallville.batch.ray_executor import RayExecutor  # noqa: PLC0415 - ray is an optional extra
+        except ImportError as error:
+            raise UserError("--ray needs the ray extra: pip install 'smallville-on-mesa[ray]' (or uv sync) ") from error
+        return RayExecutor(batch, address=args.ray, workers=args.workers)
+    from smallville.batch import LocalExecutor  # noqa: PLC0415
+
+    return LocalExecutor(batch, workers=args.workers or os.cpu_count())
