@@ -13,7 +13,7 @@ MINUTES_PER_DAY = 24 * 60
 # Blocks this short are already actions: decomposing them would cost a call and change nothing.
 SHORTEST_DECOMPOSED_BLOCK = 20
 
-_SLEEP = re.compile(r"\b(sleep|sleeping|asleep|in bed|bedtime|go(?:es|ing)? to bed)\b", re.IGNORECASE)
+_SLEEP = re.compile(r"\b(sleep|sleeps|sleeping|slept|asleep|in bed|bedtime|go(?:es|ing)? to bed)\b", re.IGNORECASE)
 
 
 def minute_of_day(now: datetime) -> int:
@@ -22,7 +22,11 @@ def minute_of_day(now: datetime) -> int:
 
 
 def is_sleep(activity: str) -> bool:
-    """Whether an activity is sleep (the agent makes no model call while it lasts)."""
+    """Whether an activity is sleep.
+
+    The one rule for the agent (no model call while it lasts), the schedule parser (a night left out) and the offline
+    mind (nobody talks to a sleeper).
+    """
     return bool(_SLEEP.search(activity))
 
 

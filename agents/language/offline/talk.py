@@ -8,8 +8,8 @@ import re
 from agents.language.offline.salience import importance_of
 from agents.language.offline.words import stable_fraction
 from agents.language.requests import ConversationLineRequest, ConversationSummaryRequest, ReactionRequest
+from agents.schedule import is_sleep
 
-_SLEEP = re.compile(r"\b(sleep|asleep|in bed)", re.IGNORECASE)
 _GREETING = re.compile(r"^(hi|hello|hey)\b", re.IGNORECASE)
 GOODBYE = "It was good talking to you. See you later!"
 # The offline talker passes on at most this many lines' worth of news, then says goodbye.
@@ -20,7 +20,7 @@ LONGEST_LINE, LONGEST_TAKEAWAY = 240, 320
 
 def react(request: ReactionRequest, seed: int) -> dict:
     """Talk to people it knows, now and then to strangers; never to the sleeping."""
-    if _SLEEP.search(request.own_activity) or _SLEEP.search(request.other_activity):
+    if is_sleep(request.own_activity) or is_sleep(request.other_activity):
         return {"choice": "continue", "reason": "someone is asleep"}
     first = request.other.split()[0]
     knows = any(request.other in memory or first in memory for memory in request.memories)

@@ -12,6 +12,7 @@ from agents.language.quoting import quote
 from agents.language.request import AnswerError, Request
 from agents.language.requests.common import clock, day_text, fit_blocks, numbered, parse_json
 from agents.language.schemas import count, number, prop, text
+from agents.schedule import is_sleep
 
 MINUTES_PER_DAY = 24 * 60
 # The original's fail-safe wake-up hour.
@@ -31,10 +32,6 @@ LONGEST_PLAN_ITEM, LONGEST_ACTIVITY, MOST_BLOCKS = 160, 100, 48
 def _check_wake_hour(kind: str, wake_hour: int) -> None:
     if not 0 <= wake_hour <= LAST_HOUR:
         raise ValueError(f"{kind}: wake_hour must be 0-{LAST_HOUR}, got {wake_hour}")
-
-
-def _is_sleep(activity: str) -> bool:
-    return "sleep" in activity.lower() or "asleep" in activity.lower()
 
 
 class _Hour(BaseModel):
@@ -180,7 +177,7 @@ class HourlyScheduleRequest(Request[tuple[PlanBlock, ...]]):
         before_waking = [
             activity for (activity, _), start in zip(blocks, starts, strict=False) if start < self.wake_hour * 60
         ]
-        if self.wake_hour and not any(_is_sleep(activity) for activity in before_waking):
+        if self.wake_hour and not any(is_sleep(activity) for activity in before_waking):
             blocks.insert(0, (SLEEPING, self.wake_hour * 60))
         return fit_blocks(blocks, MINUTES_PER_DAY)
 
