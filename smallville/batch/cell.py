@@ -119,10 +119,8 @@ def _simulate_and_evaluate(spec: CellSpec, folder: Path, hooks: CellHooks) -> tu
         write_cell(folder, {**read_cell(folder), "status": "simulated"})  # a killed evaluation resumes, not the run
     if not spec.evaluate:
         return "done", ""
-    try:
-        from smallville.evaluation import evaluate_run  # noqa: PLC0415 - optional: written by another issue
-    except ImportError:
-        return "done", "evaluation not installed; cell not evaluated"
+    from smallville.evaluation import evaluate_run  # noqa: PLC0415 - loads only for evaluated cells
+
     evaluate_run(folder)
     return "done", "evaluated"
 
@@ -130,6 +128,7 @@ def _simulate_and_evaluate(spec: CellSpec, folder: Path, hooks: CellHooks) -> tu
 def _simulate(spec: CellSpec, folder: Path, hooks: CellHooks) -> tuple[str, str]:
     from agents import BudgetExceeded, ModelUnavailable  # noqa: PLC0415 - heavy: only in the worker
     from smallville.model import SmallvilleModel  # noqa: PLC0415
+    from smallville.parameters import resolve  # noqa: PLC0415
     from smallville.run_store import RunStore  # noqa: PLC0415
 
     limits = {"max_calls": hooks.max_calls, "max_cost": hooks.max_cost}
@@ -138,7 +137,7 @@ def _simulate(spec: CellSpec, folder: Path, hooks: CellHooks) -> tuple[str, str]
         config = store.config()
         end = datetime.fromisoformat(config.pop("end"))
         minutes = config.pop("checkpoint_minutes")
-        model = SmallvilleModel(**{**config, **limits})
+        model = SmallvilleModel(**{**config, **limits}, seed_memories=False)
         store.restore(model)
         record = read_cell(folder)
     else:
@@ -148,7 +147,9 @@ def _simulate(spec: CellSpec, folder: Path, hooks: CellHooks) -> tuple[str, str]
         model = SmallvilleModel(**{**kwargs, **limits})
         end = datetime.fromisoformat(spec.until) if spec.until else model.now + timedelta(days=spec.days)
         minutes = spec.checkpoint_minutes
-        store = RunStore.create(folder, {**kwargs, "end": end.isoformat(), "checkpoint_minutes": minutes})
+        # Every parameter, defaults included, as `run.py simulate` writes it: the folder is an ordinary run folder.
+        settings = resolve(kwargs)
+        store = RunStore.create(folder, {**settings, "end": end.isoformat(), "checkpoint_minutes": minutes})
         record = _record(spec)
     write_cell(folder, {**record, "status": "running", "sessions": record.get("sessions", 0) + 1})
     every = max(1, int(minutes * 60 // model.seconds_per_step))
