@@ -13,6 +13,8 @@
   report/              written by `run.py report`
 """
 
+import json
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,3 +88,15 @@ class RunFolder:
     def exists(self) -> bool:
         """Whether this is a run folder (it has a config)."""
         return self.config.is_file()
+
+
+def read_events(path: Path) -> list[dict]:
+    """An event log (events.sqlite), oldest first, each entry's details merged in; [] when there is none yet."""
+    if not path.is_file():
+        return []
+    with sqlite3.connect(path) as db:
+        rows = db.execute("select time, agent, kind, text, details from events order by id").fetchall()
+    return [
+        {"time": time, "agent": agent, "kind": kind, "text": text, **json.loads(details or "{}")}
+        for time, agent, kind, text, details in rows
+    ]

@@ -7,7 +7,6 @@ relationship graph from graphs/. Scrubbing makes no model call and changes nothi
 
 import bisect
 import json
-import sqlite3
 from datetime import datetime
 from functools import cache
 from pathlib import Path
@@ -29,7 +28,7 @@ from smallville.app.views import (
     initials,
     plan_items,
 )
-from smallville.run_folder import RunFolder
+from smallville.run_folder import RunFolder, read_events
 from smallville.run_store import RunFolderError
 from smallville.scenario import DATA_DIR, load_scenario
 from smallville.town import load_town
@@ -66,7 +65,7 @@ class ReplayModel(mesa.Model):
         agent_rows = pd.read_csv(self.folder.agent_metrics, keep_default_na=False)
         self.positions = _frames(agent_rows, len(self.identities), len(self.rows), run_folder)
         self.times = [datetime.fromisoformat(text) for text in self.rows["time"]]
-        self.events = _read_events(self.folder.events)
+        self.events = read_events(self.folder.events)
         self._event_times = [entry["time"] for entry in self.events]
         self._graphs = sorted(self.folder.graphs.glob("*.graphml"))
         self._graph_stamps = [path.stem for path in self._graphs]
@@ -192,18 +191,6 @@ def _frames(agent_rows: pd.DataFrame, agents: int, rows: int, run_folder: str) -
         )
     records = agent_rows[["name", "x", "y", "action", "address", "emoji"]].to_dict("records")
     return [records[index * agents : (index + 1) * agents] for index in range(rows)]
-
-
-def _read_events(path: Path) -> list[dict]:
-    """The event log, oldest first, each entry's details merged in."""
-    if not path.is_file():
-        return []
-    with sqlite3.connect(path) as db:
-        rows = db.execute("select time, agent, kind, text, details from events order by id").fetchall()
-    return [
-        {"time": time, "agent": agent, "kind": kind, "text": text, **json.loads(details or "{}")}
-        for time, agent, kind, text, details in rows
-    ]
 
 
 @cache

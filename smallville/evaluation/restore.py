@@ -6,13 +6,12 @@ server) with the evaluation's models, on a fresh ledger: what the evaluation cos
 and rebuilding the town never calls the evaluation's models.
 """
 
-import json
-import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
 from agents.language.gateway import Gateway
 from smallville.evaluation.errors import EvaluationError
+from smallville.run_folder import read_events
 from smallville.run_store import RunStore
 
 # The request kinds a --judge model answers: rankings and fact checks (the old pairwise judge too).
@@ -54,12 +53,4 @@ def load_model(run: Path, *, llm: str | None = None, judge: str | None = None, a
 
 def read_event_log(run: Path) -> list[dict]:
     """The run's event log (actions, talk lines, talks, plans) as dicts, oldest first."""
-    path = run / "events.sqlite"
-    if not path.is_file():
-        return []
-    with sqlite3.connect(path) as db:
-        rows = db.execute("select time, agent, kind, text, details from events order by id").fetchall()
-    return [
-        {"time": time, "agent": agent, "kind": kind, "text": text, **json.loads(details or "{}")}
-        for time, agent, kind, text, details in rows
-    ]
+    return read_events(run / "events.sqlite")
