@@ -131,7 +131,9 @@ def _add_study_commands(commands) -> None:
     evaluate.add_argument("--judge", help="litellm model that ranks answers and checks facts (default: the run's)")
     evaluate.add_argument("--llm", help="model the agents answer with (default: the run's)")
     evaluate.add_argument(
-        "--conditions", help="comma-separated (default: full,no_reflection,no_reflection_planning,persona_only)"
+        "--conditions",
+        help="comma-separated (default: full,no_reflection,no_reflection_planning,persona_only); NAME@original or "
+        "NAME@1,2,1 retrieves with other weights",
     )
     evaluate.add_argument("--repeats", type=int, default=2, help="rankings per question, in other orders (default: 2)")
     evaluate.add_argument("--agents", help="comma-separated full names (default: every agent of the run)")

@@ -12,6 +12,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 
 import networkx as nx
 
@@ -28,6 +29,12 @@ def match_person(text: str, people: list[str]) -> str | None:
     """The persona a possibly misspelled full name refers to ("Abigail Chan" -> "Abigail Chen"), or None."""
     if text in people:
         return text
+    return _closest_person(text, tuple(people))
+
+
+@lru_cache(maxsize=1 << 16)
+def _closest_person(text: str, people: tuple[str, ...]) -> str | None:
+    """The fuzzy match, cached: the same place names ("Hobbs Cafe") recur in thousands of memories."""
     first, _, last = text.partition(" ")
     best, best_score = None, 0.0
     for person in people:

@@ -1,6 +1,7 @@
 """`run.py evaluate RUN`: the paper's evaluation of a run folder, with a progress bar; writes RUN/evaluation/."""
 
 import argparse
+import re
 from datetime import datetime
 from pathlib import Path
 
@@ -16,8 +17,8 @@ def _time(text: str | None) -> datetime | None:
         raise UserError(f"--at {text!r}: not a time; write it like 2023-02-14T20:00") from None
 
 
-def _names(text: str | None) -> list[str] | None:
-    return [part.strip() for part in text.split(",") if part.strip()] if text else None
+def _names(text: str | None, separator: str = ",") -> list[str] | None:
+    return [part.strip() for part in re.split(separator, text) if part.strip()] if text else None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
                 Path(args.run),
                 at=_time(args.at),
                 judge=args.judge,
-                conditions=_names(args.conditions),
+                conditions=_names(args.conditions, r",(?=[a-z])"),  # full@1,2,1 keeps its commas
                 repeats=args.repeats,
                 agents=_names(args.agents),
                 llm=args.llm,

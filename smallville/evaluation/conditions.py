@@ -77,15 +77,29 @@ def register(condition: Condition) -> None:
 def resolve(names: list[str] | None) -> list[Condition]:
     """The named conditions, in the given order (None: all the declared ones).
 
+    "NAME@WEIGHTS" is a declared condition retrieving with other weights: "full@original" (the original code's
+    0.5, 3, 2) or "full@1,2,1".
+
     Raises:
         KeyError: With the unknown name and the known ones, for the caller to report.
     """
     if not names:
         return list(CONDITIONS.values())
-    unknown = [name for name in names if name not in CONDITIONS]
-    if unknown:
-        raise KeyError(f"unknown condition {unknown[0]!r}; choose from: {', '.join(CONDITIONS)}")
-    return [CONDITIONS[name] for name in names]
+    return [_resolve_one(name) for name in names]
+
+
+def _resolve_one(name: str) -> Condition:
+    base, _, weights = name.partition("@")
+    if base not in CONDITIONS:
+        raise KeyError(f"unknown condition {base!r}; choose from: {', '.join(CONDITIONS)} (or NAME@WEIGHTS)")
+    condition = CONDITIONS[base]
+    if not weights:
+        return condition
+    try:
+        parsed = RetrievalWeights.parse(weights)
+    except ValueError as error:
+        raise KeyError(f"condition {name!r}: {error}") from None
+    return Condition(name, f"{condition.label}, weights {weights}", condition.hides, parsed)
 
 
 def visible_stream(stream: MemoryStream, condition: Condition, until=None) -> MemoryStream:

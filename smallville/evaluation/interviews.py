@@ -39,6 +39,7 @@ class Session:
     total: int = 0
     done: int = 0
     _streams: dict[tuple[str, str], MemoryStream] = field(default_factory=dict)
+    _questions: dict[str, list[tuple[Question, str]]] = field(default_factory=dict)
 
     def stream(self, name: str, condition: Condition) -> MemoryStream:
         """The agent's memory as the condition shows it at `at` (built once per agent and condition)."""
@@ -60,9 +61,11 @@ class Session:
 
 
 def questions_for(session: Session, name: str) -> list[tuple[Question, str]]:
-    """The battery's questions filled in for one agent."""
-    values = placeholders(name, session.nodes(name), list(session.model.by_name))
-    return [(question, question.fill(values)) for question in session.battery.items()]
+    """The battery's questions filled in for one agent (once per agent)."""
+    if name not in session._questions:
+        values = placeholders(name, session.nodes(name), list(session.model.by_name))
+        session._questions[name] = [(question, question.fill(values)) for question in session.battery.items()]
+    return session._questions[name]
 
 
 async def _ask(session: Session, request, name: str):

@@ -132,7 +132,7 @@ def _summary(folder: Path, results: Results, *, offline: bool, header: str, ledg
         lines.append(f"Attendance: {results.attendance.text()} (the paper: 5 of 12 invited came).")
     lines += ["", KEYWORD_NOTE, CASCADE_NOTE, ""]
     calls = f"{ledger['calls']} ({ledger['cache_hits']} from the cache), {ledger['tokens']} tokens"
-    lines += [f"Model calls: {calls}, ${ledger['cost']:.4f}.", ""]
+    lines += [f"Model calls of this evaluate command: {calls}, ${ledger['cost']:.4f}.", ""]
     path = folder / "summary.md"
     path.write_text("\n".join(lines))
     return path

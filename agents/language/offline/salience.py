@@ -39,6 +39,7 @@ FUTURE = re.compile(
 )
 # Others involved: a person named, or people in general.
 OTHERS = re.compile(r"\b[A-Z][a-z]+ [A-Z][a-z]+\b|\b(?:everyone|friends|neighbou?rs|people|together)\b")
+_OBSERVED = re.compile(r"^[A-Z][a-z]+ [A-Z][a-z]+ is ")
 NOVEL = ("first time", "new ", "never", "surpris", "unusual", "strange", "exciting", "excited")
 TALK = ("conversation", "said", "told", "learned", "heard", "asked")
 
@@ -49,6 +50,8 @@ def importance_of(text: str) -> int:
     if any(word in lower for word in IDLE):
         return 1
     involves_others = bool(OTHERS.search(text))
+    # "Maria Lopez is studying": an observation of someone at their routine names them without involving them.
+    names_others = bool(OTHERS.search(_OBSERVED.sub("", text, count=1)))
     plan = bool(FUTURE.search(lower))
     scores = [next((score for score, words in ROUTINE if any(word in lower for word in words)), 2)]
     rules = (
@@ -59,7 +62,7 @@ def importance_of(text: str) -> int:
         (6, any(word in lower for word in GATHERING)),
         (6, any(word in lower for word in NOVEL)),
         (5, plan or any(word in lower for word in TALK)),
-        (4, involves_others),
+        (4, names_others),
     )
     scores += [score for score, applies in rules if applies]
     return max(scores)

@@ -73,6 +73,16 @@ STOP_WORDS = frozenset(
 )
 # Appended plans are kept while the status stays under this length.
 LONGEST_STATUS = 900
+# Characters of a memory an insight or an interview answer quotes: insights cite insights, and quoting them whole
+# made reflections grow exponentially (600,000 characters after two days of 25 agents).
+LONGEST_QUOTE = 160
+# "About Maria Lopez: " and its repetitions, the prefix of an earlier insight.
+_ABOUT = re.compile(r"^(?:About [^:]{1,80}:\s*)+")
+
+
+def gist(memory: str) -> str:
+    """A memory without the "About X:" prefixes of earlier insights, cut to LONGEST_QUOTE characters."""
+    return _ABOUT.sub("", memory)[:LONGEST_QUOTE].rstrip()
 
 
 def importance(request: ImportanceRequest, seed: int) -> dict:
@@ -84,14 +94,15 @@ def importance(request: ImportanceRequest, seed: int) -> dict:
 def questions(request: ReflectionQuestionsRequest, seed: int) -> dict:
     """Questions about the people named most often in the statements, then about what occupies the persona."""
     del seed
+    statements = [gist(statement) for statement in request.statements]
     names = Counter(
-        name for statement in request.statements for name in _NAME.findall(statement) if name != request.identity.name
+        name for statement in statements for name in _NAME.findall(statement) if name != request.identity.name
     )
     me = request.identity.name
     asked = [f"What do I know about {name}, and what is my relationship with them?" for name, _ in names.most_common()]
     asked.append(f"What is {me} most focused on these days?")
     named = {word for name in [*names, me] for word in _words(name)}
-    topics = Counter(word for statement in request.statements for word in _words(statement) - named if len(word) > 3)
+    topics = Counter(word for statement in statements for word in _words(statement) - named if len(word) > 3)
     asked += [f'Why does "{topic}" keep coming up in {me}\'s days?' for topic, _ in topics.most_common()]
     asked += [f"What else has been on {me}'s mind? ({index})" for index in range(1, request.n + 1)]
     return {"questions": asked[: request.n]}
@@ -113,7 +124,7 @@ def insights(request: InsightsRequest, seed: int) -> dict:
         about = subject or "my days"
         found.append(
             {
-                "insight": f"About {about}: " + "; ".join(text for _, text in group[:2]),
+                "insight": f"About {about}: " + "; ".join(gist(text) for _, text in group[:2]),
                 "evidence": [node_id for node_id, _ in group],
             }
         )
@@ -124,7 +135,7 @@ def day_summary(request: DaySummaryRequest, seed: int) -> dict:
     """The day's most important memories; tomorrow's status keeps what is set for tomorrow."""
     del seed
     ranked = sorted(request.memories, key=lambda memory: -importance_of(memory))
-    summary = "Today: " + "; ".join(ranked[:3]) if ranked else "A quiet day."
+    summary = "Today: " + "; ".join(gist(memory) for memory in ranked[:3]) if ranked else "A quiet day."
     tomorrow = request.today + timedelta(days=1)
     day = rf"{tomorrow:%B} {tomorrow.day}(?:st|nd|rd|th)?\b"
     upcoming = [memory for memory in ranked if re.search(day, memory.replace("*", "")) or "tomorrow" in memory]
@@ -143,7 +154,7 @@ def interview(request: InterviewRequest, seed: int) -> dict:
     relevant = [memory for memory in ranked if keys & _words(memory)][:2]
     if not relevant:
         return {"answer": "I don't really know anything about that."}
-    return {"answer": "Let me think. " + " ".join(memory.rstrip(".") + "." for memory in relevant)}
+    return {"answer": "Let me think. " + " ".join(gist(memory).rstrip(".") + "." for memory in relevant)}
 
 
 def judge(request: JudgeRequest, seed: int) -> dict:

@@ -4,7 +4,7 @@ from datetime import timedelta
 
 import pytest
 
-from memory import NodeKind
+from memory import NodeKind, RetrievalWeights
 from smallville.evaluation import CONDITIONS, Condition, register, visible_stream
 from smallville.evaluation.conditions import resolve
 
@@ -61,3 +61,11 @@ def test_a_user_condition_can_be_added_and_chosen():
         CONDITIONS.pop("only_chats")
     with pytest.raises(KeyError, match="unknown condition 'only_chats'"):
         resolve(["only_chats"])
+
+
+def test_a_condition_with_other_retrieval_weights_is_named_on_the_command_line():
+    (condition,) = resolve(["no_reflection@original"])
+    assert condition.weights == RetrievalWeights.original() and condition.hides == CONDITIONS["no_reflection"].hides
+    assert condition.paper_mu is None  # the paper has no figure for it
+    with pytest.raises(KeyError, match="retrieval weights '1,2'"):
+        resolve(["full@1,2"])

@@ -12,7 +12,7 @@ RANKINGS = [["full", "none", "half"], ["full", "half", "none"], ["half", "full",
 
 
 def test_ratings_equal_the_library_applied_by_hand():
-    model = ThurstoneMostellerFull(mu=25.0, sigma=25 / 3)
+    model = ThurstoneMostellerFull(mu=25.0, sigma=25 / 3, tau=0.0)
     ratings = {name: model.rating() for name in ("full", "half", "none")}
     for ranking in RANKINGS:
         updated = model.rate([[ratings[name]] for name in ranking], ranks=[1, 2, 3])

@@ -1,0 +1,25 @@
+"""Offline reflection stays bounded: insights citing insights quote their gist, not their whole text."""
+
+from agents.language.offline.thinking import LONGEST_QUOTE, insights, questions
+from agents.language.requests import InsightsRequest, ReflectionQuestionsRequest
+
+from .personas import identity
+
+KLAUS = identity("Klaus Mueller")
+
+
+def test_insights_built_on_insights_do_not_grow():
+    memories = [(0, "Maria Lopez is studying physics at the library"), (1, "Maria Lopez said she loves streaming")]
+    for depth in range(12):
+        request = InsightsRequest(KLAUS, "What do I know about Maria Lopez?", tuple(memories))
+        (found, *_) = insights(request, seed=0)["insights"]
+        memories = [(2 * depth + 2, found["insight"]), (2 * depth + 3, found["insight"])]
+    assert found["insight"].startswith("About Maria Lopez: ")
+    assert len(found["insight"]) <= len("About Maria Lopez: ") + 2 * LONGEST_QUOTE + 2
+    assert "About Maria Lopez: About" not in found["insight"]
+
+
+def test_reflection_questions_ask_about_people_not_insight_prefixes():
+    statements = ("About Maria Lopez: Maria Lopez is studying", "About Maria Lopez: Maria Lopez said hi")
+    asked = questions(ReflectionQuestionsRequest(KLAUS, statements, 1), seed=0)["questions"]
+    assert asked == ["What do I know about Maria Lopez, and what is my relationship with them?"]
