@@ -59,3 +59,11 @@ def test_anthropic_cache_breakpoint_only_where_the_prefix_is_long_enough():
     sent = prepare_messages(long, anthropic=True, model="anthropic/claude-sonnet-4")
     assert sent[0]["content"][0]["cache_control"] == {"type": "ephemeral"}
     assert prepare_messages(long, anthropic=False) == long
+
+
+def test_offline_counts_agree_with_litellms_token_counter_for_the_reference_model():
+    from agents.language.backends.litellm_backend import import_litellm
+
+    text = WakeUpRequest(ISABELLA).messages()[0]["content"]
+    # The same o200k_base encoding; litellm's counter may add a token of overhead of its own.
+    assert 0 <= import_litellm().token_counter(model="gpt-4o-mini", text=text) - count_tokens(text) <= 1
