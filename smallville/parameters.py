@@ -69,6 +69,7 @@ _TYPES = {
     "replay": bool,
     "max_in_flight": int,
     "timeout": float,
+    "structured_output": bool,
     "max_calls": int | None,
     "max_cost": float | None,
     "retrieval_weights": str,
@@ -168,6 +169,13 @@ _TOWN = (
         "model calls in flight at once (1 for a single-slot local server)",
         "minds",
         parse=check.max_in_flight,
+    ),
+    Parameter(
+        "structured_output",
+        _gateway("structured"),
+        "send only the prompt, not the answer's JSON schema (for a server that mishandles schemas)",
+        "minds",
+        switch="off",
     ),
     Parameter(
         "timeout",

@@ -16,6 +16,8 @@ from collections.abc import Mapping
 LONGEST_QUOTE = 2000
 # Line and paragraph separators that json.dumps leaves raw but some readers take as line breaks.
 _SEPARATORS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\u0085": "\\u0085"}
+# Lone surrogates: what undecodable bytes become under Python's "surrogateescape"; no encoder can send them.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 # One pass over a template: $$, $name, ${name} (text the code wrote) and @{name} (data, quoted).
 _PLACEHOLDER = re.compile(r"\$\$|\$(\w+)|\$\{(\w+)\}|@\{(\w+)\}")
 
@@ -24,7 +26,7 @@ def clean_text(text: str | bytes) -> str:
     """Text as valid Unicode: undecodable bytes and lone surrogates become U+FFFD."""
     if isinstance(text, bytes):
         return text.decode("utf-8", "replace")
-    return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
 
 
 def quote(text: str | bytes, limit: int = LONGEST_QUOTE) -> str:

@@ -8,14 +8,14 @@ prompts/<template>, a parser that validates the answer, and a fallback used when
 import json
 import re
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from agents.language.quoting import quote, render
+from agents.language.quoting import clean_text, quote, render
 from agents.language.schemas import answer_schema
 
 PROMPTS = Path(__file__).parent / "prompts"
@@ -54,6 +54,20 @@ def extract_json(text: str) -> Any:
     raise AnswerError(f"no JSON found in the answer, which begins {text[:200]!r}")
 
 
+def _clean(value: Any) -> Any:
+    """A request field with every string in it made valid Unicode (the same object when nothing changes)."""
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, tuple):
+        cleaned = tuple(_clean(item) for item in value)
+        return value if all(a is b for a, b in zip(cleaned, value, strict=True)) else cleaned
+    if is_dataclass(value) and not isinstance(value, type):
+        changes = {f.name: _clean(getattr(value, f.name)) for f in fields(value)}
+        changes = {name: new for name, new in changes.items() if new is not getattr(value, name)}
+        return replace(value, **changes) if changes else value
+    return value
+
+
 @dataclass(frozen=True)
 class Request[A](ABC):
     """One question to a language model, answered with a value of type A.
@@ -71,6 +85,8 @@ class Request[A](ABC):
     temperature: ClassVar[float] = 0.7
 
     def __post_init__(self) -> None:
+        for item in fields(self):  # undecodable bytes (lone surrogates) could be neither sent nor parsed back
+            object.__setattr__(self, item.name, _clean(getattr(self, item.name)))
         self.validate()
 
     def validate(self) -> None:  # noqa: B027 - optional hook, most requests only need their types

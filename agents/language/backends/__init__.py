@@ -2,6 +2,7 @@
 
 from agents.language.backends.base import Backend, Completion, PermanentError, TransientError, estimate_tokens
 from agents.language.backends.offline import OfflineBackend
+from agents.language.backends.prompt_cache import prefix_cache_share
 from agents.language.backends.scripted import ScriptedBackend
 
 __all__ = [
@@ -12,4 +13,5 @@ __all__ = [
     "ScriptedBackend",
     "TransientError",
     "estimate_tokens",
+    "prefix_cache_share",
 ]

@@ -71,7 +71,7 @@ class LiteLLMBackend:
     def _options(self, request: Request, messages: list[dict[str, str]], parameters: dict, form: str) -> dict:
         options = {
             "model": self.model,
-            "messages": prepare_messages(messages, anthropic=self._anthropic),
+            "messages": prepare_messages(messages, anthropic=self._anthropic, model=self.model),
             "timeout": self.timeout_s,
             "num_retries": 0,
             "max_retries": 0,

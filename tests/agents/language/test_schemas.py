@@ -41,8 +41,8 @@ def instance(schema: dict, extreme: str):  # noqa: PLR0911 - one return a JSON t
     raise AssertionError(f"no instance for {schema}")
 
 
-def test_only_the_evaluation_requests_lack_a_schema():
-    assert WITHOUT_SCHEMA == ["interview", "judge"]
+def test_only_the_evaluation_requests_may_lack_a_schema():
+    assert set(WITHOUT_SCHEMA) <= {"interview", "judge"}
 
 
 @pytest.mark.parametrize("kind", WITH_SCHEMA)
