@@ -14,6 +14,7 @@ from rich.console import Console
 
 from smallville.cli import UserError
 from smallville.commands.loading import build_model, open_store
+from smallville.option_types import MAX_DAYS
 from smallville.options import model_kwargs
 from smallville.progress import fallback_share, print_summary, step_with_progress
 from smallville.stopping import StopRequests
@@ -66,6 +67,10 @@ def end_time(args: argparse.Namespace, start: datetime) -> datetime:
         raise UserError(
             f"--until {args.until:%Y-%m-%dT%H:%M}: not after the scenario's start ({start:%Y-%m-%dT%H:%M}); "
             "give a later time"
+        )
+    if args.until - start > timedelta(days=MAX_DAYS):
+        raise UserError(
+            f"--until {args.until:%Y-%m-%dT%H:%M}: more than {MAX_DAYS} days after the start; give an earlier time"
         )
     return args.until
 

@@ -44,6 +44,7 @@ FLAG_CASES = {
     "until-garbage": (["simulate", *FAST, "--until", "tomorrow"], 2, "is not a date and time"),
     "until-before-start": (["simulate", *FAST, "--until", "2023-02-12T09:00"], 1, "not after the scenario's start"),
     "until-at-start": (["simulate", *FAST, "--until", "2023-02-13T00:00"], 1, "not after the scenario's start"),
+    "until-centuries-away": (["simulate", *FAST, "--until", "2923-02-13T00:00"], 1, "more than 365 days after"),
     "seconds-per-step-zero": (["simulate", *FAST, "--seconds-per-step", "0"], 2, "out of range"),
     "seconds-per-step-negative": (["simulate", *FAST, "--seconds-per-step", "-5"], 2, "out of range"),
     "seconds-per-step-huge": (["simulate", *FAST, "--seconds-per-step", "99999"], 2, "from 1 to 3600"),
