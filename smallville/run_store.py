@@ -168,10 +168,13 @@ class RunStore:
         except (OSError, sqlite3.Error, StoreError) as error:
             cause = error.__cause__ if isinstance(error, StoreError) and error.__cause__ else error
             reason = getattr(cause, "strerror", None) or str(cause)
-            kept = f"the checkpoint at {self.snapshot.now:%Y-%m-%d %H:%M}" if self.snapshot else "no checkpoint yet"
+            if self.snapshot:
+                kept = f"the last good checkpoint ({self.snapshot.now:%Y-%m-%d %H:%M}) is intact"
+            else:
+                kept = "no checkpoint was written yet (resume starts the run again)"
             raise RunFolderError(
-                f"{writing}: cannot be written ({reason}); the last good checkpoint is intact ({kept}): free some "
-                f"disk space, then `run.py resume {self.folder.root}`"
+                f"{writing}: cannot be written ({reason}); {kept}: free some disk space, then "
+                f"`run.py resume {self.folder.root}`"
             ) from error
         self.snapshot = Snapshot(self.folder.checkpoint_state, state, model.now)
 

@@ -222,7 +222,7 @@ def test_a_full_disk_names_the_file_and_keeps_the_last_checkpoint(run, capsys, m
     monkeypatch.setattr(run_store, "_write_atomically", full)
     line = one_line(capsys, ["resume", str(run)], 1, after_progress=True)
     assert "state.json: cannot be written (No space left on device)" in line
-    assert "the last good checkpoint is intact" in line and f"run.py resume {run}" in line
+    assert "the last good checkpoint (2023-02-13 00:30) is intact" in line and f"run.py resume {run}" in line
     assert (run / "checkpoint" / "state.json").read_bytes() == before
     monkeypatch.undo()
     assert main(["resume", str(run)]) == 0  # space freed: it goes on

@@ -7,6 +7,7 @@ final checkpoint (call latencies aside). These run `run.py` as real processes, s
 import json
 import os
 import random
+import resource
 import signal
 import socket
 import sqlite3
@@ -183,3 +184,26 @@ def test_serve_killed_outright_takes_its_page_server_with_it():
     finally:
         if process.poll() is None:
             process.kill()
+
+
+def _small_files() -> None:
+    """In the child: files may not grow past 250 KB (a full disk, for this process only); writes past it fail."""
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (250_000, resource.RLIM_INFINITY))
+
+
+@pytest.mark.slow
+def test_a_write_that_fails_names_the_file_keeps_the_checkpoint_and_resumes(whole, tmp_path):
+    out = tmp_path / "run"
+    command = [sys.executable, "run.py", "simulate", *ARGS, "--out", str(out)]
+    result = subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, timeout=300, check=False, preexec_fn=_small_files
+    )
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert len(errors) == 1 and ": cannot be written (" in errors[0], result.stderr[-2000:]
+    assert "the last good checkpoint (2023-02-13 " in errors[0] and f"run.py resume {out}" in errors[0]
+    resumed = run("resume", str(out))
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    assert events(out) == events(whole)
+    assert final_state(out) == final_state(whole)
