@@ -4,11 +4,13 @@ Each case runs `smallville.cli.main` in-process (no model is built for any of th
 a flag argparse refuses, 1 for a mistake found once the scenario or the folder is read) and the one line's words.
 """
 
+import argparse
 import json
 from pathlib import Path
 
 import pytest
 
+from smallville import option_types
 from smallville.cli import main
 from smallville.option_types import MAX_STATEMENT_CHARS
 from smallville.scenario import SCENARIOS_DIR
@@ -191,3 +193,20 @@ def test_a_bug_is_a_traceback_with_a_request_to_report_it(capsys, monkeypatch):
     assert "Traceback" in err and "ZeroDivisionError: our mistake" in err
     assert err.strip().splitlines()[-1].startswith("this is a bug in Smallville-on-Mesa")
     assert "please report it" in err
+
+
+@pytest.mark.parametrize(
+    ("validator", "text", "words"),
+    [
+        (option_types.timeout, "0", "more than 0 and at most 3600"),
+        (option_types.timeout, "-1", "more than 0"),
+        (option_types.timeout, "1e9", "at most 3600"),
+        (option_types.timeout, "soon", "is not a number"),
+        (option_types.positive_integer, "0", "1 or more"),
+        (option_types.positive_integer, "2.5", "not a whole number"),
+    ],
+    ids=["timeout-zero", "timeout-negative", "timeout-huge", "timeout-text", "count-zero", "count-fraction"],
+)
+def test_validators_for_the_new_tunables_refuse_with_the_fix(validator, text, words):
+    with pytest.raises(argparse.ArgumentTypeError, match=words):
+        validator(text)
