@@ -271,6 +271,8 @@ class RunStore:
 
 
 def _lock(root: Path) -> RunLock:
+    if root.exists() and not root.is_dir():
+        raise RunFolderError(f"{root}: is a file, not a run folder; give a folder")
     try:
         return RunLock(root)
     except RunFolderLocked as error:

@@ -181,6 +181,13 @@ def test_an_existing_folder_is_refused_with_what_to_do(capsys, tmp_path):
     assert (tmp_path / "notes" / "todo.txt").read_text() == "buy milk"
 
 
+def test_an_out_that_is_a_file_is_refused(capsys, tmp_path):
+    (tmp_path / "notes.txt").write_text("buy milk")
+    line = one_line(capsys, ["simulate", *FAST, "--out", str(tmp_path / "notes.txt")], 1)
+    assert "notes.txt: is a file, not a run folder; give a folder" in line
+    assert (tmp_path / "notes.txt").read_text() == "buy milk"
+
+
 def test_a_bug_is_a_traceback_with_a_request_to_report_it(capsys, monkeypatch):
     from smallville.commands import report
 
