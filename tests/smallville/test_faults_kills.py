@@ -122,6 +122,21 @@ def test_sigterm_writes_a_checkpoint_and_the_run_resumes_to_the_same_end(whole, 
 
 
 @pytest.mark.slow
+def test_sigterm_while_loading_checkpoints_step_zero_and_the_run_resumes(whole, tmp_path):
+    out = tmp_path / "run"
+    process = start("simulate", *ARGS, "--out", str(out))
+    wait_for(lambda: (out / "config.json").is_file() or process.poll() is not None)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 128 + signal.SIGTERM, err[-2000:]
+    assert json.loads((out / "checkpoint" / "state.json").read_text())["now"] == "2023-02-13T00:00:00"
+    result = run("resume", str(out))
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert events(out) == events(whole)
+    assert final_state(out) == final_state(whole)
+
+
+@pytest.mark.slow
 def test_two_resumes_at_once_one_refused_nothing_doubled(whole, tmp_path):
     out = tmp_path / "run"
     assert (
