@@ -81,11 +81,12 @@ class RunStore:
                     f"{root}: already exists and holds a run; continue it with `run.py resume {root}`, "
                     "or give another --out"
                 )
-            if any(path.name != LOCK_NAME for path in folder.root.iterdir()):
+            leftovers = {LOCK_NAME, folder.config.name + ".tmp"}  # a create killed before its config was in place
+            if any(path.name not in leftovers for path in folder.root.iterdir()):
                 raise RunFolderError(f"{root}: already exists and is not a run folder; give another --out")
-            folder.metrics.mkdir(exist_ok=True)
-            folder.graphs.mkdir(exist_ok=True)
             _write_atomically(folder.config, json.dumps(safe_config(config), indent=2, default=str) + "\n")
+            folder.metrics.mkdir(exist_ok=True)  # (a resume of a run killed before these makes them again)
+            folder.graphs.mkdir(exist_ok=True)
         except OSError as error:
             lock.release()
             raise RunFolderError(f"{root}: cannot write the run folder ({error.strerror})") from error

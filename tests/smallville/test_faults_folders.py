@@ -253,3 +253,12 @@ def test_a_crash_mid_append_leaves_a_readable_folder(run, finished, capsys):
     assert main(["report", str(run)]) == 0
     assert main(["resume", str(run)]) == 0
     assert events(run) == events(finished)
+
+
+def test_a_simulate_killed_before_its_config_was_in_place_can_be_started_again(tmp_path, capsys):
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / ".lock").write_text("999999\n")
+    (out / "config.json.tmp").write_text('{"scenario_na')  # the kill came mid-write
+    assert main(["simulate", *FAST, "--until", "2023-02-13T00:10", "--out", str(out)]) == 0
+    assert json.loads((out / "config.json").read_text())["end"] == "2023-02-13T00:10:00"
