@@ -32,6 +32,7 @@ __all__ = [
     "max_cost",
     "max_in_flight",
     "port",
+    "positive_integer",
     "question",
     "reflection_threshold",
     "retrieval_weights",
@@ -152,6 +153,19 @@ def seed(text: str) -> int:
 def reflection_threshold(text: str) -> int:
     """--reflection-threshold: at least 1."""
     return _integer_in(text, 1, None, "150")
+
+
+def timeout(text: str) -> float:
+    """--timeout: seconds a model call may take, more than 0 and at most an hour."""
+    value = _number(text, float, "60")
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text} seconds: give more than 0 and at most 3600, e.g. 60")
+    return value
+
+
+def positive_integer(text: str) -> int:
+    """Any count that must be at least 1 (e.g. --collect-every)."""
+    return _integer_in(text, 1, None, "6")
 
 
 def port(text: str) -> int:

@@ -81,11 +81,12 @@ class RunStore:
                     f"{root}: already exists and holds a run; continue it with `run.py resume {root}`, "
                     "or give another --out"
                 )
-            if any(path.name != LOCK_NAME for path in folder.root.iterdir()):
+            leftovers = {LOCK_NAME, folder.config.name + ".tmp"}  # a create killed before its config was in place
+            if any(path.name not in leftovers for path in folder.root.iterdir()):
                 raise RunFolderError(f"{root}: already exists and is not a run folder; give another --out")
-            folder.metrics.mkdir(exist_ok=True)
-            folder.graphs.mkdir(exist_ok=True)
             _write_atomically(folder.config, json.dumps(safe_config(config), indent=2, default=str) + "\n")
+            folder.metrics.mkdir(exist_ok=True)  # (a resume of a run killed before these makes them again)
+            folder.graphs.mkdir(exist_ok=True)
         except OSError as error:
             lock.release()
             raise RunFolderError(f"{root}: cannot write the run folder ({error.strerror})") from error
@@ -168,10 +169,13 @@ class RunStore:
         except (OSError, sqlite3.Error, StoreError) as error:
             cause = error.__cause__ if isinstance(error, StoreError) and error.__cause__ else error
             reason = getattr(cause, "strerror", None) or str(cause)
-            kept = f"the checkpoint at {self.snapshot.now:%Y-%m-%d %H:%M}" if self.snapshot else "no checkpoint yet"
+            if self.snapshot:
+                kept = f"the last good checkpoint ({self.snapshot.now:%Y-%m-%d %H:%M}) is intact"
+            else:
+                kept = "no checkpoint was written yet (resume starts the run again)"
             raise RunFolderError(
-                f"{writing}: cannot be written ({reason}); the last good checkpoint is intact ({kept}): free some "
-                f"disk space, then `run.py resume {self.folder.root}`"
+                f"{writing}: cannot be written ({reason}); {kept}: free some disk space, then "
+                f"`run.py resume {self.folder.root}`"
             ) from error
         self.snapshot = Snapshot(self.folder.checkpoint_state, state, model.now)
 
@@ -268,6 +272,8 @@ class RunStore:
 
 
 def _lock(root: Path) -> RunLock:
+    if root.exists() and not root.is_dir():
+        raise RunFolderError(f"{root}: is a file, not a run folder; give a folder")
     try:
         return RunLock(root)
     except RunFolderLocked as error:

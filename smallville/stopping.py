@@ -37,7 +37,10 @@ class StopRequests:
         if self.signal is not None:
             raise KeyboardInterrupt
         self.signal = number
-        logger.warning("%s: stopping after this step (send it again to stop at once)", signal.Signals(number).name)
+        logger.warning(
+            "%s: stopping at the next step boundary, after a checkpoint (again: stop at once)",
+            signal.Signals(number).name,
+        )
 
     def __enter__(self) -> "StopRequests":
         if threading.current_thread() is threading.main_thread():

@@ -14,6 +14,7 @@ from rich.console import Console
 
 from smallville.cli import UserError
 from smallville.commands.loading import build_model, open_store
+from smallville.option_types import MAX_DAYS
 from smallville.options import model_kwargs
 from smallville.progress import fallback_share, print_summary, step_with_progress
 from smallville.stopping import StopRequests
@@ -24,6 +25,11 @@ FALLBACK_EXIT = 3
 
 def run(args: argparse.Namespace) -> int:
     """Check everything, lock a new run folder, build the model, run it to the end time, print the summary."""
+    with StopRequests() as stop:  # a SIGTERM while loading: finish loading, write the step-0 checkpoint, stop
+        return _simulate(args, stop)
+
+
+def _simulate(args: argparse.Namespace, stop: StopRequests) -> int:
     from agents import check_model  # noqa: PLC0415 - heavy
     from smallville.model import SmallvilleModel  # noqa: PLC0415
     from smallville.run_store import RunFolderError, RunStore  # noqa: PLC0415
@@ -51,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         store.close()
         _loading_failed(error, out)
         raise
-    return _run_to_end(model, store, end, args, console, started)
+    return _run_to_end(model, store, end, args, console, started, stop)
 
 
 def end_time(args: argparse.Namespace, start: datetime) -> datetime:
@@ -67,6 +73,10 @@ def end_time(args: argparse.Namespace, start: datetime) -> datetime:
             f"--until {args.until:%Y-%m-%dT%H:%M}: not after the scenario's start ({start:%Y-%m-%dT%H:%M}); "
             "give a later time"
         )
+    if args.until - start > timedelta(days=MAX_DAYS):
+        raise UserError(
+            f"--until {args.until:%Y-%m-%dT%H:%M}: more than {MAX_DAYS} days after the start; give an earlier time"
+        )
     return args.until
 
 
@@ -75,6 +85,11 @@ def resume(args: argparse.Namespace) -> int:
     console = Console(stderr=True, soft_wrap=True)
     started = time.perf_counter()
     store = open_store(args.run, write=True)
+    with StopRequests() as stop:
+        return _resume(store, args, console, started, stop)
+
+
+def _resume(store, args: argparse.Namespace, console: Console, started: float, stop: StopRequests) -> int:
     try:
         config = store.config()
         end = datetime.fromisoformat(config["end"])
@@ -91,10 +106,12 @@ def resume(args: argparse.Namespace) -> int:
         store.close()
         raise
     console.print(f"resuming {args.run} at {model.now:%Y-%m-%d %H:%M}")
-    return _run_to_end(model, store, end, args, console, started)
+    return _run_to_end(model, store, end, args, console, started, stop)
 
 
-def _run_to_end(model, store, end: datetime, args: argparse.Namespace, console: Console, started: float) -> int:
+def _run_to_end(
+    model, store, end: datetime, args: argparse.Namespace, console: Console, started: float, stop: StopRequests
+) -> int:
     """Step to the end with checkpoints; a stop (budget, dead model, SIGTERM, Ctrl-C) checkpoints and says what next."""
     from agents import BudgetExceeded, ModelUnavailable  # noqa: PLC0415
     from smallville.run_store import RunFolderError  # noqa: PLC0415
@@ -103,27 +120,26 @@ def _run_to_end(model, store, end: datetime, args: argparse.Namespace, console: 
     root = store.folder.root
     code = 0
     try:
-        with StopRequests() as stop:
-            if store.snapshot is None:
-                store.checkpoint(model)  # step 0: from here on the run can always be resumed
-            try:
-                step_with_progress(
-                    model,
-                    end,
-                    console,
-                    on_step=lambda: _maybe_checkpoint(model, store, every),
-                    should_stop=lambda: stop.requested,
-                )
-            except (BudgetExceeded, ModelUnavailable) as error:
-                console.print(f"[red]stopped: {error}[/red] (resume with: run.py resume {root})")
-                code = 2
-            if store.snapshot is None or store.snapshot.now != model.now:
-                store.checkpoint(model)  # (the last periodic one may be at this very step: keep the previous one)
-            if stop.requested:
-                console.print(
-                    f"stopped at {model.now:%Y-%m-%d %H:%M}, checkpoint written; continue with: run.py resume {root}"
-                )
-                code = stop.exit_code
+        if store.snapshot is None:
+            store.checkpoint(model)  # step 0: from here on the run can always be resumed
+        try:
+            step_with_progress(
+                model,
+                end,
+                console,
+                on_step=lambda: _maybe_checkpoint(model, store, every),
+                should_stop=lambda: stop.requested,
+            )
+        except (BudgetExceeded, ModelUnavailable) as error:
+            console.print(f"[red]stopped: {error}[/red] (resume with: run.py resume {root})")
+            code = 2
+        if store.snapshot is None or store.snapshot.now != model.now:
+            store.checkpoint(model)  # (the last periodic one may be at this very step: keep the previous one)
+        if stop.requested:
+            console.print(
+                f"stopped at {model.now:%Y-%m-%d %H:%M}, checkpoint written; continue with: run.py resume {root}"
+            )
+            code = stop.exit_code
     except RunFolderError as error:
         raise UserError(str(error)) from error
     finally:

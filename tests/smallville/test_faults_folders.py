@@ -222,7 +222,7 @@ def test_a_full_disk_names_the_file_and_keeps_the_last_checkpoint(run, capsys, m
     monkeypatch.setattr(run_store, "_write_atomically", full)
     line = one_line(capsys, ["resume", str(run)], 1, after_progress=True)
     assert "state.json: cannot be written (No space left on device)" in line
-    assert "the last good checkpoint is intact" in line and f"run.py resume {run}" in line
+    assert "the last good checkpoint (2023-02-13 00:30) is intact" in line and f"run.py resume {run}" in line
     assert (run / "checkpoint" / "state.json").read_bytes() == before
     monkeypatch.undo()
     assert main(["resume", str(run)]) == 0  # space freed: it goes on
@@ -253,3 +253,12 @@ def test_a_crash_mid_append_leaves_a_readable_folder(run, finished, capsys):
     assert main(["report", str(run)]) == 0
     assert main(["resume", str(run)]) == 0
     assert events(run) == events(finished)
+
+
+def test_a_simulate_killed_before_its_config_was_in_place_can_be_started_again(tmp_path, capsys):
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / ".lock").write_text("999999\n")
+    (out / "config.json.tmp").write_text('{"scenario_na')  # the kill came mid-write
+    assert main(["simulate", *FAST, "--until", "2023-02-13T00:10", "--out", str(out)]) == 0
+    assert json.loads((out / "config.json").read_text())["end"] == "2023-02-13T00:10:00"

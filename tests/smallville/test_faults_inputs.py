@@ -4,11 +4,13 @@ Each case runs `smallville.cli.main` in-process (no model is built for any of th
 a flag argparse refuses, 1 for a mistake found once the scenario or the folder is read) and the one line's words.
 """
 
+import argparse
 import json
 from pathlib import Path
 
 import pytest
 
+from smallville import option_types
 from smallville.cli import main
 from smallville.option_types import MAX_STATEMENT_CHARS
 from smallville.scenario import SCENARIOS_DIR
@@ -44,6 +46,7 @@ FLAG_CASES = {
     "until-garbage": (["simulate", *FAST, "--until", "tomorrow"], 2, "is not a date and time"),
     "until-before-start": (["simulate", *FAST, "--until", "2023-02-12T09:00"], 1, "not after the scenario's start"),
     "until-at-start": (["simulate", *FAST, "--until", "2023-02-13T00:00"], 1, "not after the scenario's start"),
+    "until-centuries-away": (["simulate", *FAST, "--until", "2923-02-13T00:00"], 1, "more than 365 days after"),
     "seconds-per-step-zero": (["simulate", *FAST, "--seconds-per-step", "0"], 2, "out of range"),
     "seconds-per-step-negative": (["simulate", *FAST, "--seconds-per-step", "-5"], 2, "out of range"),
     "seconds-per-step-huge": (["simulate", *FAST, "--seconds-per-step", "99999"], 2, "from 1 to 3600"),
@@ -178,6 +181,13 @@ def test_an_existing_folder_is_refused_with_what_to_do(capsys, tmp_path):
     assert (tmp_path / "notes" / "todo.txt").read_text() == "buy milk"
 
 
+def test_an_out_that_is_a_file_is_refused(capsys, tmp_path):
+    (tmp_path / "notes.txt").write_text("buy milk")
+    line = one_line(capsys, ["simulate", *FAST, "--out", str(tmp_path / "notes.txt")], 1)
+    assert "notes.txt: is a file, not a run folder; give a folder" in line
+    assert (tmp_path / "notes.txt").read_text() == "buy milk"
+
+
 def test_a_bug_is_a_traceback_with_a_request_to_report_it(capsys, monkeypatch):
     from smallville.commands import report
 
@@ -190,3 +200,20 @@ def test_a_bug_is_a_traceback_with_a_request_to_report_it(capsys, monkeypatch):
     assert "Traceback" in err and "ZeroDivisionError: our mistake" in err
     assert err.strip().splitlines()[-1].startswith("this is a bug in Smallville-on-Mesa")
     assert "please report it" in err
+
+
+@pytest.mark.parametrize(
+    ("validator", "text", "words"),
+    [
+        (option_types.timeout, "0", "more than 0 and at most 3600"),
+        (option_types.timeout, "-1", "more than 0"),
+        (option_types.timeout, "1e9", "at most 3600"),
+        (option_types.timeout, "soon", "is not a number"),
+        (option_types.positive_integer, "0", "1 or more"),
+        (option_types.positive_integer, "2.5", "not a whole number"),
+    ],
+    ids=["timeout-zero", "timeout-negative", "timeout-huge", "timeout-text", "count-zero", "count-fraction"],
+)
+def test_validators_for_the_new_tunables_refuse_with_the_fix(validator, text, words):
+    with pytest.raises(argparse.ArgumentTypeError, match=words):
+        validator(text)

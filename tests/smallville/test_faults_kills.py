@@ -7,6 +7,7 @@ final checkpoint (call latencies aside). These run `run.py` as real processes, s
 import json
 import os
 import random
+import resource
 import signal
 import socket
 import sqlite3
@@ -55,6 +56,14 @@ def whole(tmp_path_factory) -> Path:
     return out
 
 
+def _text(path: Path) -> str:
+    """A file's text, "" while it does not exist (a checkpoint is renamed into place)."""
+    try:
+        return path.read_text()
+    except FileNotFoundError:
+        return ""
+
+
 def wait_for(condition, timeout: float = 120) -> None:
     deadline = time.time() + timeout
     while not condition():
@@ -63,27 +72,34 @@ def wait_for(condition, timeout: float = 120) -> None:
         time.sleep(0.02)
 
 
+# When a kill may come: while loading (no checkpoint yet), or a little after the checkpoint at one of these times.
+KILL_AFTER = (None, "2023-02-13T00:00", "2023-02-13T00:15", "2023-02-13T00:45", "2023-02-13T01:30")
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
 def test_a_run_killed_at_a_random_moment_resumes_to_the_same_end(whole, tmp_path, seed):
+    rng = random.Random(seed)
+    after, delay = rng.choice(KILL_AFTER), rng.uniform(0, 0.25)  # a simulated hour takes ~0.5 s
     out = tmp_path / "run"
-    started = time.perf_counter()
+    state = out / "checkpoint" / "state.json"
     process = start("simulate", *ARGS, "--out", str(out))
-    wait_for(lambda: (out / ".lock").is_file() or process.poll() is not None)  # the interpreter is up
-    time.sleep(random.Random(seed).uniform(0, 10))  # loading, the step-0 checkpoint, or steps and checkpoints
+    if after is None:
+        wait_for(lambda: (out / ".lock").is_file() or process.poll() is not None)
+    else:
+        wait_for(lambda: f'"now": "{after}' in _text(state) or process.poll() is not None)
+    time.sleep(delay)
     process.send_signal(signal.SIGKILL)
     process.communicate()
-    killed_after = time.perf_counter() - started
-    state = out / "checkpoint" / "state.json"
-    at = json.loads(state.read_text())["now"] if state.is_file() else "before the first checkpoint"
-    print(f"seed {seed}: killed after {killed_after:.1f} s, last checkpoint: {at}")
+    at = json.loads(state.read_text())["now"] if state.is_file() else "none"
+    print(f"seed {seed}: killed {delay:.2f} s after {after or 'the lock'}; last checkpoint: {at}")
     if not (out / "config.json").is_file():  # killed before the run existed: it is simply started again
         result = run("simulate", *ARGS, "--out", str(out))
     else:
         result = run("resume", str(out))
-    assert result.returncode == 0, (killed_after, result.stderr[-2000:])
-    assert events(out) == events(whole), killed_after
-    assert final_state(out) == final_state(whole), killed_after
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert events(out) == events(whole)
+    assert final_state(out) == final_state(whole)
 
 
 @pytest.mark.slow
@@ -91,7 +107,7 @@ def test_sigterm_writes_a_checkpoint_and_the_run_resumes_to_the_same_end(whole, 
     out = tmp_path / "run"
     process = start("simulate", *ARGS, "--out", str(out))
     state = out / "checkpoint" / "state.json"
-    wait_for(lambda: state.is_file() and '"now": "2023-02-13T00:15' in state.read_text())
+    wait_for(lambda: '"now": "2023-02-13T00:15' in _text(state))
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=120)
     assert process.returncode == 128 + signal.SIGTERM, err[-2000:]
@@ -99,6 +115,21 @@ def test_sigterm_writes_a_checkpoint_and_the_run_resumes_to_the_same_end(whole, 
     stopped_at = json.loads(state.read_text())["now"]
     assert stopped_at < "2023-02-13T02:00:00"
     assert not (out / "checkpoint" / "state.json.tmp").exists()
+    result = run("resume", str(out))
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert events(out) == events(whole)
+    assert final_state(out) == final_state(whole)
+
+
+@pytest.mark.slow
+def test_sigterm_while_loading_checkpoints_step_zero_and_the_run_resumes(whole, tmp_path):
+    out = tmp_path / "run"
+    process = start("simulate", *ARGS, "--out", str(out))
+    wait_for(lambda: (out / "config.json").is_file() or process.poll() is not None)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 128 + signal.SIGTERM, err[-2000:]
+    assert json.loads((out / "checkpoint" / "state.json").read_text())["now"] == "2023-02-13T00:00:00"
     result = run("resume", str(out))
     assert result.returncode == 0, result.stderr[-2000:]
     assert events(out) == events(whole)
@@ -168,3 +199,26 @@ def test_serve_killed_outright_takes_its_page_server_with_it():
     finally:
         if process.poll() is None:
             process.kill()
+
+
+def _small_files() -> None:
+    """In the child: files may not grow past 250 KB (a full disk, for this process only); writes past it fail."""
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (250_000, resource.RLIM_INFINITY))
+
+
+@pytest.mark.slow
+def test_a_write_that_fails_names_the_file_keeps_the_checkpoint_and_resumes(whole, tmp_path):
+    out = tmp_path / "run"
+    command = [sys.executable, "run.py", "simulate", *ARGS, "--out", str(out)]
+    result = subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, timeout=300, check=False, preexec_fn=_small_files
+    )
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert len(errors) == 1 and ": cannot be written (" in errors[0], result.stderr[-2000:]
+    assert "the last good checkpoint (2023-02-13 " in errors[0] and f"run.py resume {out}" in errors[0]
+    resumed = run("resume", str(out))
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    assert events(out) == events(whole)
+    assert final_state(out) == final_state(whole)
