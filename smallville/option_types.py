@@ -32,7 +32,6 @@ __all__ = [
     "max_cost",
     "max_in_flight",
     "port",
-    "positive_integer",
     "question",
     "reflection_threshold",
     "retrieval_weights",
@@ -88,14 +87,6 @@ def share(text: str) -> float:
 def hour(text: str) -> int:
     """An hour of the day, 0-23."""
     return _integer_in(text, 0, 23, "23")
-
-
-def timeout(text: str) -> float:
-    """--timeout: seconds, more than 0."""
-    value = _number(text, float, "60")
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text} seconds: give more than 0, e.g. 60 (more for a slow local model)")
-    return value
 
 
 def days(text: str) -> float:
@@ -161,11 +152,6 @@ def timeout(text: str) -> float:
     if not 0 < value <= 3600:
         raise argparse.ArgumentTypeError(f"{text} seconds: give more than 0 and at most 3600, e.g. 60")
     return value
-
-
-def positive_integer(text: str) -> int:
-    """Any count that must be at least 1 (e.g. --collect-every)."""
-    return _integer_in(text, 1, None, "6")
 
 
 def port(text: str) -> int:

@@ -209,8 +209,8 @@ def test_a_bug_is_a_traceback_with_a_request_to_report_it(capsys, monkeypatch):
         (option_types.timeout, "-1", "more than 0"),
         (option_types.timeout, "1e9", "at most 3600"),
         (option_types.timeout, "soon", "is not a number"),
-        (option_types.positive_integer, "0", "1 or more"),
-        (option_types.positive_integer, "2.5", "not a whole number"),
+        (option_types.whole_number(1), "0", "1 or more"),
+        (option_types.whole_number(1), "2.5", "not a whole number"),
     ],
     ids=["timeout-zero", "timeout-negative", "timeout-huge", "timeout-text", "count-zero", "count-fraction"],
 )
