@@ -18,7 +18,7 @@ run: $(VENV)/.synced
 test: $(VENV)/.synced
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/python -m pytest $(ARGS)
+	$(VENV)/bin/python -m pytest -n 2 $(ARGS)
 
 serve: $(VENV)/.synced
 	$(VENV)/bin/python run.py serve $(ARGS)

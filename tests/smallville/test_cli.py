@@ -125,6 +125,7 @@ def test_an_existing_run_folder_is_refused(tmp_path):
     assert result.returncode == 1 and "already exists" in result.stderr
 
 
+@pytest.mark.slow  # six processes
 def test_help_explains_every_command():
     for command in ("simulate", "resume", "interview", "whisper", "report", "serve"):
         assert "usage: run.py " + command in run(command, "--help").stdout
