@@ -111,9 +111,14 @@ def run_cell(spec: CellSpec, batch: Path, hooks: CellHooks | None = None) -> Cel
 
 
 def _simulate_and_evaluate(spec: CellSpec, folder: Path, hooks: CellHooks) -> tuple[str, str]:
+    from agents import BudgetExceeded  # noqa: PLC0415 - heavy: only in the worker
+
     record = read_cell(folder)
     if record.get("status") != "simulated":
-        status, message = _simulate(spec, folder, hooks)
+        try:
+            status, message = _simulate(spec, folder, hooks)
+        except BudgetExceeded as error:  # spent while building the town (its seeded memories' importance calls)
+            return "stopped", str(error)
         if status != "simulated":
             return status, message
         write_cell(folder, {**read_cell(folder), "status": "simulated"})  # a killed evaluation resumes, not the run

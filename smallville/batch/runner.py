@@ -136,7 +136,7 @@ def run_batch(
     running: dict[str, CellSpec] = {}
     stopping = False
     try:
-        while waiting or running:
+        while running or (waiting and not stopping):
             while waiting and len(running) < executor.slots and not stopping:
                 spec = waiting.popleft()
                 executor.submit(spec, state.limits(spec.cell_id, budget))
