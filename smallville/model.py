@@ -111,6 +111,11 @@ class SmallvilleModel(mesa.Model):
                 return helper.submit(self._loop.run_until_complete, coroutine).result()
 
     async def _seed_memories(self) -> None:
+        # Every persona's seeds embedded in one batch first (the agents share one text-cached embedder): one encoder
+        # call for the town instead of one per memory.
+        embedder = self.people[0].memories.embedder if self.people else None
+        if embedder is not None:
+            embedder.embed(list(dict.fromkeys(seed for agent in self.people for seed in agent.persona.seeds)))
         await asyncio.gather(*(agent.seed_memories(self.now) for agent in self.people))
 
     def snapshot(self) -> WorldView:
