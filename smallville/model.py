@@ -56,6 +56,14 @@ class SmallvilleModel(mesa.Model):
         self.start = self.setting.start
         self.step_count = 0
         self.collect_every = values["collect_every"]
+        self.thinking_window_steps = values["thinking_window_steps"]
+        if self.collect_every % self.thinking_window_steps:
+            raise ValueError(
+                f"thinking_window_steps {self.thinking_window_steps} must divide collect_every {self.collect_every} "
+                "(metrics are collected between windows, when no thought is in flight)"
+            )
+        # Thoughts in flight: agent -> (its thinking, its status when it started).
+        self._thoughts: dict[str, tuple] = {}
         mind_settings = {name: values[name] for name in MIND_SETTINGS}
         mind_settings["retrieval_weights"] = RetrievalWeights.parse(values["retrieval_weights"])
         self.config = MindConfig(**mind_settings)
@@ -125,21 +133,52 @@ class SmallvilleModel(mesa.Model):
             step=self.step_count,
             ville=self.ville,
             state=self.state,
-            agents={agent.name: agent.status() for agent in self.people},
+            agents={agent.name: self._thinking_status(agent) for agent in self.people},
         )
 
+    def _thinking_status(self, agent: GenerativeAgent):
+        """An agent's public face: as it was when it started thinking, while a thought is in flight."""
+        pending = self._thoughts.get(agent.name)
+        return pending[1] if pending else agent.status()
+
     def step(self) -> None:
-        """Snapshot, perceive, think (concurrently), apply in agent order, move, collect."""
+        """Snapshot, perceive, think (concurrently), apply in agent order, move, collect.
+
+        With a thinking window of W steps, the thoughts started in a window are all answered together at its last
+        step and applied there in agent order; an agent thinking stands still and shows the others what it was doing
+        when it started. W = 1 is the paper's lock-step. When a thought takes effect is fixed by the window, never by
+        when its answer arrived, so a run is the same at any latency.
+        """
         view = self.snapshot()
-        noticed = [agent.perceive(view) for agent in self.people]
-        thoughts = [agent.prepare(view, candidates) for agent, candidates in zip(self.people, noticed, strict=True)]
-        decisions = self.run_async(_gather(thoughts))
-        apply_decisions(self, decisions, view)
-        self.agents.do("advance")
+        free = [agent for agent in self.people if agent.name not in self._thoughts]
+        noticed = [agent.perceive(view) for agent in free]
+        for agent, candidates in zip(free, noticed, strict=True):
+            thought = agent.prepare(view, candidates)
+            if thought is not None:
+                self._thoughts[agent.name] = (thought, view.agents[agent.name])
+        if (self.step_count + 1) % self.thinking_window_steps == 0:
+            self._answer_thoughts(view)
+        for agent in self.people:
+            if agent.name not in self._thoughts:
+                agent.advance()
         self._log_actions(view)
         self.step_count += 1
         if self.step_count % self.collect_every == 0:
             self.collect()
+
+    def _answer_thoughts(self, view: WorldView) -> None:
+        """Wait for every thought in flight, then apply their decisions in agent order."""
+        thoughts = [self._thoughts[agent.name][0] if agent.name in self._thoughts else None for agent in self.people]
+        decisions = self.run_async(_gather(thoughts))
+        self._thoughts.clear()
+        apply_decisions(self, decisions, view)
+
+    def settle(self) -> None:
+        """Answer and apply the thoughts in flight now (before a checkpoint that falls inside a thinking window)."""
+        if self._thoughts:
+            view = self.snapshot()
+            self._answer_thoughts(view)
+            self._log_actions(view)
 
     def collect(self) -> None:
         """Bring the social metrics up to date, then record a DataCollector row."""
@@ -152,6 +191,8 @@ class SmallvilleModel(mesa.Model):
 
     def _log_actions(self, view: WorldView) -> None:
         for agent in self.people:
+            if agent.name in self._thoughts:
+                continue  # what it does and thinks is logged when its thought is applied
             before = view.agents[agent.name]
             if agent.action is not None and agent.action.description != before.activity:
                 self.log(agent.name, "action", agent.action.description, address=agent.action.address)
@@ -187,6 +228,7 @@ class SmallvilleModel(mesa.Model):
 
         With `streams=False` the agents' memory streams are left out (a run folder keeps them in its store).
         """
+        self.settle()
         version, internal, gauss = self.random.getstate()
         return {
             "step_count": self.step_count,

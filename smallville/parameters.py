@@ -61,6 +61,7 @@ _TYPES = {
     "rng": int | None,
     "seconds_per_step": int | None,
     "collect_every": int,
+    "thinking_window_steps": int,
     "llm": str,
     "routes": dict[str, str] | None,
     "api_base": str | None,
@@ -124,6 +125,14 @@ _TOWN = (
         "collect_every",
         6,
         "steps between two rows of the metrics (6: every simulated minute)",
+        "town",
+        parse=check.whole_number(1),
+    ),
+    Parameter(
+        "thinking_window_steps",
+        1,
+        "steps whose thoughts are answered together and applied at the window's end (1: the paper's lock-step; "
+        "6: one simulated minute, far fewer waits for a real model); must divide --collect-every",
         "town",
         parse=check.whole_number(1),
     ),

@@ -142,6 +142,7 @@ class RunStore:
         Raises:
             RunFolderError: If a file cannot be written (a full disk): naming it; the last checkpoint stays intact.
         """
+        model.settle()  # a checkpoint inside a thinking window applies the thoughts in flight first
         self._check_embedder(model)
         writing = self.folder.memory
         try:
