@@ -3,13 +3,14 @@
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+
+from tests.smallville.run_folders import events, final_state
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = ["--scenario", "the_ville_n3", "--embedder", "hashing"]
@@ -22,18 +23,6 @@ def run(*args, check=True, timeout=300):
     if check and result.returncode != 0:
         raise AssertionError(result.stderr[-3000:])
     return result
-
-
-def events(folder: Path) -> list[tuple]:
-    with sqlite3.connect(folder / "events.sqlite") as db:
-        return db.execute("select time, agent, kind, text from events order by id").fetchall()
-
-
-def final_state(folder: Path) -> dict:
-    state = json.loads((folder / "checkpoint" / "state.json").read_text())
-    for record in state["model"]["ledger"]["records"]:
-        record.pop("latency_s")
-    return state
 
 
 @pytest.mark.slow

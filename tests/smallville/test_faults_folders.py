@@ -14,6 +14,7 @@ import pytest
 from memory import StoreError
 from smallville.cli import main
 from smallville.run_lock import RunLock
+from tests.smallville.run_folders import events, final_state
 from tests.smallville.test_faults_inputs import FAST, one_line
 
 END = "2023-02-13T00:30"
@@ -33,18 +34,6 @@ def run(finished, tmp_path) -> Path:
     copy = tmp_path / "run"
     shutil.copytree(finished, copy)
     return copy
-
-
-def events(folder: Path) -> list[tuple]:
-    with sqlite3.connect(folder / "events.sqlite") as db:
-        return db.execute("select time, agent, kind, text from events order by id").fetchall()
-
-
-def final_state(folder: Path) -> dict:
-    state = json.loads((folder / "checkpoint" / "state.json").read_text())
-    for record in state["model"]["ledger"]["records"]:
-        record.pop("latency_s")
-    return state
 
 
 def _sql(path: Path, statement: str) -> None:

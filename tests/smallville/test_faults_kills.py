@@ -10,7 +10,6 @@ import random
 import resource
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
@@ -19,22 +18,11 @@ from pathlib import Path
 import pytest
 
 from smallville.cli import main
+from tests.smallville.run_folders import events, final_state
 from tests.smallville.test_faults_inputs import FAST
 
 ROOT = Path(__file__).resolve().parents[2]
 ARGS = [*FAST, "--until", "2023-02-13T02:00", "--checkpoint-minutes", "15"]
-
-
-def events(folder: Path) -> list[tuple]:
-    with sqlite3.connect(folder / "events.sqlite") as db:
-        return db.execute("select time, agent, kind, text from events order by id").fetchall()
-
-
-def final_state(folder: Path) -> dict:
-    state = json.loads((folder / "checkpoint" / "state.json").read_text())
-    for record in state["model"]["ledger"]["records"]:
-        record.pop("latency_s")
-    return state
 
 
 def start(*args: str) -> subprocess.Popen:
