@@ -168,9 +168,11 @@ class SmallvilleModel(mesa.Model):
 
     def _answer_thoughts(self, view: WorldView) -> None:
         """Wait for every thought in flight, then apply their decisions in agent order."""
-        thoughts = [self._thoughts[agent.name][0] if agent.name in self._thoughts else None for agent in self.people]
+        # Taken out first: if a call fails (a spent budget, a model that stays down), the half-done thoughts are
+        # dropped with the step, as in lock-step, and never awaited twice.
+        pending, self._thoughts = self._thoughts, {}
+        thoughts = [pending[agent.name][0] if agent.name in pending else None for agent in self.people]
         decisions = self.run_async(_gather(thoughts))
-        self._thoughts.clear()
         apply_decisions(self, decisions, view)
 
     def settle(self) -> None:
