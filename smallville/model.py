@@ -49,7 +49,6 @@ class SmallvilleModel(mesa.Model):
     def __init__(self, *, seed_memories: bool = True, **settings):
         values = resolve(settings)
         super().__init__(rng=values["rng"])
-        self.settings = values
         self.setting: Scenario = load_scenario(values["scenario_name"]).select(values["agents"])
         self.seed = values["rng"] if isinstance(values["rng"], int) else 0
         self.seconds_per_step = values["seconds_per_step"] or self.setting.seconds_per_step

@@ -9,7 +9,7 @@ name means the same thing everywhere (as Mesa's Scenario shares its names with t
 import argparse
 import inspect
 from collections.abc import Callable
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, Field, dataclass, fields
 from typing import Any
 
 from agents import GatewayConfig, MindConfig
@@ -30,7 +30,6 @@ class Parameter:
         parse: Turns the flag's text into the value (argparse's `type`); None for switches.
         switch: "off" for a `--no-NAME` flag that turns a default-on feature off, "on" for a flag that turns one on.
         control: The Solara control: "select", "text", "slider", "checkbox", or None for no control.
-        annotation: The value's type, in the model's signature (what batch grids validate against).
     """
 
     name: str
@@ -41,7 +40,6 @@ class Parameter:
     parse: Callable[[str], Any] | None = None
     switch: str = ""
     control: str | None = None
-    annotation: Any = None
 
     @property
     def cli_flag(self) -> str:
@@ -78,12 +76,10 @@ _TYPES = {
 
 
 def _annotation(item: "Parameter") -> Any:
-    if item.annotation is not None:
-        return item.annotation
+    """The value's type in the model's signature (what batch grids validate against)."""
     if item.name in _TYPES:
         return _TYPES[item.name]
-    (found,) = [field for field in fields(MindConfig) if field.name == item.name]
-    return found.type
+    return _field(MindConfig, item.name).type
 
 
 def _mind(name: str) -> Any:
@@ -94,8 +90,13 @@ def _gateway(name: str) -> Any:
     return _field_default(GatewayConfig, name)
 
 
-def _field_default(record: type, name: str) -> Any:
+def _field(record: type, name: str) -> Field:
     (found,) = [item for item in fields(record) if item.name == name]
+    return found
+
+
+def _field_default(record: type, name: str) -> Any:
+    found = _field(record, name)
     return found.default if found.default is not MISSING else found.default_factory()
 
 
@@ -228,7 +229,7 @@ _ABLATIONS = (
 )
 
 # Every other field of MindConfig is a parameter too, its help taken from MindConfig's docstring.
-_SPECIAL = {parameter.name for parameter in _ABLATIONS} | {"retrieval_weights"}
+_SPECIAL = {parameter.name for parameter in _ABLATIONS}
 
 
 def _mind_help(name: str) -> str:
