@@ -20,7 +20,7 @@ class _Scores(BaseModel):
 
 @dataclass(frozen=True)
 class ImportanceRequest(Request[tuple[int, ...]]):
-    """Rate each memory 1 (mundane: brushing teeth) to 10 (poignant: a break-up, a party invitation)."""
+    """Rate each memory 1 (mundane: brushing teeth) to 10 (poignant: a break-up, an invitation from a friend)."""
 
     kind = "importance"
     template = "importance.txt"
