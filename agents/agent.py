@@ -116,6 +116,7 @@ class GenerativeAgent(CellAgent):
             sleeping=self.sleeping,
             talking_with=self.conversation.partner_of(self.name) if self.conversation else None,
             action_ends=action.end if action else None,
+            emoji=action.emoji if action else "",
         )
 
     def _ask(self):
@@ -190,11 +191,20 @@ class GenerativeAgent(CellAgent):
         return reaction_candidates(view.agents[self.name], noticed, view, self.social, config)
 
     def prepare(self, view: WorldView, candidates: list[str]) -> Coroutine[Any, Any, Decision] | None:
-        """The thinking this step needs, or None when it needs no model call."""
-        return self.think(view, candidates) if self.needs_thought(view.now, candidates) else None
+        """The thinking this step needs, or None when it needs no model call.
 
-    async def think(self, view: WorldView, candidates: list[str]) -> Decision:
-        """The model calls of one step, in the paper's order: plan, remember, talk or react, act, reflect."""
+        The thinking reads the talk as it stands now (a copy): the town may go on while it is in flight.
+        """
+        if not self.needs_thought(view.now, candidates):
+            return None
+        return self.think(view, candidates, self.conversation.copy() if self.conversation else None)
+
+    async def think(self, view: WorldView, candidates: list[str], conversation: Conversation | None) -> Decision:
+        """The model calls of one step, in the paper's order: plan, remember, talk or react, act, reflect.
+
+        It reads only the step's snapshot, this agent and `conversation` (its talk as the step began), so what it
+        decides does not depend on when its answers arrive.
+        """
         ask = self._ask()
         now = view.now
         decision = Decision()
@@ -203,8 +213,8 @@ class GenerativeAgent(CellAgent):
             await self._new_day(ask, now)
         if self.memories.pending and (self._scoring_due(now) or self.action is None):
             await settle_pending(ask, self.identity, self.memories)
-        if self.conversation is not None:
-            await self._converse(ask, view, decision)
+        if conversation is not None:
+            await self._converse(ask, view, conversation, decision)
         else:
             outcome: ReactionOutcome = await react(
                 ask, self.identity, self.memories, view, candidates, self.social, self.mind.config
@@ -213,7 +223,7 @@ class GenerativeAgent(CellAgent):
             self.talk.rewrite = outcome.wait or self.talk.rewrite
         if self.talk.rewrite is not None:
             await self._rewrite_schedule(ask, now)
-        if self.conversation is None and self._action_due(now):
+        if conversation is None and self._action_due(now):
             await next_action(
                 ask,
                 self.identity,
@@ -262,8 +272,7 @@ class GenerativeAgent(CellAgent):
         if self.action is not None:
             self.action.minutes = 0  # re-resolve from the new schedule
 
-    async def _converse(self, ask, view: WorldView, decision: Decision) -> None:
-        conversation = self.conversation
+    async def _converse(self, ask, view: WorldView, conversation: Conversation, decision: Decision) -> None:
         if not conversation.ended and conversation.speaker == self.name:
             place = view.ville.arena_address_at(self.tile)
             decision.line = await next_line(

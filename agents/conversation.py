@@ -1,6 +1,6 @@
 """A conversation between two agents, one line per step, shared by both."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 
@@ -37,6 +37,10 @@ class Conversation:
         """Record a line; the talk ends on goodbye or at the line limit."""
         self.lines.append((speaker, text))
         self.ended = end or len(self.lines) >= self.max_lines
+
+    def copy(self) -> "Conversation":
+        """The talk as it stands now, apart from the shared one (what a thought may read while the talk goes on)."""
+        return replace(self, lines=list(self.lines))
 
     def transcript(self) -> str:
         """The talk as text, one "Name: line" per line."""

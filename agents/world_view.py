@@ -22,6 +22,7 @@ class AgentStatus:
         sleeping: Whether it is asleep.
         talking_with: The partner of its current conversation, if any.
         action_ends: When its current action ends.
+        emoji: Its action's emoji, for the map.
     """
 
     name: str
@@ -31,13 +32,15 @@ class AgentStatus:
     sleeping: bool
     talking_with: str | None
     action_ends: datetime | None
+    emoji: str = ""
 
 
 @dataclass(frozen=True)
 class WorldView:
     """The snapshot of one step: the time, the map, the world's state and every agent's status.
 
-    `state` is the live WorldState, safe to read because nothing writes to it until every agent has decided.
+    `state` is the live WorldState, read only by perception, before any decision of the step is applied; a thought
+    in flight reads `now`, `ville` and `agents`, which stay as they were when it started.
     """
 
     now: datetime

@@ -1,15 +1,19 @@
-"""The town against a model with latency: lock-step against thinking windows, through litellm and a loopback server.
+"""The town against a model with latency: lock-step against thinking that overlaps time, through litellm and a
+loopback server.
 
-Prints, for each mode, the wall time, model calls, the most calls in flight, the rounds the engine waited for
-answers, the ideal bound max(busiest agent's calls, calls / cap) x latency and the ratio to it, with the load
-average. The loopback server answers every request type validly (agents/language/loopback_answers.py), so the call
-pattern is the loopback's (fewer calls than the offline mind's).
+Prints, for each number of thinking steps (0 = the paper's lock-step), the median wall time of the runs, model calls,
+the most calls in flight, the steps that waited for answers, the ideal bound max(busiest agent's calls, calls / cap)
+x latency and the ratio to it, with the load average; then what the choice changes in the town (talks, density,
+awareness of each tracked fact). The loopback server answers every request type validly
+(agents/language/loopback_answers.py), so the call pattern is the loopback's (fewer calls than the offline mind's).
 
-    .venv/bin/python benchmarks/bench_engine.py [--agents 25] [--until 2023-02-14T00:00] [--latency 0.3] [--windows 1,6]
+    .venv/bin/python benchmarks/bench_engine.py [--agents 25] [--until 2023-02-14T00:00] [--latency 0.3]
+        [--thinking-steps 0,1,2,3] [--repeats 3]
 """
 
 import argparse
 import os
+import statistics
 import time
 from datetime import datetime
 
@@ -17,22 +21,22 @@ from agents.language.loopback_server import LoopbackServer
 from smallville.model import SmallvilleModel
 
 
-def run(agents: int, until: datetime, latency: float, window: int) -> dict:
+def run(agents: int, until: datetime, latency: float, thinking_steps: int) -> dict:
     """One run; its figures."""
     os.environ.setdefault("OPENAI_API_KEY", "sk-loopback")
     with LoopbackServer(latency=latency, lifetime_s=3600) as server:
         model = SmallvilleModel(
-            agents=agents, embedder="hashing", llm="openai/loopback", api_base=server.url, thinking_window_steps=window
+            agents=agents, embedder="hashing", llm="openai/loopback", api_base=server.url, thinking_steps=thinking_steps
         )
-        rounds = 0
-        answer = model._answer_thoughts
+        waits = 0
+        apply = model._apply_thoughts
 
-        def counted(view):
-            nonlocal rounds
-            rounds += bool(model._thoughts)
-            answer(view)
+        def counted(names, view):
+            nonlocal waits
+            waits += bool(names)
+            apply(names, view)
 
-        model._answer_thoughts = counted
+        model._apply_thoughts = counted
         started = time.perf_counter()
         model.run_until(until)
         wall = time.perf_counter() - started
@@ -40,8 +44,11 @@ def run(agents: int, until: datetime, latency: float, window: int) -> dict:
     totals = model.gateway.ledger.totals()
     busiest = max(item.calls for item in model.gateway.ledger.by_agent().values())
     ideal = max(busiest, totals.calls / model.gateway.config.max_in_flight) * latency
-    return {"wall": wall, "calls": totals.calls, "in_flight": server.stats.max_in_flight, "rounds": rounds,
-            "busiest": busiest, "ideal": ideal, "events": len(model.event_log)}  # fmt: skip
+    aware = {fact.id: model.social.aware_share(fact.id) for fact in model.setting.facts}
+    talks = sum(entry["kind"] == "talk" for entry in model.event_log)
+    return {"wall": wall, "calls": totals.calls, "in_flight": server.stats.max_in_flight, "waits": waits,
+            "busiest": busiest, "ideal": ideal, "talks": talks, "density": model.social.density(), "aware": aware,
+            "load": os.getloadavg()[0]}  # fmt: skip
 
 
 def main() -> None:
@@ -49,19 +56,23 @@ def main() -> None:
     parser.add_argument("--agents", type=int, default=25)
     parser.add_argument("--until", default="2023-02-14T00:00")
     parser.add_argument("--latency", type=float, default=0.3)
-    parser.add_argument("--windows", default="1,6", help="thinking windows to compare (1 = lock-step)")
+    parser.add_argument("--thinking-steps", default="0,1,2,3", help="the settings to compare (0 = lock-step)")
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each setting (the wall time is their median)")
     args = parser.parse_args()
     until = datetime.fromisoformat(args.until)
     print(f"{args.agents} agents to {until:%Y-%m-%d %H:%M}, {args.latency * 1000:.0f} ms a call, loopback")
-    for window in (int(w) for w in args.windows.split(",")):
-        figures = run(args.agents, until, args.latency, window)
+    for steps in (int(value) for value in args.thinking_steps.split(",")):
+        runs = [run(args.agents, until, args.latency, steps) for _ in range(args.repeats)]
+        first, wall = runs[0], statistics.median(figures["wall"] for figures in runs)
+        aware = ", ".join(f"{fact} {100 * share:.0f}%" for fact, share in first["aware"].items())
         print(
-            f"window {window} step(s): wall {figures['wall']:.1f} s, {figures['calls']} calls, "
-            f"most in flight {figures['in_flight']}, {figures['rounds']} rounds waited, busiest agent "
-            f"{figures['busiest']} calls, ideal {figures['ideal']:.1f} s, "
-            f"ratio {figures['wall'] / figures['ideal']:.1f}x, "
-            f"{figures['events']} events   load {os.getloadavg()[0]:.2f}"
+            f"thinking steps {steps}: wall {wall:.1f} s (median of {len(runs)}: "
+            f"{', '.join(f'{figures["wall"]:.1f}' for figures in runs)}), {first['calls']} calls, "
+            f"most in flight {first['in_flight']}, {first['waits']} steps waited, busiest agent {first['busiest']} "
+            f"calls, ideal {first['ideal']:.1f} s, ratio {wall / first['ideal']:.1f}x   "
+            f"load {', '.join(f'{figures["load"]:.2f}' for figures in runs)}"
         )
+        print(f"    town: {first['talks']} talks, density {first['density']:.3f}, aware: {aware}")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,12 @@
 """The town's rules for talks: applying the agents' decisions in agent order.
 
 A talk starts only if both are still free when its turn to be applied comes (two agents may decide to talk to each
-other, or to the same third agent, in the same step: the first in agent order wins).
+other, or to the same third agent, in the same step: the first in agent order wins), and neither is thinking: a
+thinking agent cannot be drawn into a talk, and a talk's end reaches it once its thought is applied
+(smallville/thinking.py).
 """
+
+from functools import partial
 
 from agents import Conversation, Decision, WorldView
 
@@ -19,7 +23,7 @@ def apply_decisions(model, decisions: list[Decision | None], view: WorldView) ->
             model.log(agent.name, "line", decision.line.line, partner=conversation.partner_of(agent.name))
         if decision.summary is not None and conversation is not None:
             for name in (conversation.first, conversation.second):
-                model.by_name[name].end_conversation(decision.summary, now)
+                model.thoughts.when_free(name, partial(model.by_name[name].end_conversation, decision.summary, now))
             model.conversations.remove(conversation)
             model.log(agent.name, "talk", decision.summary.summary, partner=conversation.second)
         if decision.talk_to is not None:
@@ -28,6 +32,8 @@ def apply_decisions(model, decisions: list[Decision | None], view: WorldView) ->
 
 def start_talk(model, first, second, now) -> bool:
     """Start a talk if both are free and awake; returns whether it started."""
+    if first.name in model.thoughts or second.name in model.thoughts:
+        return False
     if first.conversation is not None or second.conversation is not None or second.sleeping or first.sleeping:
         return False
     conversation = Conversation(

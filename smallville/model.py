@@ -24,6 +24,7 @@ from smallville.parameters import MIND_SETTINGS, resolve, signature
 from smallville.reporters import make_datacollector
 from smallville.scenario import DATA_DIR, Scenario, load_scenario
 from smallville.social import SocialTracker
+from smallville.thinking import Thoughts
 from smallville.town import build_people, load_town
 
 logger = logging.getLogger(__name__)
@@ -55,14 +56,7 @@ class SmallvilleModel(mesa.Model):
         self.start = self.setting.start
         self.step_count = 0
         self.collect_every = values["collect_every"]
-        self.thinking_window_steps = values["thinking_window_steps"]
-        if self.collect_every % self.thinking_window_steps:
-            raise ValueError(
-                f"thinking_window_steps {self.thinking_window_steps} must divide collect_every {self.collect_every} "
-                "(metrics are collected between windows, when no thought is in flight)"
-            )
-        # Thoughts in flight: agent -> (its thinking, its status when it started).
-        self._thoughts: dict[str, tuple] = {}
+        self.thinking_steps = values["thinking_steps"]
         mind_settings = {name: values[name] for name in MIND_SETTINGS}
         mind_settings["retrieval_weights"] = RetrievalWeights.parse(values["retrieval_weights"])
         self.config = MindConfig(**mind_settings)
@@ -86,6 +80,7 @@ class SmallvilleModel(mesa.Model):
         self.state = WorldState(self.ville)
         self.mind = Mind(gateway=self.gateway, config=self.config, ville=self.ville, paths=self.paths)
         self._loop = asyncio.new_event_loop()
+        self.thoughts = Thoughts(self._loop)
         # The browser app steps in a worker thread and may interview from another: one user of the loop at a time.
         self._loop_lock = threading.Lock()
         self.conversations = []
@@ -132,58 +127,62 @@ class SmallvilleModel(mesa.Model):
             step=self.step_count,
             ville=self.ville,
             state=self.state,
-            agents={agent.name: self._thinking_status(agent) for agent in self.people},
+            agents={agent.name: self.public_status(agent) for agent in self.people},
         )
 
-    def _thinking_status(self, agent: GenerativeAgent):
-        """An agent's public face: as it was when it started thinking, while a thought is in flight."""
-        pending = self._thoughts.get(agent.name)
-        return pending[1] if pending else agent.status()
+    def public_status(self, agent: GenerativeAgent):
+        """An agent's public face: while a thought is in flight, what it was doing when it started."""
+        return self.thoughts.shown(agent.name) or agent.status()
 
     def step(self) -> None:
         """Snapshot, perceive, think (concurrently), apply in agent order, move, collect.
 
-        With a thinking window of W steps, the thoughts started in a window are all answered together at its last
-        step and applied there in agent order; an agent thinking stands still and shows the others what it was doing
-        when it started. W = 1 is the paper's lock-step. When a thought takes effect is fixed by the window, never by
-        when its answer arrived, so a run is the same at any latency.
+        A thought started now takes effect at the end of step `now + thinking_steps` (smallville/thinking.py):
+        0 is the paper's lock-step, where this step waits for every thought; with more, the town keeps stepping
+        while thoughts are in flight and waits only for those due. When a thought takes effect is fixed by the
+        simulation, never by when its answer arrived, so a run is the same at any latency.
         """
         view = self.snapshot()
-        free = [agent for agent in self.people if agent.name not in self._thoughts]
+        free = [agent for agent in self.people if agent.name not in self.thoughts]
         noticed = [agent.perceive(view) for agent in free]
         for agent, candidates in zip(free, noticed, strict=True):
-            thought = agent.prepare(view, candidates)
-            if thought is not None:
-                self._thoughts[agent.name] = (thought, view.agents[agent.name])
-        if (self.step_count + 1) % self.thinking_window_steps == 0:
-            self._answer_thoughts(view)
+            thinking = agent.prepare(view, candidates)
+            if thinking is not None:
+                self.thoughts.start(
+                    agent.name, thinking, view.agents[agent.name], self.step_count + self.thinking_steps
+                )
+        self._apply_thoughts(self.thoughts.due(self.step_count), view)
         for agent in self.people:
-            if agent.name not in self._thoughts:
+            if agent.name not in self.thoughts:
                 agent.advance()
         self._log_actions(view)
         self.step_count += 1
         if self.step_count % self.collect_every == 0:
             self.collect()
 
-    def _answer_thoughts(self, view: WorldView) -> None:
-        """Wait for every thought in flight, then apply their decisions in agent order."""
-        # Taken out first: if a call fails (a spent budget, a model that stays down), the half-done thoughts are
-        # dropped with the step, as in lock-step, and never awaited twice.
-        pending, self._thoughts = self._thoughts, {}
-        thoughts = [pending[agent.name][0] if agent.name in pending else None for agent in self.people]
-        decisions = self.run_async(_gather(thoughts))
+    def _apply_thoughts(self, names: list[str], view: WorldView) -> None:
+        """Wait for these agents' thoughts, then apply what waited for them and their decisions, in agent order."""
+        if not names:
+            if self.thoughts:
+                self.run_async(asyncio.sleep(0))  # the thoughts just started send their first calls now
+            return
+        answered = self.run_async(self.thoughts.answer(names))
+        for agent in self.people:
+            for effect in answered[agent.name][1] if agent.name in answered else ():
+                effect()
+        decisions = [answered[agent.name][0] if agent.name in answered else None for agent in self.people]
         apply_decisions(self, decisions, view)
 
     def settle(self) -> None:
-        """Answer and apply the thoughts in flight now (before a checkpoint that falls inside a thinking window)."""
-        if self._thoughts:
+        """Answer and apply every thought in flight now (before a checkpoint, an interview or a whisper)."""
+        if self.thoughts:
             view = self.snapshot()
-            self._answer_thoughts(view)
+            self._apply_thoughts(list(self.thoughts), view)
             self._log_actions(view)
 
     def collect(self) -> None:
         """Bring the social metrics up to date, then record a DataCollector row."""
-        self.social.update(self.people, self.now)
+        self.social.update([agent for agent in self.people if agent.name not in self.thoughts], self.now)
         self.datacollector.collect(self)
 
     def conversation_minutes(self) -> int:
@@ -192,7 +191,7 @@ class SmallvilleModel(mesa.Model):
 
     def _log_actions(self, view: WorldView) -> None:
         for agent in self.people:
-            if agent.name in self._thoughts:
+            if agent.name in self.thoughts:
                 continue  # what it does and thinks is logged when its thought is applied
             before = view.agents[agent.name]
             if agent.action is not None and agent.action.description != before.activity:
@@ -205,6 +204,8 @@ class SmallvilleModel(mesa.Model):
         """An agent's in-character answer from its memories (the CLI's `interview` and the app's box)."""
         from agents.cognition.interviewing import interview  # noqa: PLC0415 - only interviews need it
 
+        if remember:
+            self.settle()
         agent = self.by_name[name]
         ask = partial(self.gateway.ask, agent=name)
         return self.run_async(
@@ -213,6 +214,7 @@ class SmallvilleModel(mesa.Model):
 
     def whisper(self, name: str, statement: str) -> None:
         """Give an agent a memory now, the paper's inner voice (the CLI's `whisper` and the app's box)."""
+        self.settle()
         self.run_async(self.by_name[name].whisper(statement, self.now))
 
     def log(self, agent: str, kind: str, text: str, **details) -> None:
@@ -277,19 +279,11 @@ class SmallvilleModel(mesa.Model):
         ).start()
 
     def close(self) -> None:
-        """Release the event loop and the gateway's resources."""
+        """Release the event loop and the gateway's resources (thoughts still in flight are dropped)."""
+        if self.thoughts:
+            self.run_async(self.thoughts.drop())
         self.gateway.close()
         self._loop.close()
-
-
-async def _gather(thoughts):
-    pending = [(index, thought) for index, thought in enumerate(thoughts) if thought is not None]
-    results = [None] * len(thoughts)
-    if pending:
-        answers = await asyncio.gather(*(thought for _, thought in pending))
-        for (index, _), answer in zip(pending, answers, strict=True):
-            results[index] = answer
-    return results
 
 
 SmallvilleModel.__init__.__signature__ = signature(

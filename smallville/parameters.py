@@ -59,7 +59,7 @@ _TYPES = {
     "rng": int | None,
     "seconds_per_step": int | None,
     "collect_every": int,
-    "thinking_window_steps": int,
+    "thinking_steps": int,
     "llm": str,
     "routes": dict[str, str] | None,
     "api_base": str | None,
@@ -130,12 +130,13 @@ _TOWN = (
         parse=check.whole_number(1),
     ),
     Parameter(
-        "thinking_window_steps",
-        1,
-        "steps whose thoughts are answered together and applied at the window's end (1: the paper's lock-step; "
-        "6: one simulated minute, far fewer waits for a real model); must divide --collect-every",
+        "thinking_steps",
+        0,
+        "steps a thought takes: one started at step s takes effect at the end of step s+N (0: the paper's "
+        "lock-step, each step waits for every thought; 1 or more: the town keeps stepping while thoughts are in "
+        "flight, far less waiting for a real model)",
         "town",
-        parse=check.whole_number(1),
+        parse=check.whole_number(0),
     ),
     Parameter(
         "llm",

@@ -1,4 +1,8 @@
-"""What the DataCollector records: the town's clock, costs and social metrics, and each agent's place and action."""
+"""What the DataCollector records: the town's clock, costs and social metrics, and each agent's place and action.
+
+An agent's action is read from its public face (SmallvilleModel.public_status): while a thought is in flight its
+own records may be half-updated, and a row must not depend on how far the thought had got.
+"""
 
 from functools import partial
 
@@ -12,7 +16,7 @@ def _time(model) -> str:
 
 
 def _awake(model) -> int:
-    return sum(not agent.sleeping for agent in model.people)
+    return sum(not model.public_status(agent).sleeping for agent in model.people)
 
 
 def _calls(model) -> int:
@@ -82,8 +86,8 @@ def make_datacollector(facts: list[TrackedFact]) -> DataCollector:
             "name": "name",
             "x": lambda agent: agent.tile[0],
             "y": lambda agent: agent.tile[1],
-            "action": lambda agent: agent.action.description if agent.action else "",
-            "address": lambda agent: agent.action.address if agent.action else "",
-            "emoji": lambda agent: agent.action.emoji if agent.action else "",
+            "action": lambda agent: agent.model.public_status(agent).activity,
+            "address": lambda agent: agent.model.public_status(agent).address,
+            "emoji": lambda agent: agent.model.public_status(agent).emoji,
         },
     )

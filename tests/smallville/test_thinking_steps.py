@@ -1,0 +1,125 @@
+"""Thinking that overlaps time: a thought started at step s takes effect at the end of step s + thinking_steps, a
+time the simulation fixes, so a run is the same at any model latency; 0 is the paper's lock-step."""
+
+from datetime import datetime
+
+import pytest
+
+from agents.language.loopback_server import LoopbackServer
+from smallville.conversations import start_talk
+from smallville.model import SmallvilleModel
+
+
+def town(**options) -> SmallvilleModel:
+    return SmallvilleModel(scenario_name="the_ville_n3", embedder="hashing", **options)
+
+
+def _events(model) -> list[tuple]:
+    return [(e["time"], e["agent"], e["kind"], e["text"]) for e in model.event_log]
+
+
+def test_lock_step_leaves_no_thought_in_flight_between_steps():
+    model = town()
+    assert model.thinking_steps == 0
+    model.run_until(datetime(2023, 2, 13, 7, 0))
+    for _ in range(30):
+        model.step()
+        assert not model.thoughts
+    model.close()
+
+
+def test_a_thought_takes_effect_exactly_its_thinking_steps_later_while_the_agent_stands_still():
+    model = town(thinking_steps=3)
+    model.run_until(datetime(2023, 2, 13, 7, 0))
+    started: dict[str, int] = {}
+    seen = 0
+    for _ in range(90):
+        before = {agent.name: (agent.tile, model.public_status(agent)) for agent in model.people}
+        thinking_before = set(model.thoughts)
+        model.step()
+        for name in model.thoughts:
+            if name not in thinking_before:
+                started[name] = model.step_count - 1
+            assert model.by_name[name].tile == before[name][0]  # stands still
+            assert model.snapshot().agents[name] == before[name][1]  # shows what it was doing
+        for name in thinking_before - set(model.thoughts):
+            assert model.step_count - 1 == started.pop(name) + 3  # applied at the end of its due step
+            seen += 1
+    assert seen > 3
+    model.close()
+
+
+def test_a_thinking_agent_cannot_be_drawn_into_a_talk():
+    model = town(thinking_steps=2)
+    model.run_until(datetime(2023, 2, 13, 9, 0))
+    while not model.thoughts:
+        model.step()
+    thinking = model.by_name[next(iter(model.thoughts))]
+    other = next(agent for agent in model.people if agent.name not in model.thoughts)
+    for agent in model.people:
+        agent.talk.conversation = None
+    assert not start_talk(model, other, thinking, model.now)
+    assert thinking.conversation is None
+    model.close()
+
+
+def test_a_checkpoint_applies_the_thoughts_in_flight_and_a_restore_goes_on_identically():
+    model = town(thinking_steps=2)
+    model.run_until(datetime(2023, 2, 13, 7, 0, 20))
+    while not model.thoughts:
+        model.step()
+    state = model.get_state()
+    assert not model.thoughts
+    copy = town(thinking_steps=2, seed_memories=False)
+    copy.set_state(state)
+    logged = len(model.event_log)
+    for _ in range(120):
+        model.step()
+        copy.step()
+    assert [agent.tile for agent in copy.people] == [agent.tile for agent in model.people]
+    assert copy.event_log == model.event_log[logged:] and copy.event_log
+    model.close()
+    copy.close()
+
+
+@pytest.mark.slow
+def test_the_same_run_at_50_and_at_400_ms_a_call(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-loopback")
+    logs = []
+    for latency in (0.05, 0.4):
+        with LoopbackServer(latency=latency) as server:
+            model = town(llm="openai/loopback", api_base=server.url, seconds_per_step=60, thinking_steps=2)
+            model.run_until(datetime(2023, 2, 13, 7, 40))
+            model.close()
+        assert server.stats.max_in_flight > 1
+        logs.append(_events(model))
+    assert logs[0] == logs[1]
+    assert any(kind in ("line", "action") for _, _, kind, _ in logs[0])
+
+
+def test_what_others_do_to_a_thinking_agent_waits_for_its_thought():
+    import asyncio
+
+    from agents import AgentStatus, Decision
+    from smallville.thinking import Thoughts
+
+    loop = asyncio.new_event_loop()
+    thoughts = Thoughts(loop)
+    done: list[str] = []
+    thoughts.when_free("Ann", lambda: done.append("free agent: at once"))
+
+    async def thinking() -> Decision:
+        return Decision()
+
+    shown = AgentStatus("Bob", (0, 0), "reading", "", False, None, None)
+    thoughts.start("Bob", thinking(), shown, due=4)
+    thoughts.when_free("Bob", lambda: done.append("thinking agent: later"))
+    assert done == ["free agent: at once"]
+    assert thoughts.shown("Bob") == shown and thoughts.due(3) == [] and thoughts.due(4) == ["Bob"]
+    answered = loop.run_until_complete(thoughts.answer(["Bob"]))
+    decision, waiting = answered["Bob"]
+    assert isinstance(decision, Decision) and "Bob" not in thoughts
+    for effect in waiting:
+        effect()
+    assert done == ["free agent: at once", "thinking agent: later"]
+    loop.close()
