@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from functools import lru_cache
 
 MINUTES_PER_DAY = 24 * 60
 # Blocks this short are already actions: decomposing them would cost a call and change nothing.
@@ -21,6 +22,7 @@ def minute_of_day(now: datetime) -> int:
     return now.hour * 60 + now.minute
 
 
+@lru_cache(maxsize=4096)  # asked of every agent's action several times a step; activities recur
 def is_sleep(activity: str) -> bool:
     """Whether an activity is sleep.
 

@@ -26,6 +26,13 @@ class ObjectSight:
         self._area = area_keys(ville, self._xy)
         self._address = {int(n): ville.object_address(int(n)) for n in np.unique(self._number)}
         self._views: dict[tuple[int, int, int, bool], ObjectView] = {}
+        self._areas: dict[str, set[int]] = {}
+        for number, area in zip(self._number.tolist(), self._area.tolist(), strict=True):
+            self._areas.setdefault(self._address[number], set()).add(area)
+
+    def areas_of(self, address: str) -> set[int]:
+        """The arena keys of an object's tiles (one, unless an object straddles arenas)."""
+        return self._areas.get(address, set())
 
     def area_of(self, x: int, y: int) -> int:
         """The arena key of one tile (see `area_keys`)."""

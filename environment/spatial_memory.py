@@ -26,6 +26,8 @@ class SpatialMemory:
     def __init__(self, tree: Tree | None = None):
         """Copy `tree` (nothing known if None)."""
         self.tree: Tree = _copy_tree(tree or {}, "spatial memory")
+        # Addresses added already: perception adds the same few places every step, and this is its fast path.
+        self._added: set[str] = set()
 
     @classmethod
     def from_file(cls, path: Path) -> "SpatialMemory":
@@ -57,7 +59,7 @@ class SpatialMemory:
         Raises:
             ValueError: If the address has an empty part or more than four parts.
         """
-        if address == "":
+        if address == "" or address in self._added:
             return False
         parts = address.split(":")
         if not all(parts) or len(parts) > _DEPTH:
@@ -73,6 +75,7 @@ class SpatialMemory:
                 break
             new |= part not in node
             node = node.setdefault(part, [] if depth == _DEPTH - 1 else {})
+        self._added.add(address)
         return new
 
     def knows(self, address: str) -> bool:
@@ -117,6 +120,7 @@ class SpatialMemory:
         if not isinstance(state, dict) or "tree" not in state:
             raise ValueError("spatial memory state: expected {'tree': {world: {sector: {arena: [objects]}}}}")
         self.tree = _copy_tree(state["tree"], "spatial memory state")
+        self._added = set()
 
 
 def may_choose(place: str, last_name: str) -> bool:

@@ -3,6 +3,7 @@
 The original keeps a set of events on every tile; here objects and agents keep one event each, and
 `visible_events` answers "what is within my vision square, in my arena" from what each tile sees of the objects
 (computed once, see sight.py) and numpy over the agents' tiles (25 agents ask it every 10 simulated seconds).
+A look within one arena is kept until something in that arena changes: most agents sit still in quiet rooms.
 """
 
 import math
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from environment.errors import UnknownAddress
-from environment.sight import ObjectSight, area_keys
+from environment.sight import CACHED_VIEWS, ObjectSight, area_keys
 from environment.ville import Tile, Ville
 
 
@@ -54,6 +55,9 @@ class WorldState:
         self._states: dict[str, Event] = {}
         self._agents: dict[str, tuple[Tile, Event]] = {}
         self._agent_arrays: tuple[np.ndarray, np.ndarray, list[Event]] | None = None
+        # Each arena's count of changes, and the looks kept: (x, y, radius) -> (the arena's count then, the look).
+        self._changes: dict[int, int] = {}
+        self._looks: dict[tuple[int, int, int], tuple[int, list[SeenEvent]]] = {}
 
     # --- objects ------------------------------------------------------------------------------------------------
 
@@ -73,7 +77,9 @@ class WorldState:
             UnknownAddress: If the address is not a game object.
         """
         self._object(address)
-        self._states[address] = event
+        if self._states.get(address) != event:
+            self._states[address] = event
+            self._changed(*self._sight.areas_of(address))
 
     def reset_object(self, address: str) -> None:
         """Set an object back to idle.
@@ -82,7 +88,8 @@ class WorldState:
             UnknownAddress: If the address is not a game object.
         """
         self._object(address)
-        self._states.pop(address, None)
+        if self._states.pop(address, None) is not None:
+            self._changed(*self._sight.areas_of(address))
 
     # --- agents -------------------------------------------------------------------------------------------------
 
@@ -95,13 +102,19 @@ class WorldState:
         x, y = int(tile[0]), int(tile[1])
         if not (0 <= x < self.ville.width and 0 <= y < self.ville.height):
             raise ValueError(f"cannot place {name} on {tile}: off the map ({self.ville.width} x {self.ville.height})")
+        before = self._agents.get(name)
+        if before == ((x, y), event):
+            return
         self._agents[name] = ((x, y), event)
         self._agent_arrays = None
+        self._changed(self._sight.area_of(x, y), *([self._sight.area_of(*before[0])] if before else []))
 
     def remove_agent(self, name: str) -> None:
         """Take an agent off the map (nothing happens if it was not on it)."""
-        if self._agents.pop(name, None) is not None:
+        before = self._agents.pop(name, None)
+        if before is not None:
             self._agent_arrays = None
+            self._changed(self._sight.area_of(*before[0]))
 
     def agent_tiles(self) -> dict[str, Tile]:
         """Where each placed agent stands."""
@@ -123,6 +136,18 @@ class WorldState:
         x, y = int(tile[0]), int(tile[1])
         if not (0 <= x < self.ville.width and 0 <= y < self.ville.height):
             raise ValueError(f"cannot look from {tile}: off the map ({self.ville.width} x {self.ville.height})")
+        if not same_arena:
+            return self._look(x, y, radius, same_arena)
+        changes = self._changes.get(self._sight.area_of(x, y), 0)
+        kept = self._looks.get((x, y, radius))
+        if kept is None or kept[0] != changes:
+            kept = (changes, self._look(x, y, radius, same_arena))
+            if len(self._looks) >= CACHED_VIEWS:
+                self._looks.clear()
+            self._looks[(x, y, radius)] = kept
+        return list(kept[1])
+
+    def _look(self, x: int, y: int, radius: int, same_arena: bool) -> list[SeenEvent]:
         states = self._states
         seen = [
             SeenEvent(states.get(address) or self._idle[address], spot, distance)
@@ -171,6 +196,7 @@ class WorldState:
         for address in objects:
             self._object(address)
         self._states, self._agents, self._agent_arrays = objects, {}, None
+        self._looks.clear()
         for name, tile, event in agents:
             self.place_agent(name, tile, event)
 
@@ -182,6 +208,11 @@ class WorldState:
                 f"{address!r} is not a game object of {self.ville.world} (objects have full addresses like "
                 f"'{self.ville.world}:Hobbs Cafe:cafe:piano')"
             )
+
+    def _changed(self, *areas: int) -> None:
+        """Something in these arenas changed: the looks kept from them are stale."""
+        for area in areas:
+            self._changes[area] = self._changes.get(area, 0) + 1
 
     def _agents_at(self) -> tuple[np.ndarray, np.ndarray, list[Event]]:
         """Placed agents as arrays (their tiles, their arena keys) and their events, rebuilt only after a change."""

@@ -16,7 +16,7 @@ from math import ceil
 
 import mesa
 
-from agents import Conversation, Gateway, GatewayConfig, GenerativeAgent, Mind, MindConfig, WorldView
+from agents import AgentStatus, Conversation, Gateway, GatewayConfig, GenerativeAgent, Mind, MindConfig, WorldView
 from environment import WorldState, make_grid
 from memory import RetrievalWeights
 from smallville.conversations import apply_decisions
@@ -93,6 +93,7 @@ class SmallvilleModel(mesa.Model):
         self.social = SocialTracker(self.setting.agent_names, self.setting.facts, self.setting.gathering)
         self.social.start(self.now)
         self.datacollector = make_datacollector(self.setting.facts)
+        self.statuses: dict[str, AgentStatus] = {}  # what the others could see at the last collection
         self.collect()
 
     @property
@@ -130,7 +131,7 @@ class SmallvilleModel(mesa.Model):
             agents={agent.name: self.public_status(agent) for agent in self.people},
         )
 
-    def public_status(self, agent: GenerativeAgent):
+    def public_status(self, agent: GenerativeAgent) -> AgentStatus:
         """An agent's public face: while a thought is in flight, what it was doing when it started."""
         return self.thoughts.shown(agent.name) or agent.status()
 
@@ -181,7 +182,8 @@ class SmallvilleModel(mesa.Model):
             self._log_actions(view)
 
     def collect(self) -> None:
-        """Bring the social metrics up to date, then record a DataCollector row."""
+        """Bring the social metrics up to date, then record a DataCollector row (of what the others can see)."""
+        self.statuses = {agent.name: self.public_status(agent) for agent in self.people}
         self.social.update([agent for agent in self.people if agent.name not in self.thoughts], self.now)
         self.datacollector.collect(self)
 

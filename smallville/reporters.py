@@ -1,7 +1,7 @@
 """What the DataCollector records: the town's clock, costs and social metrics, and each agent's place and action.
 
-An agent's action is read from its public face (SmallvilleModel.public_status): while a thought is in flight its
-own records may be half-updated, and a row must not depend on how far the thought had got.
+An agent's action is read from its public face (SmallvilleModel.statuses, taken at each collection): while a
+thought is in flight its own records may be half-updated, and a row must not depend on how far the thought had got.
 """
 
 from functools import partial
@@ -16,7 +16,7 @@ def _time(model) -> str:
 
 
 def _awake(model) -> int:
-    return sum(not model.public_status(agent).sleeping for agent in model.people)
+    return sum(not status.sleeping for status in model.statuses.values())
 
 
 def _calls(model) -> int:
@@ -86,8 +86,8 @@ def make_datacollector(facts: list[TrackedFact]) -> DataCollector:
             "name": "name",
             "x": lambda agent: agent.tile[0],
             "y": lambda agent: agent.tile[1],
-            "action": lambda agent: agent.model.public_status(agent).activity,
-            "address": lambda agent: agent.model.public_status(agent).address,
-            "emoji": lambda agent: agent.model.public_status(agent).emoji,
+            "action": lambda agent: agent.model.statuses[agent.name].activity,
+            "address": lambda agent: agent.model.statuses[agent.name].address,
+            "emoji": lambda agent: agent.model.statuses[agent.name].emoji,
         },
     )

@@ -142,3 +142,28 @@ def test_a_second_look_from_the_same_tile_sees_changed_states_and_moved_agents(s
     assert after["Klaus Mueller"] == "playing the piano"
     state.place_agent("Klaus Mueller", (10, 90), KLAUS)
     assert "Klaus Mueller" not in {s.event.subject for s in state.visible_events((80, 26))}
+
+
+def test_a_kept_look_is_what_a_fresh_look_sees_after_any_change(state, ville):
+    """Looks are kept per arena until something there changes: after random moves, uses and releases in and
+    around the cafe, every kept look equals the look of a world rebuilt from scratch."""
+    rng = random.Random(7)
+    objects = [PIANO, COUNTER, SHELF]
+    tiles = [(x, y) for x in range(70, 90) for y in range(12, 30)] + [(60, 20), (40, 60)]
+    viewers = [(78, 19), (80, 20), (72, 14), (60, 20)]
+    for round_ in range(300):
+        change = rng.random()
+        if change < 0.5:
+            name = rng.choice(["Ann Lee", "Bo Kim", "Cy Doe"])
+            state.place_agent(name, rng.choice(tiles), Event(name, "is", "", rng.choice(["reading", "eating"])))
+        elif change < 0.8:
+            address = rng.choice(objects)
+            state.set_object_state(address, Event(address, "is", "being used", f"being used: {rng.randint(0, 3)}"))
+        elif change < 0.9:
+            state.reset_object(rng.choice(objects))
+        else:
+            state.remove_agent(rng.choice(["Ann Lee", "Bo Kim", "Cy Doe"]))
+        fresh = WorldState(ville)
+        fresh.set_state(state.get_state())
+        for viewer in viewers:
+            assert state.visible_events(viewer, radius=8) == fresh.visible_events(viewer, radius=8), round_

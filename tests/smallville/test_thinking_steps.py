@@ -1,13 +1,17 @@
 """Thinking that overlaps time: a thought started at step s takes effect at the end of step s + thinking_steps, a
 time the simulation fixes, so a run is the same at any model latency; 0 is the paper's lock-step."""
 
+import asyncio
+import random
 from datetime import datetime
 
 import pytest
 
+from agents import AgentStatus, Decision
 from agents.language.loopback_server import LoopbackServer
 from smallville.conversations import start_talk
 from smallville.model import SmallvilleModel
+from smallville.thinking import Thoughts
 
 
 def town(**options) -> SmallvilleModel:
@@ -97,12 +101,29 @@ def test_the_same_run_at_50_and_at_400_ms_a_call(monkeypatch):
     assert any(kind in ("line", "action") for _, _, kind, _ in logs[0])
 
 
+def _jittered_run(seed: int, thinking_steps: int) -> list[tuple]:
+    """The three agents' morning with every model call delayed by a random 0-4 ms: answers arrive in another order."""
+    model = town(thinking_steps=thinking_steps)
+    ask, delays = model.gateway.ask, random.Random(seed)
+
+    async def late_ask(*args, **kwargs):
+        await asyncio.sleep(delays.random() * 0.004)
+        return await ask(*args, **kwargs)
+
+    model.gateway.ask = late_ask
+    model.run_until(datetime(2023, 2, 13, 13, 0))
+    model.close()
+    return _events(model)
+
+
+@pytest.mark.parametrize("thinking_steps", [0, 2])
+def test_answers_arriving_in_another_order_change_nothing(thinking_steps):
+    first, second = _jittered_run(1, thinking_steps), _jittered_run(2, thinking_steps)
+    assert first == second
+    assert {"line", "talk", "action"} <= {kind for _, _, kind, _ in first}  # talks ran through thoughts in flight
+
+
 def test_what_others_do_to_a_thinking_agent_waits_for_its_thought():
-    import asyncio
-
-    from agents import AgentStatus, Decision
-    from smallville.thinking import Thoughts
-
     loop = asyncio.new_event_loop()
     thoughts = Thoughts(loop)
     done: list[str] = []
