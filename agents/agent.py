@@ -127,7 +127,7 @@ class GenerativeAgent(CellAgent):
         seeds = self.persona.seeds
         scores = await score_importance(self._ask(), self.identity, seeds)
         for text, score in zip(seeds, scores, strict=True):
-            self.memories.add(
+            await self.memories.add(
                 NodeKind.THOUGHT, text, created=now, importance=score, subject=self.name, keywords=mentioned_names(text)
             )
 
@@ -314,7 +314,7 @@ class GenerativeAgent(CellAgent):
     async def whisper(self, statement: str, now: datetime) -> None:
         """The paper's inner voice: a memory handed to the agent, its importance scored now."""
         (score,) = await score_importance(self._ask(), self.identity, [statement])
-        self.memories.add(
+        await self.memories.add(
             NodeKind.THOUGHT,
             statement,
             created=now,

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from memory import Embedder, MemoryNode, MemoryStream, NodeKind, RetrievalWeights, Retrieved
+from memory import Embedder, MemoryNode, MemoryStream, NodeKind, RetrievalWeights, Retrieved, embed_async
 
 _PROPER_NAME = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)+\b")
 
@@ -81,7 +81,7 @@ class AgentMemory:
     last_focal_points: tuple[str, ...] = ()
     retrievals: int = 0
 
-    def add(
+    async def add(
         self,
         kind: NodeKind,
         description: str,
@@ -91,8 +91,8 @@ class AgentMemory:
         evidence_ids: Iterable[int] = (),
         **details,
     ) -> MemoryNode:
-        """Store a memory whose importance is known."""
-        embedding = self.embedder.embed([description])[0]
+        """Store a memory whose importance is known; its vector is awaited, batched with other agents' off the loop."""
+        (embedding,) = await embed_async(self.embedder, [description])
         return self.stream.add(
             kind,
             description,
@@ -113,14 +113,14 @@ class AgentMemory:
             return False
         return len(self.pending) >= batch_size or now - self.pending[0].created >= timedelta(minutes=batch_minutes)
 
-    def settle(self, scores: Sequence[int]) -> list[MemoryNode]:
+    async def settle(self, scores: Sequence[int]) -> list[MemoryNode]:
         """Store the queued memories with their scores (one per queued memory, in order)."""
         if len(scores) != len(self.pending):
             raise ValueError(f"{len(scores)} scores for {len(self.pending)} pending memories")
-        texts = [memory.description for memory in self.pending]
-        embeddings = self.embedder.embed(texts)
+        pending = list(self.pending)
+        embeddings = await embed_async(self.embedder, [memory.description for memory in pending])
         nodes = []
-        for memory, score, embedding in zip(self.pending, scores, embeddings, strict=True):
+        for memory, score, embedding in zip(pending, scores, embeddings, strict=True):
             nodes.append(
                 self.stream.add(
                     memory.kind,
@@ -136,10 +136,10 @@ class AgentMemory:
                     lines=memory.lines,
                 )
             )
-        self.pending.clear()
+        del self.pending[: len(pending)]
         return nodes
 
-    def retrieve(
+    async def retrieve(
         self,
         queries: Sequence[str],
         *,
@@ -151,16 +151,16 @@ class AgentMemory:
         """Retrieve for several focal points at once; remembers the results for the inspector."""
         if not queries or len(self.stream) == 0:
             return [[] for _ in queries]
-        vectors = self.embedder.embed(list(queries))
+        vectors = await embed_async(self.embedder, list(queries))
         results = self.stream.retrieve_many(vectors, now=now, k=k, weights=weights, kinds=kinds)
         self.last_retrieved = [item for result in results for item in result]
         self.last_focal_points = tuple(queries)
         self.retrievals += 1
         return results
 
-    def recall(self, queries: Sequence[str], *, now: datetime, k: int, weights: RetrievalWeights) -> list[str]:
+    async def recall(self, queries: Sequence[str], *, now: datetime, k: int, weights: RetrievalWeights) -> list[str]:
         """The texts of the best memories for several focal points together: by score, each text once, at most k."""
-        retrieved = self.retrieve(queries, now=now, k=k, weights=weights)
+        retrieved = await self.retrieve(queries, now=now, k=k, weights=weights)
         ranked = sorted((item for result in retrieved for item in result), key=lambda item: -item.score)
         return list(dict.fromkeys(item.node.description for item in ranked))[:k]
 

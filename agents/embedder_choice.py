@@ -2,7 +2,7 @@
 
 from functools import cache
 
-from memory import CachedEmbedder, Embedder, make_embedder
+from memory import BatchingEmbedder, Embedder, make_embedder
 
 LOCAL_EMBEDDERS = ("minilm", "hashing")
 
@@ -23,4 +23,4 @@ def make_agent_embedder(name: str, api_base: str | None = None) -> Embedder:
         )
     from agents.language.embeddings import LiteLLMEmbedder  # noqa: PLC0415 - litellm loads only when asked for
 
-    return CachedEmbedder(LiteLLMEmbedder(name, api_base=api_base))
+    return BatchingEmbedder(LiteLLMEmbedder(name, api_base=api_base))

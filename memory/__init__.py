@@ -3,7 +3,8 @@
 This layer knows nothing of language models: importance scores and an embedding function are handed to it.
 """
 
-from memory.embeddings import CachedEmbedder, Embedder, HashingEmbedder, make_embedder
+from memory.batching import BatchingEmbedder, embed_async
+from memory.embeddings import Embedder, HashingEmbedder, make_embedder
 from memory.minilm import MiniLMEmbedder
 from memory.nodes import MemoryNode, NodeKind
 from memory.retrieval import Retrieved
@@ -13,7 +14,7 @@ from memory.weights import RetrievalWeights
 
 __all__ = [
     "RECENCY_DECAY",
-    "CachedEmbedder",
+    "BatchingEmbedder",
     "Embedder",
     "HashingEmbedder",
     "MemoryNode",
@@ -24,5 +25,6 @@ __all__ = [
     "RetrievalWeights",
     "Retrieved",
     "StoreError",
+    "embed_async",
     "make_embedder",
 ]

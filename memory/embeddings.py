@@ -1,4 +1,4 @@
-"""Embedding functions handed to the memory stream: a protocol, a fast hashing one, a cache, and the choice by name.
+"""Embedding functions handed to the memory stream: a protocol, a fast hashing one, and the shared one by name.
 
 The memory layer never calls a language model; an embedder backed by a model API is built in agents/ and handed
 in as any other object with `name`, `dim` and `embed`.
@@ -7,12 +7,13 @@ in as any other object with `name`, `dim` and `embed`.
 import hashlib
 import itertools
 import re
-from collections import OrderedDict
 from collections.abc import Sequence
 from functools import cache
 from typing import Protocol, runtime_checkable
 
 import numpy as np
+
+from memory.batching import BatchingEmbedder
 
 
 @runtime_checkable
@@ -53,50 +54,12 @@ class HashingEmbedder:
         return vectors
 
 
-class CachedEmbedder:
-    """Caches another embedder's vectors by text (most event texts recur: "the bed is idle"), batching misses.
-
-    Args:
-        inner: The embedder that computes vectors for texts not seen before.
-        max_items: Texts kept; the least recently used go first.
-    """
-
-    def __init__(self, inner: Embedder, max_items: int = 100_000):
-        if max_items < 1:
-            raise ValueError(f"max_items must be at least 1, got {max_items}")
-        self.inner = inner
-        self.name = inner.name
-        self.dim = inner.dim
-        self.max_items = max_items
-        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
-        self.hits = 0
-        self.misses = 0
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Vectors for the texts, computing those not cached in one batch of distinct texts."""
-        missing = list(dict.fromkeys(text for text in texts if text not in self._cache))
-        fresh = dict(zip(missing, self.inner.embed(missing), strict=True)) if missing else {}
-        self.misses += len(missing)
-        self.hits += len(texts) - len(missing)
-        result = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for row, text in enumerate(texts):
-            if text in fresh:
-                result[row] = fresh[text]
-            else:
-                result[row] = self._cache[text]
-                self._cache.move_to_end(text)
-        self._cache.update(fresh)
-        while len(self._cache) > self.max_items:
-            self._cache.popitem(last=False)
-        return result
-
-
 LOCAL_EMBEDDERS = ("minilm", "hashing")
 
 
 @cache
 def make_embedder(name: str) -> Embedder:
-    """A shared, text-cached embedder by name: "minilm" (default) or "hashing".
+    """A shared, text-cached embedder by name: "minilm" (default) or "hashing", encoding off the event loop in batches.
 
     Raises:
         ValueError: For another name.
@@ -104,7 +67,7 @@ def make_embedder(name: str) -> Embedder:
     if name == "minilm":
         from memory.minilm import MiniLMEmbedder  # noqa: PLC0415 - loads tokenizers only when chosen
 
-        return CachedEmbedder(MiniLMEmbedder())
+        return BatchingEmbedder(MiniLMEmbedder())
     if name == "hashing":
-        return CachedEmbedder(HashingEmbedder())
+        return BatchingEmbedder(HashingEmbedder())
     raise ValueError(f"unknown embedder {name!r}; choose one of: {', '.join(LOCAL_EMBEDDERS)}")

@@ -18,7 +18,7 @@ import mesa
 
 from agents import AgentStatus, Conversation, Gateway, GatewayConfig, GenerativeAgent, Mind, MindConfig, WorldView
 from environment import WorldState, make_grid
-from memory import RetrievalWeights
+from memory import RetrievalWeights, embed_async
 from smallville.conversations import apply_decisions
 from smallville.parameters import MIND_SETTINGS, resolve, signature
 from smallville.reporters import make_datacollector
@@ -118,7 +118,9 @@ class SmallvilleModel(mesa.Model):
         # call for the town instead of one per memory.
         embedder = self.people[0].memories.embedder if self.people else None
         if embedder is not None:
-            embedder.embed(list(dict.fromkeys(seed for agent in self.people for seed in agent.persona.seeds)))
+            await embed_async(
+                embedder, list(dict.fromkeys(seed for agent in self.people for seed in agent.persona.seeds))
+            )
         await asyncio.gather(*(agent.seed_memories(self.now) for agent in self.people))
 
     def snapshot(self) -> WorldView:

@@ -165,7 +165,7 @@ async def next_action(
         )
     )
     if observation:
-        memory.add(
+        await memory.add(
             NodeKind.EVENT,
             f"{identity.name} is {slot.activity}",
             created=now,

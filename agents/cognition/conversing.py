@@ -25,7 +25,7 @@ async def next_line(
     lines = conversation.lines[-config.conversation_focal_lines :]
     recent = " ".join(text for _, text in lines)[: config.conversation_focal_characters]
     focal = [partner, f"{partner} {recent}".strip()] if recent else [partner]
-    memories = memory.recall(focal, now=now, k=config.conversation_memories, weights=config.retrieval_weights)
+    memories = await memory.recall(focal, now=now, k=config.conversation_memories, weights=config.retrieval_weights)
     request = ConversationLineRequest(
         speaker=speaker,
         partner=partner,

@@ -12,7 +12,7 @@ from agents.cognition.asking import Ask
 from agents.config import MindConfig
 from agents.identity import Identity
 from agents.language.requests import InterviewRequest
-from memory import Embedder, MemoryStream, NodeKind, RetrievalWeights
+from memory import Embedder, MemoryStream, NodeKind, RetrievalWeights, embed_async
 
 
 async def interview(
@@ -26,11 +26,13 @@ async def interview(
     remember: bool = False,
 ) -> str:
     """Answer a question in character; with `remember`, keep the exchange as a chat memory (importance 5)."""
-    (retrieved,) = memory.retrieve([question], now=now, k=config.interview_memories, weights=config.retrieval_weights)
+    (retrieved,) = await memory.retrieve(
+        [question], now=now, k=config.interview_memories, weights=config.retrieval_weights
+    )
     memories = tuple(item.node.description for item in retrieved) or (f"{identity.name} remembers nothing yet.",)
     answer = await ask(InterviewRequest(identity=identity, now=now, question=question, memories=memories))
     if remember:
-        memory.add(
+        await memory.add(
             NodeKind.CHAT,
             f"an interviewer asked {identity.name}: {question}",
             created=now,
@@ -61,7 +63,7 @@ async def answer_from(
     """
     memories: tuple[str, ...] = ()
     if len(stream):
-        vectors = embedder.embed([question])
+        vectors = await embed_async(embedder, [question])
         (retrieved,) = stream.retrieve_many(vectors, now=now, k=k, weights=weights, touch=False)
         memories = tuple(item.node.description for item in retrieved)
     return await ask(InterviewRequest(identity=identity, now=now, question=question, memories=memories))

@@ -40,7 +40,7 @@ async def plan_day(
     items = await ask(DayPlanRequest(identity=identity, today=today, wake_hour=wake_hour, yesterday=yesterday))
     blocks = await ask(HourlyScheduleRequest(identity=identity, today=today, wake_hour=wake_hour, day_plan=items))
     plan_text = f"This is {identity.name}'s plan for {today:%A %B %d}: " + "; ".join(items)
-    memory.add(
+    await memory.add(
         NodeKind.THOUGHT,
         plan_text,
         created=now,
@@ -75,7 +75,7 @@ async def summarize_day(
     if not of_the_day:
         of_the_day = [f"{identity.name} went about the day."]
     summary = await ask(DaySummaryRequest(identity=identity, today=day, memories=tuple(of_the_day)))
-    memory.add(
+    await memory.add(
         NodeKind.THOUGHT,
         f"Summary of {identity.name}'s {day:%A %B %d}: {summary.summary}",
         created=now,

@@ -66,7 +66,9 @@ async def decide_reaction(
     a fact, the original's "last chatted".
     """
     focal = [other.name, f"{other.name} is {other.activity}"]
-    memories = tuple(memory.recall(focal, now=view.now, k=config.reaction_memories, weights=config.retrieval_weights))
+    memories = tuple(
+        await memory.recall(focal, now=view.now, k=config.reaction_memories, weights=config.retrieval_weights)
+    )
     last_chat = next((node.description for node in memory.stream.about(other.name) if node.kind == NodeKind.CHAT), "")
     request = ReactionRequest(
         identity=identity,

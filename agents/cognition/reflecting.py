@@ -34,7 +34,9 @@ async def reflect(
     questions = await ask(
         ReflectionQuestionsRequest(identity=identity, statements=statements, n=config.reflection_questions)
     )
-    retrieved = memory.retrieve(list(questions), now=now, k=config.retrieval_count, weights=config.retrieval_weights)
+    retrieved = await memory.retrieve(
+        list(questions), now=now, k=config.retrieval_count, weights=config.retrieval_weights
+    )
     requests = [
         InsightsRequest(
             identity=identity,
@@ -60,7 +62,7 @@ async def reflect(
         scores = await score_importance(ask, identity, [insight.text for insight in insights])
         for insight, score in zip(insights, scores, strict=True):
             stored.append(
-                memory.add(
+                await memory.add(
                     NodeKind.REFLECTION,
                     insight.text,
                     created=now,

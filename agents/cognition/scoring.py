@@ -21,4 +21,4 @@ async def score_importance(ask: Ask, identity: Identity, texts: Sequence[str]) -
 async def settle_pending(ask: Ask, identity: Identity, memory: AgentMemory) -> None:
     """Score the memories waiting in the queue and store them."""
     if memory.pending:
-        memory.settle(await score_importance(ask, identity, [pending.description for pending in memory.pending]))
+        await memory.settle(await score_importance(ask, identity, [pending.description for pending in memory.pending]))

@@ -6,7 +6,7 @@ import sys
 import numpy as np
 import pytest
 
-from memory import CachedEmbedder, Embedder, HashingEmbedder, MiniLMEmbedder, make_embedder
+from memory import BatchingEmbedder, Embedder, HashingEmbedder, MiniLMEmbedder, make_embedder
 
 SENTENCES = ["Isabella is planning a party", "", "the bed is idle", "Klaus is reading"]
 
@@ -50,7 +50,7 @@ def test_hashing_is_the_same_in_another_process_with_another_hash_seed():
 
 def test_the_cache_embeds_only_misses_in_one_batch_and_returns_the_same_vectors():
     inner = CountingEmbedder()
-    cached = CachedEmbedder(inner)
+    cached = BatchingEmbedder(inner)
     first = cached.embed(["the bed is idle", "Klaus is reading", "the bed is idle"])
     again = cached.embed(["Klaus is reading", "Maria is streaming", "the bed is idle"])
     assert inner.batches == [["the bed is idle", "Klaus is reading"], ["Maria is streaming"]]
@@ -62,7 +62,7 @@ def test_the_cache_embeds_only_misses_in_one_batch_and_returns_the_same_vectors(
 
 def test_the_cache_forgets_the_least_recently_used_texts_past_its_size():
     inner = CountingEmbedder()
-    cached = CachedEmbedder(inner, max_items=2)
+    cached = BatchingEmbedder(inner, max_items=2)
     batch = cached.embed(["a", "b", "c"])  # a batch larger than the cache still comes back whole
     assert np.array_equal(batch, HashingEmbedder().embed(["a", "b", "c"]))
     cached.embed(["b"])  # b is now the most recently used; c the least
@@ -72,7 +72,7 @@ def test_the_cache_forgets_the_least_recently_used_texts_past_its_size():
 
 
 def test_embedders_follow_the_protocol():
-    for embedder in (HashingEmbedder(), CachedEmbedder(HashingEmbedder()), MiniLMEmbedder()):
+    for embedder in (HashingEmbedder(), BatchingEmbedder(HashingEmbedder()), MiniLMEmbedder()):
         assert isinstance(embedder, Embedder)
         assert (embedder.dim, isinstance(embedder.name, str)) == (384, True)
 
@@ -80,7 +80,7 @@ def test_embedders_follow_the_protocol():
 def test_make_embedder_by_name_is_shared_and_cached():
     hashing = make_embedder("hashing")
     assert hashing is make_embedder("hashing")
-    assert isinstance(hashing, CachedEmbedder) and hashing.name == "hashing"
+    assert isinstance(hashing, BatchingEmbedder) and hashing.name == "hashing"
 
 
 def test_an_unknown_embedder_lists_the_names():

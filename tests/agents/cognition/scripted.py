@@ -36,8 +36,14 @@ def memory_with(*texts: tuple[str, int], kind=NodeKind.EVENT, start: datetime = 
     """An agent memory holding the texts with their importance, one minute apart."""
     memory = AgentMemory(MemoryStream(dim=384), HashingEmbedder())
     for minute, (text, importance) in enumerate(texts):
-        memory.add(
-            kind, text, created=start.replace(minute=minute), importance=importance, keywords=tuple(text.split()[:2])
+        run(
+            memory.add(
+                kind,
+                text,
+                created=start.replace(minute=minute),
+                importance=importance,
+                keywords=tuple(text.split()[:2]),
+            )
         )
     return memory
 

@@ -112,8 +112,13 @@ def test_the_inspector_list_selects_an_agent(talking_model):
 
 def test_text_from_the_agents_is_escaped(talking_model):
     agent = talking_model.people[0]
-    agent.memories.add(
-        agent.memories.stream.node(0).kind, "<script>alert(1)</script> & co", created=talking_model.now, importance=3
+    talking_model.run_async(
+        agent.memories.add(
+            agent.memories.stream.node(0).kind,
+            "<script>alert(1)</script> & co",
+            created=talking_model.now,
+            importance=3,
+        )
     )
     selected_agent.set(agent.name)
     _, rc = solara.render(AgentInspector(talking_model), handle_error=False)

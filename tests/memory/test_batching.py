@@ -1,0 +1,171 @@
+"""The batching embedder: the loop runs on while it encodes, one batch per tick, cache hits at once, errors out."""
+
+import asyncio
+import threading
+
+import numpy as np
+import pytest
+
+from memory import BatchingEmbedder, HashingEmbedder, embed_async
+
+# How long a test double waits for the loop to release it before declaring the loop blocked (a hang guard, not a
+# timing threshold: a free loop releases it within a few ticks).
+HANG_GUARD_S = 10
+
+
+class RecordingEmbedder:
+    """Hashing vectors; records each batch and the thread it ran on; can be held until released, or fail."""
+
+    name = "recording"
+    dim = 384
+
+    def __init__(self, *, held: bool = False, error: Exception | None = None):
+        self.batches: list[list[str]] = []
+        self.threads: list[str] = []
+        self.started = threading.Event()
+        self.release = threading.Event()
+        if not held:
+            self.release.set()
+        self.error = error
+        self.hashing = HashingEmbedder()
+
+    def embed(self, texts):
+        self.batches.append(list(texts))
+        self.threads.append(threading.current_thread().name)
+        self.started.set()
+        if not self.release.wait(HANG_GUARD_S):
+            raise TimeoutError("never released: the event loop was blocked while encoding")
+        if self.error is not None:
+            raise self.error
+        return self.hashing.embed(texts)
+
+
+def test_the_loop_keeps_running_while_the_worker_encodes():
+    inner = RecordingEmbedder(held=True)
+    embedder = BatchingEmbedder(inner)
+    order = []
+
+    async def agent():
+        vectors = await embedder.embed_async(["Isabella is planning a party"])
+        order.append("embedded")
+        return vectors
+
+    async def other_work():
+        while not inner.started.is_set():
+            await asyncio.sleep(0.01)
+        order.append("ran while encoding")
+        inner.release.set()
+
+    async def main():
+        return await asyncio.gather(agent(), other_work())
+
+    vectors, _ = asyncio.run(main())
+    assert order == ["ran while encoding", "embedded"]
+    assert inner.threads[0] != threading.main_thread().name
+    np.testing.assert_array_equal(vectors, HashingEmbedder().embed(["Isabella is planning a party"]))
+
+
+def test_texts_of_several_agents_in_one_tick_are_encoded_in_one_batch_of_distinct_texts():
+    inner = RecordingEmbedder()
+    embedder = BatchingEmbedder(inner)
+    asked = [["a party", "the bed is idle"], ["the bed is idle"], ["Klaus is reading", "a party", "a party"]]
+
+    async def main():
+        return await asyncio.gather(*(embedder.embed_async(texts) for texts in asked))
+
+    results = asyncio.run(main())
+    assert inner.batches == [["a party", "the bed is idle", "Klaus is reading"]]
+    for texts, vectors in zip(asked, results, strict=True):
+        np.testing.assert_array_equal(vectors, HashingEmbedder().embed(texts))
+
+
+def test_texts_asked_for_while_a_batch_encodes_go_together_in_the_next():
+    inner = RecordingEmbedder(held=True)
+    embedder = BatchingEmbedder(inner)
+
+    async def later(text):
+        while not inner.started.is_set():
+            await asyncio.sleep(0.01)
+        return await embedder.embed_async([text])
+
+    async def main():
+        first = asyncio.ensure_future(embedder.embed_async(["first"]))
+        waiting = [asyncio.ensure_future(later(text)) for text in ("second", "third", "first")]
+        while not inner.started.is_set():
+            await asyncio.sleep(0.01)
+        for _ in range(5):  # let the late callers ask before the first batch ends
+            await asyncio.sleep(0)
+        inner.release.set()
+        await asyncio.gather(first, *waiting)
+
+    asyncio.run(main())
+    assert inner.batches == [["first"], ["second", "third"]]
+
+
+def test_a_cached_text_is_returned_without_suspending_or_calling_the_encoder():
+    inner = RecordingEmbedder()
+    embedder = BatchingEmbedder(inner)
+    first = asyncio.run(embedder.embed_async(["the bed is idle"]))
+    coroutine = embedder.embed_async(["the bed is idle", "the bed is idle"])
+    with pytest.raises(StopIteration) as finished:  # done at its first step: it never waited on anything
+        coroutine.send(None)
+    np.testing.assert_array_equal(finished.value.value, np.vstack([first, first]))
+    assert len(inner.batches) == 1 and embedder.hits == 2 and embedder.misses == 1
+
+
+def test_an_encoder_error_reaches_every_caller_of_the_batch_and_nothing_is_cached():
+    inner = RecordingEmbedder(error=RuntimeError("encoder broke"))
+    embedder = BatchingEmbedder(inner)
+
+    async def main():
+        return await asyncio.gather(
+            embedder.embed_async(["a"]), embedder.embed_async(["a", "b"]), return_exceptions=True
+        )
+
+    outcomes = asyncio.run(main())
+    assert [str(outcome) for outcome in outcomes] == ["encoder broke", "encoder broke"]
+    inner.error = None
+    asyncio.run(embedder.embed_async(["a"]))
+    assert inner.batches == [["a", "b"], ["a"]]
+
+
+def test_one_caller_cancelled_leaves_the_others_their_result():
+    inner = RecordingEmbedder(held=True)
+    embedder = BatchingEmbedder(inner)
+
+    async def main():
+        quitter = asyncio.ensure_future(embedder.embed_async(["shared"]))
+        stayer = asyncio.ensure_future(embedder.embed_async(["shared"]))
+        while not inner.started.is_set():
+            await asyncio.sleep(0.01)
+        quitter.cancel()
+        inner.release.set()
+        return await stayer, quitter
+
+    vectors, quitter = asyncio.run(main())
+    assert quitter.cancelled()
+    np.testing.assert_array_equal(vectors, HashingEmbedder().embed(["shared"]))
+
+
+def test_the_synchronous_embed_shares_the_cache_and_the_worker():
+    inner = RecordingEmbedder()
+    embedder = BatchingEmbedder(inner)
+    vectors = embedder.embed(["a", "b", "a"])
+    again = asyncio.run(embedder.embed_async(["b", "a"]))
+    np.testing.assert_array_equal(again, vectors[[1, 0]])
+    assert inner.batches == [["a", "b"]] and inner.threads[0] != threading.main_thread().name
+
+
+def test_the_cache_keeps_the_most_recently_used_texts():
+    inner = RecordingEmbedder()
+    embedder = BatchingEmbedder(inner, max_items=2)
+    embedder.embed(["a", "b"])
+    embedder.embed(["a"])  # "a" is now the most recent
+    embedder.embed(["c"])  # evicts "b"
+    embedder.embed(["a", "b"])
+    assert inner.batches == [["a", "b"], ["c"], ["b"]]
+
+
+def test_an_embedder_without_embed_async_is_awaited_through_its_embed():
+    vectors = asyncio.run(embed_async(HashingEmbedder(), ["a party"]))
+    np.testing.assert_array_equal(vectors, HashingEmbedder().embed(["a party"]))
