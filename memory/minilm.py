@@ -9,6 +9,7 @@ its vectors match sentence-transformers' to about 1e-7 (tests/data/minilm_refere
 import json
 import struct
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +21,10 @@ LAYERS = 6
 LAYER_NORM_EPS = 1e-12
 # Sentences encoded together; sorted by length so padding stays small.
 BATCH = 32
+# BLAS threads while encoding. OpenBLAS's default (one per core) spins against the event loop and any other process:
+# at load average 7 on 2 cores one sentence took 1.6 s with 2 threads and 75 ms with 1 (benchmarks/bench_embed.py);
+# on an idle machine 2 threads are only ~1.4x faster (shared/reference/deps.md), and the loop needs the other core.
+BLAS_THREADS = 1
 
 
 # Files the encoder reads from the model folder.
@@ -125,9 +130,10 @@ class MiniLMEmbedder:
             return result
         encodings = self._tokenizer.encode_batch(texts)
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
-        for start in range(0, len(order), BATCH):
-            batch = order[start : start + BATCH]
-            result[batch] = self._encode([encodings[i].ids for i in batch])
+        with _thread_pools().limit(limits=BLAS_THREADS, user_api="blas"):
+            for start in range(0, len(order), BATCH):
+                batch = order[start : start + BATCH]
+                result[batch] = self._encode([encodings[i].ids for i in batch])
         return result
 
     def _encode(self, token_lists: list[list[int]]) -> np.ndarray:
@@ -160,6 +166,14 @@ class MiniLMEmbedder:
         tokens = x.reshape(count, length, self.dim) * mask[:, :, None]
         pooled = tokens.sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
         return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+
+
+@cache
+def _thread_pools():
+    """The process's native thread pools (OpenBLAS), found once: limiting them per batch then costs microseconds."""
+    from threadpoolctl import ThreadpoolController  # noqa: PLC0415 - only the minilm embedder needs it
+
+    return ThreadpoolController()
 
 
 def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
