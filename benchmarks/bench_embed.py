@@ -31,23 +31,26 @@ ACTIVITIES = (
 )
 
 
-def sentences(count: int, salt: int) -> list[str]:
-    """Distinct sentences of the day's kinds and lengths (short events to long conversation summaries)."""
+def sentences(count: int, run: int) -> list[str]:
+    """Distinct sentences of the day's kinds and lengths (short events to long conversation summaries), the runs of
+    every batch size together cycling through the same mix."""
     return [
-        f"{SUBJECTS[i % len(SUBJECTS)]} {ACTIVITIES[(i // len(SUBJECTS)) % len(ACTIVITIES)]} ({salt}-{i})"
-        for i in range(count)
+        f"{SUBJECTS[i % len(SUBJECTS)]} {ACTIVITIES[(i // len(SUBJECTS)) % len(ACTIVITIES)]} ({run}-{i})"
+        for i in range(run * count, (run + 1) * count)
     ]
 
 
-def throughput(embedder, size: int, runs: int) -> tuple[float, float]:
-    """Median sentences per second over `runs` batches of `size` fresh sentences, and the load average after."""
-    rates = []
+def throughput(embedder, size: int, runs: int) -> tuple[float, float, float]:
+    """Over `runs` batches of `size` fresh sentences: median sentences per second, median CPU ms per sentence (all
+    threads of the process; less sensitive to other processes' load than wall time), and the load average after."""
+    rates, cpu = [], []
     for run in range(runs):
         texts = sentences(size, run)
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         embedder.embed(texts)
         rates.append(size / (time.perf_counter() - start))
-    return statistics.median(rates), os.getloadavg()[0]
+        cpu.append(1000 * (time.process_time() - start_cpu) / size)
+    return statistics.median(rates), statistics.median(cpu), os.getloadavg()[0]
 
 
 def report(label: str, embedder, runs: int) -> None:
@@ -55,8 +58,11 @@ def report(label: str, embedder, runs: int) -> None:
     embedder.embed(["warm up"])
     print(f"{label}: first call {1000 * (time.perf_counter() - start):.0f} ms")
     for size in BATCH_SIZES:
-        rate, load = throughput(embedder, size, max(3, runs * 16 // size))
-        print(f"  batch {size:3d}: {rate:6.0f} sentences/s  ({1000 / rate:6.1f} ms each; load {load:.2f})")
+        rate, cpu, load = throughput(embedder, size, max(runs, runs * 16 // size))
+        print(
+            f"  batch {size:3d}: {rate:6.0f} sentences/s, {1000 / rate:6.1f} ms each, {cpu:6.1f} CPU ms each"
+            f" (load {load:.2f})"
+        )
 
 
 def main() -> None:

@@ -12,7 +12,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from memory import MiniLMEmbedder
-from memory.minilm import BATCH, HEADS, LAYER_NORM_EPS
+from memory.minilm import HEADS, LAYER_NORM_EPS
+
+# Sentences per onnxruntime call (the numpy encoder takes one at a time for exact replays; see memory/minilm.py).
+BATCH = 32
 
 
 def build_graph(encoder: MiniLMEmbedder) -> bytes:
@@ -83,7 +86,7 @@ def build_graph(encoder: MiniLMEmbedder) -> bytes:
 
 
 class OnnxMiniLMEmbedder:
-    """The numpy encoder's tokenizer and weights, run by onnxruntime; same batching (sorted by length, 32 at a time).
+    """The numpy encoder's tokenizer and weights, run by onnxruntime, BATCH sentences of similar length at a time.
 
     Args:
         threads: onnxruntime's intra-op threads.

@@ -7,11 +7,10 @@ the next batch of distinct texts. Results are cached by text; only the thread th
 and the cache itself is touched under a lock held for dictionary operations only, never while encoding, so a
 synchronous caller on another thread (the Solara app, the mesa-llm adapter) is safe too.
 
-Batch composition and floats: the numpy encoder pads a batch to its longest text and BLAS blocks a matrix product by
-its row count, so a text's vector depends on its batch-mates by float rounding, at most about 2e-7 per component
-(measured on tests/data/minilm_reference.json; the parity tests allow 1e-5). Each text is encoded once and then
-served from the cache, and a run whose event loop orders its coroutines the same way (the offline model always
-does) forms the same batches, so a replay gets the same vectors.
+Batch composition and floats: which texts share a batch depends on timing (what arrives while the worker is busy).
+MiniLMEmbedder encodes each sentence alone, so its vectors do not depend on that, and the hashing embedder works text
+by text; an inner embedder that batches (a model API) may move a vector by float rounding with its batch-mates. Each
+text is encoded once and then served from the cache.
 """
 
 import asyncio

@@ -19,8 +19,11 @@ MAX_TOKENS = 256
 HEADS = 12
 LAYERS = 6
 LAYER_NORM_EPS = 1e-12
-# Sentences encoded together; sorted by length so padding stays small.
-BATCH = 32
+# Sentences encoded together: one. Padding to a batch's longest sentence and BLAS blocking by its row count move a
+# vector by up to 2e-7 with its batch-mates, and batches formed off the event loop depend on timing; encoded alone, a
+# sentence always gets the same vector, so runs replay exactly. With one BLAS thread, batches of 64 saved only ~1.4x
+# CPU (benchmarks/bench_embed.py), and a day's batches hold 1.7 texts on average (median 1).
+BATCH = 1
 # BLAS threads while encoding. OpenBLAS's default (one per core) spins against the event loop and any other process:
 # at load average 7 on 2 cores one sentence took 1.6 s with 2 threads and 75 ms with 1 (benchmarks/bench_embed.py);
 # on an idle machine 2 threads are only ~1.4x faster (shared/reference/deps.md), and the loop needs the other core.

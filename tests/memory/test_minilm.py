@@ -35,6 +35,13 @@ def test_vectors_match_sentence_transformers_one_at_a_time(minilm, reference):
     assert np.abs(ours - expected).max() < 1e-5
 
 
+def test_a_vector_does_not_depend_on_the_other_sentences_of_its_batch(minilm, reference):
+    sentences, _ = reference
+    alone = np.concatenate([minilm.embed([sentence]) for sentence in sentences])
+    np.testing.assert_array_equal(minilm.embed(sentences), alone)
+    np.testing.assert_array_equal(minilm.embed([*reversed(sentences), "the bed is idle"])[-2::-1], alone)
+
+
 def test_related_sentences_score_higher_than_unrelated_ones():
     query, party, paper = make_embedder("minilm").embed(
         ["Valentine's Day party", "Isabella is planning a party at Hobbs Cafe", "Klaus is writing a research paper"]
