@@ -1,20 +1,24 @@
-"""Embedding off the event loop: every coroutine's misses of one loop tick encoded as one batch in a worker thread.
+"""Embedding off the event loop: the texts all coroutines ask for in one loop tick, encoded as one batch in a worker.
 
 The encoder is CPU-bound (MiniLM: several ms a sentence, far more under load); run on the event loop it holds up
-every model reply that arrives meanwhile. Here the encoding runs in one worker thread, and the texts all agents'
-coroutines ask for while a batch is being gathered (the rest of the current loop tick) or encoded go out together as
-the next batch of distinct texts. Results are cached by text; only the thread that owns a loop resolves its futures,
-and the cache itself is touched under a lock held for dictionary operations only, never while encoding, so a
-synchronous caller on another thread (the Solara app, the mesa-llm adapter) is safe too.
+every model reply that arrives meanwhile. Here each loop tick's requests, from all agents' coroutines, form one
+group: its texts not cached and not already being encoded go to one worker thread as one batch of distinct texts,
+and the group's callers resume together, in the order they asked, once the vectors they need are there.
 
-Batch composition and floats: which texts share a batch depends on timing (what arrives while the worker is busy).
-MiniLMEmbedder encodes each sentence alone, so its vectors do not depend on that, and the hashing embedder works text
-by text; an inner embedder that batches (a model API) may move a vector by float rounding with its batch-mates. Each
-text is encoded once and then served from the cache.
+Replays: a caller waits for its tick's group even when every text is cached, so whether the cache is cold or warm (a
+second run in the same process) the coroutines suspend and resume at the same points and in the same order; in the
+offline model, where nothing else suspends, runs interleave identically. Vectors do not depend on batch-mates either:
+MiniLMEmbedder encodes each sentence alone, and the hashing embedder works text by text (an embedder that batches,
+such as a model API, may move a vector by float rounding with its batch-mates).
+
+Threads: only the thread running a loop touches that loop's groups and futures; the worker only encodes; the cache
+is touched under a lock held for dictionary operations only, never while encoding, so a synchronous caller on another
+thread (the Solara app, the mesa-llm adapter) is safe too.
 """
 
 import asyncio
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -28,16 +32,25 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class _LoopBatches:
-    """One event loop's texts waiting for the next batch, and those in the batch being encoded."""
+class _Group:
+    """One loop tick's requests: each caller's texts and future, the vectors known, the batches still awaited."""
 
-    waiting: dict[str, asyncio.Future] = field(default_factory=dict)
+    requests: list[tuple[list[str], asyncio.Future]] = field(default_factory=list)
+    known: dict[str, np.ndarray] = field(default_factory=dict)
+    awaited: int = 0
+    error: BaseException | None = None
+
+
+@dataclass
+class _LoopState:
+    """One event loop's group being gathered, and the texts being encoded (each with its batch's future)."""
+
+    gathering: _Group | None = None
     in_flight: dict[str, asyncio.Future] = field(default_factory=dict)
-    flush_scheduled: bool = False
 
 
 class BatchingEmbedder:
-    """A text-cached embedder whose `embed_async` gathers concurrent callers' misses into one worker-thread batch.
+    """A text-cached embedder whose `embed_async` serves each loop tick's callers from one worker-thread batch.
 
     Args:
         inner: The embedder that computes vectors for texts not seen before; called from the worker thread only.
@@ -63,7 +76,7 @@ class BatchingEmbedder:
         self._lock = threading.Lock()
         # One thread: the encoder is used by one batch at a time (it loads lazily and is not known to be re-entrant).
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"embed-{inner.name}")
-        self._loops: dict[asyncio.AbstractEventLoop, _LoopBatches] = {}
+        self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopState] = weakref.WeakKeyDictionary()
 
     # --- synchronous: for callers outside a coroutine --------------------------------------------------------------
 
@@ -76,8 +89,7 @@ class BatchingEmbedder:
         known = self._lookup(texts)
         missing = self._misses(texts, known)
         if missing:
-            vectors = self._worker.submit(self._encode, missing).result()
-            fresh = dict(zip(missing, vectors, strict=True))
+            fresh = self._worker.submit(self._encode, missing).result()
             self._store(fresh)
             known.update(fresh)
         return self._stack(texts, known)
@@ -85,75 +97,82 @@ class BatchingEmbedder:
     # --- asynchronous: the event loop keeps running while the worker encodes ---------------------------------------
 
     async def embed_async(self, texts: Sequence[str]) -> np.ndarray:
-        """Vectors for the texts: cached ones at once, the others from the next batch, the loop free meanwhile.
+        """Vectors for the texts, once this tick's group is served; the loop runs other coroutines meanwhile.
 
         Raises:
-            Exception: Whatever the inner embedder raised for the batch these texts were in (nothing is cached then).
+            Exception: Whatever the inner embedder raised for a batch these texts were in (nothing is cached then).
         """
         texts = list(texts)
-        known = self._lookup(texts)
-        missing = self._misses(texts, known)
-        if missing:
-            futures = [self._future_for(text) for text in missing]
-            # Shielded: one caller's cancellation must not cancel a result other callers are waiting for too.
-            vectors = await asyncio.gather(*(asyncio.shield(future) for future in futures))
-            known.update(zip(missing, vectors, strict=True))
-        return self._stack(texts, known)
-
-    def _future_for(self, text: str) -> asyncio.Future:
         loop = asyncio.get_running_loop()
-        batches = self._loops.setdefault(loop, _LoopBatches())
-        future = batches.in_flight.get(text) or batches.waiting.get(text)
-        if future is not None:
-            return future
-        future = batches.waiting[text] = loop.create_future()
-        if not batches.flush_scheduled and not batches.in_flight:
-            # After the coroutines already runnable in this tick have had their turn (and added their texts).
-            batches.flush_scheduled = True
-            loop.call_soon(self._flush, loop)
-        return future
+        with self._lock:  # two loops may run in two threads (a Solara page and a batch run)
+            state = self._loops.setdefault(loop, _LoopState())
+        if state.gathering is None:
+            state.gathering = _Group()
+            # After the coroutines already runnable in this tick have had their turn (and asked for their texts).
+            loop.call_soon(self._flush, loop, state)
+        future = loop.create_future()
+        state.gathering.requests.append((texts, future))
+        return await future
 
-    def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
-        batches = self._loops[loop]
-        batches.flush_scheduled = False
-        if batches.in_flight or not batches.waiting:
-            return
-        batches.in_flight, batches.waiting = batches.waiting, {}
-        texts = list(batches.in_flight)
-        done = loop.run_in_executor(self._worker, self._encode, texts)
-        done.add_done_callback(lambda result: self._finish(loop, texts, result))
+    def _flush(self, loop: asyncio.AbstractEventLoop, state: _LoopState) -> None:
+        group, state.gathering = state.gathering, None
+        asked = [text for texts, _ in group.requests for text in texts]
+        group.known = self._lookup(asked)
+        unknown = [text for text in dict.fromkeys(asked) if text not in group.known]
+        with self._lock:
+            self.hits += len(asked) - len(unknown)
+        batches = {state.in_flight[text] for text in unknown if text in state.in_flight}
+        missing = [text for text in unknown if text not in state.in_flight]
+        if missing:
+            batch = loop.run_in_executor(self._worker, self._encode, missing)
+            batch.add_done_callback(lambda done: self._encoded(state, done))
+            state.in_flight.update(dict.fromkeys(missing, batch))
+            batches.add(batch)
+        group.awaited = len(batches)
+        for batch in batches:  # each registered after _encoded, so the cache is filled before the group reads it
+            batch.add_done_callback(lambda done: self._arrived(group, done))
+        if not batches:
+            self._serve(group)
 
-    def _finish(self, loop: asyncio.AbstractEventLoop, texts: list[str], result: asyncio.Future) -> None:
-        batches = self._loops[loop]
-        futures, batches.in_flight = batches.in_flight, {}
-        error = asyncio.CancelledError() if result.cancelled() else result.exception()
-        if error is None:
-            fresh = dict(zip(texts, result.result(), strict=True))
-            self._store(fresh)
-        for text, future in futures.items():
+    def _encoded(self, state: _LoopState, batch: asyncio.Future) -> None:
+        texts = [text for text, future in state.in_flight.items() if future is batch]
+        for text in texts:
+            del state.in_flight[text]
+        if not batch.cancelled() and batch.exception() is None:
+            self._store(batch.result())
+
+    def _arrived(self, group: _Group, batch: asyncio.Future) -> None:
+        if batch.cancelled():
+            group.error = asyncio.CancelledError()
+        elif batch.exception() is not None:
+            group.error = batch.exception()
+        else:
+            group.known.update(batch.result())
+        group.awaited -= 1
+        if group.awaited == 0:
+            self._serve(group)
+
+    def _serve(self, group: _Group) -> None:
+        """Resume the group's callers in the order they asked (a cancelled caller is skipped)."""
+        for texts, future in group.requests:
             if future.done():
                 continue
-            if error is None:
-                future.set_result(fresh[text])
+            if group.error is not None and any(text not in group.known for text in texts):
+                future.set_exception(group.error)
             else:
-                future.set_exception(error)
-        if batches.waiting:
-            # Texts asked for while this batch was encoding: the next batch, at once.
-            self._flush(loop)
-        else:
-            del self._loops[loop]
+                future.set_result(self._stack(texts, group.known))
 
     # --- the worker's job and the cache ---------------------------------------------------------------------------
 
-    def _encode(self, texts: list[str]) -> np.ndarray:
-        """Runs on the worker thread: the encoder only, no shared state but a counter."""
+    def _encode(self, texts: list[str]) -> dict[str, np.ndarray]:
+        """Runs on the worker thread: the encoder only, no shared state but the counters."""
         vectors = np.asarray(self.inner.embed(texts), dtype=np.float32)
         if vectors.shape != (len(texts), self.dim):
             raise ValueError(f"embedder {self.name!r} gave shape {vectors.shape} for {len(texts)} texts")
         with self._lock:
             self.batches += 1
             self.misses += len(texts)
-        return vectors
+        return dict(zip(texts, vectors, strict=True))
 
     def _lookup(self, texts: list[str]) -> dict[str, np.ndarray]:
         with self._lock:
