@@ -55,6 +55,8 @@ class BatchingEmbedder:
     Args:
         inner: The embedder that computes vectors for texts not seen before; called from the worker thread only.
         max_items: Texts kept in the cache; the least recently used go first.
+        offload: Encode in the worker thread; False encodes on the loop at the tick's end, for an encoder that takes
+            microseconds (hashing), where a thread hand-off per tick costs more than it saves.
 
     Attributes:
         hits: Texts asked for that were not new to their call's batch (cached, or repeated in the call).
@@ -62,13 +64,14 @@ class BatchingEmbedder:
         batches: Calls of the inner embedder.
     """
 
-    def __init__(self, inner: "Embedder", max_items: int = 100_000):
+    def __init__(self, inner: "Embedder", max_items: int = 100_000, *, offload: bool = True):
         if max_items < 1:
             raise ValueError(f"max_items must be at least 1, got {max_items}")
         self.inner = inner
         self.name = inner.name
         self.dim = inner.dim
         self.max_items = max_items
+        self.offload = offload
         self.hits = 0
         self.misses = 0
         self.batches = 0
@@ -124,7 +127,7 @@ class BatchingEmbedder:
         batches = {state.in_flight[text] for text in unknown if text in state.in_flight}
         missing = [text for text in unknown if text not in state.in_flight]
         if missing:
-            batch = loop.run_in_executor(self._worker, self._encode, missing)
+            batch = self._start(loop, missing)
             batch.add_done_callback(lambda done: self._encoded(state, done))
             state.in_flight.update(dict.fromkeys(missing, batch))
             batches.add(batch)
@@ -133,6 +136,16 @@ class BatchingEmbedder:
             batch.add_done_callback(lambda done: self._arrived(group, done))
         if not batches:
             self._serve(group)
+
+    def _start(self, loop: asyncio.AbstractEventLoop, texts: list[str]) -> asyncio.Future:
+        if self.offload:
+            return loop.run_in_executor(self._worker, self._encode, texts)
+        batch = loop.create_future()
+        try:
+            batch.set_result(self._encode(texts))
+        except Exception as error:  # delivered to the callers as a worker's error would be
+            batch.set_exception(error)
+        return batch
 
     def _encoded(self, state: _LoopState, batch: asyncio.Future) -> None:
         texts = [text for text, future in state.in_flight.items() if future is batch]

@@ -69,5 +69,5 @@ def make_embedder(name: str) -> Embedder:
 
         return BatchingEmbedder(MiniLMEmbedder())
     if name == "hashing":
-        return BatchingEmbedder(HashingEmbedder())
+        return BatchingEmbedder(HashingEmbedder(), offload=False)
     raise ValueError(f"unknown embedder {name!r}; choose one of: {', '.join(LOCAL_EMBEDDERS)}")

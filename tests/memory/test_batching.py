@@ -4,6 +4,7 @@ import asyncio
 import threading
 
 import numpy as np
+import pytest
 
 from memory import BatchingEmbedder, HashingEmbedder, embed_async
 
@@ -181,3 +182,18 @@ def test_the_cache_keeps_the_most_recently_used_texts():
 def test_an_embedder_without_embed_async_is_awaited_through_its_embed():
     vectors = asyncio.run(embed_async(HashingEmbedder(), ["a party"]))
     np.testing.assert_array_equal(vectors, HashingEmbedder().embed(["a party"]))
+
+
+def test_without_offload_the_encoder_runs_on_the_loop_and_callers_still_resume_as_a_group():
+    inner = RecordingEmbedder()
+    embedder = BatchingEmbedder(inner, offload=False)
+
+    async def main():
+        return await asyncio.gather(embedder.embed_async(["a", "b"]), embedder.embed_async(["b", "c"]))
+
+    _, second = asyncio.run(main())
+    assert inner.batches == [["a", "b", "c"]] and inner.threads == [threading.main_thread().name]
+    np.testing.assert_array_equal(second, HashingEmbedder().embed(["b", "c"]))
+    inner.error = RuntimeError("encoder broke")
+    with pytest.raises(RuntimeError, match="encoder broke"):
+        asyncio.run(embedder.embed_async(["d"]))
