@@ -80,6 +80,7 @@ class AgentMemory:
     last_retrieved: list[Retrieved] = field(default_factory=list)
     last_focal_points: tuple[str, ...] = ()
     retrievals: int = 0
+    _recent: tuple[tuple, set[str]] | None = field(default=None, repr=False)
 
     def add(
         self,
@@ -165,7 +166,15 @@ class AgentMemory:
         return list(dict.fromkeys(item.node.description for item in ranked))[:k]
 
     def recent_keys(self, n: int) -> set[str]:
-        """Descriptions of the n newest events, stored or pending: what counts as already perceived."""
+        """Descriptions of the n newest events, stored or pending: what counts as already perceived.
+
+        Asked at every perception; kept until the stream or the queue grows (both only grow, or are replaced).
+        """
+        key = (self.stream, len(self.stream), self.pending, len(self.pending), n)
+        if self._recent is not None and all(a is b or a == b for a, b in zip(self._recent[0], key, strict=True)):
+            return self._recent[1]
         stored = [node.description for node in self.stream.recent(n, kinds=[NodeKind.EVENT])]
         queued = [memory.description for memory in self.pending if memory.kind == NodeKind.EVENT]
-        return set(stored) | set(queued[-n:])
+        keys = set(stored) | set(queued[-n:])
+        self._recent = (key, keys)
+        return keys
