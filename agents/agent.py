@@ -360,6 +360,7 @@ class GenerativeAgent(CellAgent):
             "social": self.social.get_state(),
             "reuse": self.reuse.get_state(),
             "pending": [memory.get_state() for memory in self.memories.pending],
+            "journal": [[kind, text, details] for kind, text, details in self.journal],  # a thought's, not yet applied
             "spatial": self.spatial.get_state(),
         }
         if stream:
@@ -375,6 +376,7 @@ class GenerativeAgent(CellAgent):
         self.social.set_state(state["social"])
         self.reuse.set_state(state["reuse"])
         self.memories.pending = [PendingMemory.from_state(memory) for memory in state["pending"]]
+        self.journal = [(kind, text, details) for kind, text, details in state["journal"]]
         self.spatial.set_state(state["spatial"])
         if "stream" in state:
             stream = MemoryStream.from_state(state["stream"])
