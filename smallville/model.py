@@ -17,6 +17,7 @@ from math import ceil
 import mesa
 
 from agents import AgentStatus, Conversation, Gateway, GatewayConfig, GenerativeAgent, Mind, MindConfig, WorldView
+from agents.language.gateway import budget_checked_by_caller
 from environment import WorldState, make_grid
 from memory import RetrievalWeights
 from smallville.conversations import apply_decisions
@@ -142,7 +143,15 @@ class SmallvilleModel(mesa.Model):
         0 is the paper's lock-step, where this step waits for every thought; with more, the town keeps stepping
         while thoughts are in flight and waits only for those due. When a thought takes effect is fixed by the
         simulation, never by when its answer arrived, so a run is the same at any latency.
+
+        The budget (max_calls, max_cost) is checked before the step: BudgetExceeded leaves the town between two
+        steps, its thoughts in flight intact, and a run resumed with more budget goes on exactly.
         """
+        self.gateway.check_budget()  # between steps: a step, once begun, is never cut in half by the budget
+        with budget_checked_by_caller():
+            self._step()
+
+    def _step(self) -> None:
         view = self.snapshot()
         free = [agent for agent in self.people if agent.name not in self.thoughts]
         noticed = [agent.perceive(view) for agent in free]
