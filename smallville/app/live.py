@@ -1,4 +1,8 @@
-"""The panels' view of a running SmallvilleModel: read-only, built anew for each render (it holds no state)."""
+"""The panels' view of a running SmallvilleModel: read-only, built anew for each render (it holds no state).
+
+A panel may read the model while a step runs in the background (controls.py): what it shows is then the town in the
+middle of that step, which the next redraw, at the step's end, replaces.
+"""
 
 from datetime import datetime
 
@@ -96,8 +100,14 @@ class LiveTown:
         return self.model.social.graph
 
     def metrics(self) -> pd.DataFrame:
-        """The DataCollector's model frame."""
-        return self.model.datacollector.get_model_vars_dataframe()
+        """The DataCollector's model frame, up to its last complete row.
+
+        A panel may draw while a step runs in the background (controls.py), in the middle of the DataCollector
+        appending a row column by column; the columns are then cut to the rows all of them have.
+        """
+        columns = dict(self.model.datacollector.model_vars)
+        rows = min((len(values) for values in columns.values()), default=0)
+        return pd.DataFrame({name: values[:rows] for name, values in columns.items()})
 
 
 def recalled_memory(item: Retrieved) -> RecalledMemory:
