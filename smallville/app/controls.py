@@ -66,16 +66,12 @@ def play_job(model, work: Work, token: object, interval_ms: solara.Reactive, ste
     return Job("play", step_label(model), turn, then=next_turn)
 
 
-def reset_job(model: solara.Reactive, kwargs: dict, work: Work) -> Job:
-    """Build a new model from the parameters (a live one seeds its memories, which costs model calls), then swap."""
-    old = model.value
+def reset_job(model: solara.Reactive, kwargs: dict) -> Job:
+    """Build a new model from the parameters (a live one seeds its memories, which costs model calls), then swap.
 
-    def swap(new) -> None:
-        model.set(new)
-        work.failure.set("")
-        old.close()
-
-    return Job("reset", "Building a new town…", lambda: type(old)(**kwargs), swap)
+    The page closes the old model when it lets go of it (page.py).
+    """
+    return Job("reset", "Building a new town…", lambda: type(model.value)(**kwargs), model.set)
 
 
 @solara.component
@@ -107,7 +103,7 @@ def TownControls(model: solara.Reactive, parameters: solara.Reactive):
     def reset() -> None:
         if not work.pending("reset"):
             work.playing.set(None)
-            work.submit(reset_job(model, dict(parameters.value), work))
+            work.submit(reset_job(model, dict(parameters.value)))
 
     solara.SliderInt("Play Interval (ms)", value=interval_ms, min=1, max=500, step=10)
     solara.SliderInt("Render Interval (steps)", value=steps, min=1, max=100, step=2)

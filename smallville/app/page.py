@@ -21,6 +21,7 @@ from smallville.app.params import live_params, replay_params
 from smallville.app.replay import ReplayModel
 from smallville.app.town_panels import ConversationFeed, Costs, Diffusion, RelationshipGraph
 from smallville.app.voice import VoiceBox
+from smallville.app.work import work_of
 
 SETTINGS_VARIABLE = "SMALLVILLE_SERVE"
 
@@ -50,6 +51,11 @@ def build_model(settings: dict):
     return SmallvilleModel(**settings.get("model", {}))
 
 
+def close_with_page(model):
+    """When the tab closes or Reset replaces the model: stop its work, close it once the job in flight has ended."""
+    return lambda: work_of(model).close(model.close)
+
+
 @solara.component
 def Page():
     """One browser tab: its own model, the controls and parameters in the sidebar, the panels in two tabs."""
@@ -57,6 +63,7 @@ def Page():
     first = solara.use_memo(lambda: build_model(settings), [])
     model = solara.use_reactive(first)
     parameters = solara.use_reactive({})  # the parameter controls' values: what Reset builds the next model from
+    solara.use_effect(lambda: close_with_page(model.value), [model.value])
     replaying = bool(settings.get("replay"))
     params = replay_params(settings["replay"]) if replaying else live_params(settings.get("model", {}))
     with solara.AppBar():

@@ -55,7 +55,12 @@ def VoiceBox(model):
     question, set_question = solara.use_state("")
     statement, set_statement = solara.use_state("")
     work = work_of(model)
-    in_flight = [job.label for job in work.queue.value if job.kind in {"interview", "whisper"}]
+    queue = work.queue.value
+    in_flight = [
+        job.label if index == 0 else f"{job.label} (after the work in flight)"
+        for index, job in enumerate(queue)
+        if job.kind in {"interview", "whisper"}
+    ]
 
     def interview() -> None:
         voice_error.set("")

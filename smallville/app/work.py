@@ -4,7 +4,8 @@ Solara handles a tab's messages one after another in one thread, so a handler th
 freezes the tab: no click, no selection, no typing gets through until the calls are answered. Here a handler only
 queues a job and returns; one worker thread per model runs the queue (it exists while there is work), so two jobs
 never touch the model at once and Play cannot overlap its steps. While a job runs, the page shows what is in flight
-(`queue`); a job that fails shows one line (`failure`) and is logged with its traceback.
+(`queue`); a job that fails shows one line (`failure`) and is logged with its traceback. When the tab goes away
+(or Reset replaces the model), `close` drops what waits, and the model is closed once the job in flight has ended.
 """
 
 import logging
@@ -56,14 +57,18 @@ class Work:
         self._idle = threading.Condition(self._lock)
         self._jobs: deque[Job] = deque()  # the running job first, then the waiting ones
         self._worker: threading.Thread | None = None
+        self._closed = False
+        self._last: Callable[[], None] | None = None  # what `close` asked to run once the worker has ended
         self.queue: solara.Reactive[tuple[Job, ...]] = solara.Reactive(())  # as the page shows it: running first
         self.failure = solara.Reactive("")  # the last failure of a job without its own `failed`, in one line
         # While Play is on, the token of that press of Play (None when paused): each play step queues the next one.
         self.playing: solara.Reactive[object | None] = solara.Reactive(None)
 
     def submit(self, job: Job) -> None:
-        """Queue a job and return at once; the worker thread starts if none is running."""
+        """Queue a job and return at once; the worker thread starts if none is running. Closed, it does nothing."""
         with self._lock:
+            if self._closed:
+                return
             self._jobs.append(job)
             if self._worker is None:
                 # Started from a handler, the thread inherits the tab's Solara context (Solara patches Thread).
@@ -83,6 +88,20 @@ class Work:
         with self._lock:
             return bool(self._jobs)
 
+    def close(self, last: Callable[[], None] | None = None) -> None:
+        """Drop the waiting jobs and accept no more; `last` (closing the model) runs when the job in flight ends."""
+        with self._lock:
+            self._closed = True
+            if self._worker is None:
+                run_now = True
+            else:
+                run_now = False
+                self._last = last
+                while len(self._jobs) > 1:
+                    self._jobs.pop()
+        if run_now and last is not None:
+            last()
+
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the queue is empty (tests, and closing a model); False if `timeout` passed first."""
         with self._idle:
@@ -93,16 +112,20 @@ class Work:
             with self._lock:
                 if not self._jobs:
                     self._worker = None
+                    last, self._last = self._last, None
                     self._idle.notify_all()
-                    return
+                    break
                 job = self._jobs[0]
             follow = self._run(job)
             with self._lock:
                 self._jobs.popleft()
-                if follow is not None:
+                if follow is not None and not self._closed:
                     self._jobs.append(follow)
-                queue = tuple(self._jobs)
-            self.queue.set(queue)
+                queue, closed = tuple(self._jobs), self._closed
+            if not closed:  # a closed tab has no page left to show it
+                self.queue.set(queue)
+        if last is not None:
+            last()
 
     def _run(self, job: Job) -> Job | None:
         """Run a job; what its `then` queues next."""

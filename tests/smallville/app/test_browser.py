@@ -194,7 +194,7 @@ def test_a_slow_model_thinks_in_the_background_while_the_page_keeps_answering(ou
             page.get_by_label("Interview question").fill("What are you working on today?")
             page.get_by_role("button", name="Ask").click()
             pending = page.locator(".voice-pending")
-            expect(pending).to_have_text("Klaus Mueller is thinking about your question…")
+            expect(pending).to_have_text("Klaus Mueller is thinking about your question… (after the work in flight)")
             assert clock.inner_text() == "Mon Feb 13, 2023, 00:00:00"
             page.screenshot(path=tmp_path / "thinking.png", full_page=True)
 

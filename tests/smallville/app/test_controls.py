@@ -1,6 +1,7 @@
 """Step, Play, Reset and the voice box as background work: a click returns at once, the page says what is in flight,
 and the work runs one job at a time. A step is held in flight by a gate the test opens."""
 
+import json
 import threading
 import time
 
@@ -208,3 +209,32 @@ def test_work_runs_jobs_in_order_one_at_a_time_and_reports_failures():
     assert seen == ["a", "b", "c"]
     assert work.failure.value == "The step failed: d broke"
     assert work.queue.value == () and not work.busy
+
+
+def test_closing_the_tab_stops_play_and_closes_the_model_after_the_step_in_flight(monkeypatch):
+    from smallville.app import page
+
+    monkeypatch.setenv(page.SETTINGS_VARIABLE, json.dumps({"model": FAST}))
+    built = []
+    monkeypatch.setattr(
+        page, "build_model", lambda settings, build=page.build_model: built.append(build(settings)) or built[-1]
+    )
+
+    @solara.component
+    def Tab():
+        with solara.AppLayout():  # as the server lays the page out: the sidebar holds the controls
+            page.Page()
+
+    _, rc = solara.render(Tab(), handle_error=False)
+    (town,) = built
+    gated = GatedSteps(town)
+    closed = threading.Event()
+    original_close = town.close
+    town.close = lambda: (original_close(), closed.set())
+    button(rc, "▶").click()
+    assert gated.started.wait(GATE_S)
+    rc.close()
+    assert not closed.is_set()  # the step in flight still has the model
+    gated.gate.set()
+    assert closed.wait(GATE_S)
+    assert gated.steps == 1 and not work_of(town).busy
