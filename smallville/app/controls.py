@@ -63,7 +63,11 @@ def play_job(model, work: Work, token: object, interval_ms: solara.Reactive, ste
             work.playing.set(None)  # the model has ended
         return None
 
-    return Job("play", step_label(model), turn, then=next_turn)
+    def failed(message: str) -> None:
+        work.playing.set(None)
+        work.failure.set(f"The step failed: {message}")
+
+    return Job("play", step_label(model), turn, failed=failed, then=next_turn)
 
 
 def reset_job(model: solara.Reactive, kwargs: dict) -> Job:

@@ -135,6 +135,10 @@ def test_a_failed_step_is_shown_in_one_line_and_the_page_can_step_again(town):
     failure = rc.find(ipyvuetify.Alert).widget
     assert failure.children == ["The step failed: the model server said no"]
     assert not button(rc, "Step").disabled and town.step_count == 0
+    button(rc, "▶").click()  # Play stops at its first failure, and says so the same way
+    assert work_of(town).wait(GATE_S)
+    assert rc.find(ipyvuetify.Alert).widget.children == ["The step failed: the model server said no"]
+    assert button(rc, "▶") is not None and town.step_count == 0
 
 
 def test_play_takes_one_step_at_a_time_until_paused(town):
