@@ -165,6 +165,41 @@ def test_replay_scrubs_through_a_run_without_the_minds(outside, browser_page, ru
 LATENCY_S = 1.5
 
 
+def whisper_across_a_tab_switch(page) -> None:
+    """The inner voice: in flight it says so, and switching tabs meanwhile works; then Klaus remembers."""
+    from playwright.sync_api import expect
+
+    page.get_by_label("Inner voice (a memory to give)").fill("The library closes early on Friday")
+    page.get_by_role("button", name="Whisper").click()
+    expect(page.locator(".voice-pending")).to_have_text("Klaus Mueller is thinking about the whisper…")
+    page.get_by_role("tab", name="Page 1").click()
+    expect(page.locator(".relationship-graph img")).to_be_visible()
+    page.get_by_role("tab", name="Page 0").click()
+    expect(page.locator(".voice-answer")).to_have_text(
+        "Klaus Mueller will remember: The library closes early on Friday", timeout=60_000
+    )
+    expect(page.locator(".agent-card table.recent")).to_contain_text("The library closes early on Friday")
+    expect(page.locator(".work-failure")).to_have_count(0)
+
+
+def play_then_pause(page) -> None:
+    """Play steps on its own until paused (Step greyed out meanwhile); paused, the clock stands still."""
+    from playwright.sync_api import expect
+
+    clock = page.locator(".town-clock")
+    started_at = clock.inner_text()
+    page.get_by_role("button", name="▶").click()
+    expect(page.get_by_role("button", name="Step", exact=True)).to_be_disabled()
+    expect(clock).not_to_have_text(started_at, timeout=60_000)
+    page.get_by_role("button", name="❚❚").click()
+    expect(page.locator(".work-running")).to_have_count(0, timeout=60_000)
+    expect(page.get_by_role("button", name="Step", exact=True)).to_be_enabled()
+    paused_at = clock.inner_text()
+    page.wait_for_timeout(500)
+    assert clock.inner_text() == paused_at
+    expect(page.locator(".work-failure")).to_have_count(0)
+
+
 def test_a_slow_model_thinks_in_the_background_while_the_page_keeps_answering(outside, browser_page, tmp_path):
     from playwright.sync_api import expect
 
@@ -205,18 +240,9 @@ def test_a_slow_model_thinks_in_the_background_while_the_page_keeps_answering(ou
             expect(page.get_by_role("button", name="Step", exact=True)).to_be_enabled()
             assert model_server.stats.requests > requests + 1  # the step's calls and the interview's
 
-            # The inner voice: in flight it says so, and switching tabs meanwhile works; then Klaus remembers.
-            page.get_by_label("Inner voice (a memory to give)").fill("The library closes early on Friday")
-            page.get_by_role("button", name="Whisper").click()
-            expect(pending).to_have_text("Klaus Mueller is thinking about the whisper…")
-            page.get_by_role("tab", name="Page 1").click()
-            expect(page.locator(".relationship-graph img")).to_be_visible()
-            page.get_by_role("tab", name="Page 0").click()
-            expect(page.locator(".voice-answer")).to_have_text(
-                "Klaus Mueller will remember: The library closes early on Friday", timeout=60_000
-            )
-            expect(page.locator(".agent-card table.recent")).to_contain_text("The library closes early on Friday")
-            expect(page.locator(".work-failure")).to_have_count(0)
+            whisper_across_a_tab_switch(page)
+
+            play_then_pause(page)
         finally:
             stop(process)
     assert_stayed_home(page, outside)
