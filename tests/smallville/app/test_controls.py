@@ -215,13 +215,14 @@ def test_work_runs_jobs_in_order_one_at_a_time_and_reports_failures():
     assert work.queue.value == () and not work.busy
 
 
-def test_closing_the_tab_stops_play_and_closes_the_model_after_the_step_in_flight(monkeypatch):
+def render_served_page(monkeypatch, settings: dict) -> tuple:
+    """The page `run.py serve` starts for these settings, in Solara's app layout; and the models it has built."""
     from smallville.app import page
 
-    monkeypatch.setenv(page.SETTINGS_VARIABLE, json.dumps({"model": FAST}))
+    monkeypatch.setenv(page.SETTINGS_VARIABLE, json.dumps(settings))
     built = []
     monkeypatch.setattr(
-        page, "build_model", lambda settings, build=page.build_model: built.append(build(settings)) or built[-1]
+        page, "build_model", lambda wanted, build=page.build_model: built.append(build(wanted)) or built[-1]
     )
 
     @solara.component
@@ -230,6 +231,26 @@ def test_closing_the_tab_stops_play_and_closes_the_model_after_the_step_in_fligh
             page.Page()
 
     _, rc = solara.render(Tab(), handle_error=False)
+    return rc, built
+
+
+def test_the_served_page_resets_to_its_parameters_and_closes_the_old_town(monkeypatch):
+    rc, built = render_served_page(monkeypatch, {"model": {**FAST, "rng": 3}})
+    (old,) = built
+    closed = threading.Event()
+    original_close = old.close
+    old.close = lambda: (original_close(), closed.set())
+    button(rc, "Step").click()
+    button(rc, "Reset").click()
+    assert work_of(old).wait(60) and closed.wait(GATE_S)
+    assert old.step_count == 1
+    new = rc.find(ipyvuetify.Html, class_="town-clock").widget.children[0]
+    assert new == "Mon Feb 13, 2023, 00:00:00"
+    rc.close()
+
+
+def test_closing_the_tab_stops_play_and_closes_the_model_after_the_step_in_flight(monkeypatch):
+    rc, built = render_served_page(monkeypatch, {"model": FAST})
     (town,) = built
     gated = GatedSteps(town)
     closed = threading.Event()
