@@ -25,6 +25,8 @@ from smallville.app.views import (
 # The inspector shows this many of an agent's newest reflections, and of its newest memories.
 REFLECTIONS_SHOWN = 5
 RECENT_SHOWN = 8
+# How often the graph is read before a tie added at the same moment by a step in the background is an error.
+GRAPH_READS = 3
 
 
 class LiveTown:
@@ -96,8 +98,13 @@ class LiveTown:
         return feed_from_log(self.model.event_log, limit)
 
     def graph(self) -> nx.Graph:
-        """The social tracker's graph."""
-        return self.model.social.graph
+        """A copy of the social tracker's graph, which a step in the background may be adding a tie to meanwhile."""
+        for _ in range(GRAPH_READS - 1):
+            try:
+                return self.model.social.graph.copy()
+            except RuntimeError:  # "dictionary changed size during iteration": a tie was added; read again
+                continue
+        return self.model.social.graph.copy()
 
     def metrics(self) -> pd.DataFrame:
         """The DataCollector's model frame, up to its last complete row.
