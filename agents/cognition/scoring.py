@@ -1,12 +1,23 @@
-"""Scoring importance (the paper's section 4.1): several memories in one call, never more than a request accepts."""
+"""Scoring importance (the paper's section 4.1): queued memories rated by a request the agent makes anyway.
 
+Perceived events and a talk's memories wait in the agent's queue until rated. Most of the time they ride along on
+the agent's next request that shows its persona (a reaction, a line of talk, a decomposition, a place for its next
+actions: requests/riding.py); a stand-alone importance call, several memories at once, is made only for memories no
+request carried in time (the queue full or old) and for what must be scored at once (seeds, whispers).
+"""
+
+import logging
 from collections.abc import Sequence
+from typing import Any
 
 from agents.agent_memory import AgentMemory
 from agents.cognition.asking import Ask
 from agents.identity import Identity
-from agents.language.requests import ImportanceRequest
+from agents.language.request import Request
+from agents.language.requests import ImportanceRequest, Scored, ScoredRequest
 from agents.language.requests.scoring import MOST_MEMORIES
+
+logger = logging.getLogger(__name__)
 
 
 async def score_importance(ask: Ask, identity: Identity, texts: Sequence[str]) -> list[int]:
@@ -22,3 +33,48 @@ async def settle_pending(ask: Ask, identity: Identity, memory: AgentMemory) -> N
     """Score the memories waiting in the queue and store them."""
     if memory.pending:
         memory.settle(await score_importance(ask, identity, [pending.description for pending in memory.pending]))
+
+
+def settle_oldest(memory: AgentMemory, count: int, scores: Sequence[int]) -> None:
+    """Store the `count` oldest queued memories with their scores; the rest stay queued."""
+    rest = memory.pending[count:]
+    memory.pending = memory.pending[:count]
+    memory.settle(scores)
+    memory.pending = rest
+
+
+class ScoringRider:
+    """An `ask` for one thought: its first request that shows the persona also rates the queued memories.
+
+    Args:
+        ask: The agent's plain ask.
+        name: The agent's name (the ratings are "to" it).
+        memory: Its memories, whose queue the rider empties.
+    """
+
+    def __init__(self, ask: Ask, name: str, memory: AgentMemory):
+        self._ask = ask
+        self._name = name
+        self._memory = memory
+        self._riding = False
+
+    async def __call__(self, request: Request[Any]) -> Any:
+        """The answer to `request`, the queued memories rated on the way if it can carry them."""
+        if self._riding or not self._memory.pending or not _can_carry(request):
+            return await self._ask(request)
+        batch = tuple(pending.description for pending in self._memory.pending[:MOST_MEMORIES])
+        self._riding = True
+        try:
+            scored: Scored = await self._ask(ScoredRequest(inner=request, name=self._name, memories=batch))
+        finally:
+            self._riding = False
+        if scored.scores is not None and tuple(p.description for p in self._memory.pending[: len(batch)]) == batch:
+            settle_oldest(self._memory, len(batch), scored.scores)
+        return scored.answer
+
+
+def _can_carry(request: Request[Any]) -> bool:
+    """Whether a request may carry ratings: it has an answer model and shows the agent's persona."""
+    if isinstance(request, ImportanceRequest | ScoredRequest) or request.answer_model is None:
+        return False
+    return "persona" in request.fields()

@@ -19,9 +19,21 @@ def _places(text: str) -> list[tuple[str, str, str]]:
     return found
 
 
-def answer_for_messages(messages: list[dict[str, str]]) -> str:  # noqa: PLR0911, PLR0912 - one branch a task
-    """A JSON answer that the request type of these messages parses."""
+# How a request asking for importance ratings on the side (requests/riding.py) says so.
+RIDER = "Also rate the importance of"
+
+
+def answer_for_messages(messages: list[dict[str, str]]) -> str:
+    """A JSON answer that the request type of these messages parses, with ratings if the prompt asks for them too."""
     prompt = next((m["content"] for m in reversed(messages) if m["role"] == "user" and "Task:" in m["content"]), "")
+    task, _, rider = prompt.partition(RIDER)
+    answer = _answer(task)
+    if not rider:
+        return answer
+    return json.dumps({**json.loads(answer), "scores": [5] * len(_numbered(rider))})
+
+
+def _answer(prompt: str) -> str:  # noqa: PLR0911, PLR0912 - one branch a task
     task = re.search(r"Task: (.+)", prompt)
     task = task.group(1) if task else ""
     items = _numbered(prompt)
@@ -47,7 +59,9 @@ def answer_for_messages(messages: list[dict[str, str]]) -> str:  # noqa: PLR0911
     if "react" in task:
         return json.dumps({"choice": "talk", "reason": "to say hello"})
     if "next line" in task:
-        said = len(re.findall(r"^[A-Z][a-z]+ [A-Z][a-z]+: ", prompt.split("The conversation so far:")[-1], re.M))
+        said = len(
+            re.findall(r"^[A-Z][a-z]+ [A-Z][a-z]+: ", prompt.rsplit("The conversation so far:", maxsplit=1)[-1], re.M)
+        )
         return json.dumps({"line": "Hello! Nice to see you.", "end": said >= 3})
     if "summarize a conversation" in task:
         first, second = re.search(r"between (.+?) and (.+?):", prompt).groups()

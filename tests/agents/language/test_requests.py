@@ -27,6 +27,7 @@ from agents.language.requests import (
     ReactionRequest,
     ReflectionQuestionsRequest,
     ScheduleRewriteRequest,
+    ScoredRequest,
     WakeUpRequest,
 )
 
@@ -63,6 +64,11 @@ REQUESTS = {
     ),
     "day_summary": DaySummaryRequest(ISABELLA, DAY, ("Maria Lopez told me: she is coming to the party",)),
     "interview": InterviewRequest(ISABELLA, NOON, "Are you planning a party?", (PARTY, "I love my work")),
+    "scored": ScoredRequest(
+        ReactionRequest(ISABELLA, NOON, "serving coffee", "Maria Lopez", "studying"),
+        "Isabella Rodriguez",
+        ("Maria Lopez is studying", PARTY),
+    ),
     "judge": JudgeRequest(
         "Who is hosting a party?", "Isabella owns Hobbs Cafe", "Isabella, at 5 pm at Hobbs Cafe", "no idea"
     ),
@@ -105,7 +111,7 @@ def test_bad_answer_is_repaired_then_falls_back_logged_and_counted(kind, caplog)
     failing = Gateway(GatewayConfig(model="scripted/x"), backends={"scripted/x": ScriptedBackend(["nonsense", "nope"])})
     assert asyncio.run(failing.ask(request, "Isabella Rodriguez")) == request.fallback()
     assert failing.ledger.totals().fallbacks == 1
-    assert f"{kind} answer for Isabella Rodriguez failed twice" in caplog.text
+    assert f"{request.kind} answer for Isabella Rodriguez failed twice" in caplog.text
 
 
 def test_action_answer_naming_an_unknown_place_is_refused():
