@@ -63,10 +63,11 @@ class ConversationSummary:
 
 @dataclass(frozen=True)
 class Insight:
-    """A reflection and the ids of the memories it rests on."""
+    """A reflection, the ids of the memories it rests on, and its importance (None: not rated yet)."""
 
     text: str
     evidence_ids: tuple[int, ...]
+    importance: int | None = None
 
 
 @dataclass(frozen=True)

@@ -81,7 +81,8 @@ def _answer(prompt: str) -> str:  # noqa: PLR0911, PLR0912 - one branch a task
         return json.dumps({"questions": [asked[index % len(asked)] for index in range(total)]})
     if "insights" in task:
         ids = [int(i) for i in re.findall(r"^\[(\d+)\]", prompt, flags=re.MULTILINE)][:2]
-        return json.dumps({"insights": [{"insight": "I keep busy with my work.", "evidence": ids}]})
+        insight = {"question": 1, "insight": "I keep busy with my work.", "evidence": ids, "importance": 5}
+        return json.dumps({"insights": [insight]})
     if "summarize the day" in task:
         return json.dumps({"summary": "A normal day.", "currently": "going about my life"})
     if "interviewer" in task:

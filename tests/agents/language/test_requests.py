@@ -60,7 +60,9 @@ REQUESTS = {
     ),
     "reflection_questions": ReflectionQuestionsRequest(ISABELLA, ("Maria Lopez is studying", PARTY), 3),
     "insights": InsightsRequest(
-        ISABELLA, "What do I know about Maria Lopez?", ((3, "Maria Lopez is studying"), (7, PARTY))
+        ISABELLA,
+        (("What do I know about Maria Lopez?", (3, 7)), ("What is Isabella planning?", (7,))),
+        ((3, "Maria Lopez is studying"), (7, PARTY)),
     ),
     "day_summary": DaySummaryRequest(ISABELLA, DAY, ("Maria Lopez told me: she is coming to the party",)),
     "interview": InterviewRequest(ISABELLA, NOON, "Are you planning a party?", (PARTY, "I love my work")),
