@@ -29,10 +29,35 @@ async def score_importance(ask: Ask, identity: Identity, texts: Sequence[str]) -
     return scores
 
 
+def known_importance(memory: AgentMemory, texts: Sequence[str]) -> dict[str, int]:
+    """The importance the agent already gave each of these texts, where it holds a memory worded the same.
+
+    The same event seen again ("Maria Lopez is studying") is worth to the agent what it was worth before; asking
+    again would cost a rating and tokens for the same answer.
+    """
+    wanted, found = set(texts), {}
+    for node in reversed(list(memory.stream)):
+        if node.description in wanted and node.description not in found:
+            found[node.description] = node.importance
+            if len(found) == len(wanted):
+                break
+    return found
+
+
+def to_rate(texts: Sequence[str], known: dict[str, int]) -> tuple[str, ...]:
+    """The texts that need a rating: unknown ones, each once."""
+    return tuple(dict.fromkeys(text for text in texts if text not in known))
+
+
 async def settle_pending(ask: Ask, identity: Identity, memory: AgentMemory) -> None:
-    """Score the memories waiting in the queue and store them."""
+    """Score the memories waiting in the queue (those worded like one it holds from that one) and store them."""
     if memory.pending:
-        memory.settle(await score_importance(ask, identity, [pending.description for pending in memory.pending]))
+        texts = [pending.description for pending in memory.pending]
+        rated = known_importance(memory, texts)
+        asked = to_rate(texts, rated)
+        if asked:
+            rated.update(zip(asked, await score_importance(ask, identity, asked), strict=True))
+        memory.settle([rated[text] for text in texts])
 
 
 def settle_oldest(memory: AgentMemory, count: int, scores: Sequence[int]) -> None:
@@ -63,13 +88,19 @@ class ScoringRider:
         if self._riding or not self._memory.pending or not _can_carry(request):
             return await self._ask(request)
         batch = tuple(pending.description for pending in self._memory.pending[:MOST_MEMORIES])
+        rated = known_importance(self._memory, batch)
+        asked = to_rate(batch, rated)
+        if not asked:  # all seen before: stored now, and the request goes alone
+            settle_oldest(self._memory, len(batch), [rated[text] for text in batch])
+            return await self._ask(request)
         self._riding = True
         try:
-            scored: Scored = await self._ask(ScoredRequest(inner=request, name=self._name, memories=batch))
+            scored: Scored = await self._ask(ScoredRequest(inner=request, name=self._name, memories=asked))
         finally:
             self._riding = False
         if scored.scores is not None and tuple(p.description for p in self._memory.pending[: len(batch)]) == batch:
-            settle_oldest(self._memory, len(batch), scored.scores)
+            rated.update(zip(asked, scored.scores, strict=True))
+            settle_oldest(self._memory, len(batch), [rated[text] for text in batch])
         return scored.answer
 
 

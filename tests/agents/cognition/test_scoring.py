@@ -5,7 +5,7 @@ from agents.agent_memory import PendingMemory
 from agents.cognition.conversing import summarize
 from agents.cognition.reacting import react
 from agents.cognition.reflecting import reflection_due
-from agents.cognition.scoring import ScoringRider
+from agents.cognition.scoring import ScoringRider, settle_pending
 from agents.conversation import Conversation
 from agents.language.requests import ScoredRequest
 from agents.records import SocialClock
@@ -79,3 +79,21 @@ def test_a_request_without_the_persona_carries_nothing():
     )
     run(summarize(ScoringRider(mind.ask, KLAUS.name, memory), talk))
     assert not isinstance(mind.requests[0], ScoredRequest) and len(memory.pending) == len(SEEN)
+
+
+def test_a_memory_worded_like_one_already_rated_keeps_that_rating_and_is_not_asked_again():
+    memory = queued(memory_with(("Maria Lopez is studying", 6)), (*SEEN, "Maria Lopez is studying"))
+    mind = ScriptedMind({"reaction": reaction([8, 1])})
+    react_once(mind, memory)
+    assert mind.requests[0].memories == SEEN[1:]  # each new text once; the known one not at all
+    assert memory.pending == []
+    ratings = [(node.description, node.importance) for node in memory.stream][1:]
+    assert ratings == [(SEEN[0], 6), (SEEN[1], 8), (SEEN[2], 1), (SEEN[0], 6)]
+
+
+def test_the_stand_alone_call_asks_only_for_what_is_new():
+    memory = queued(memory_with(("Maria Lopez is studying", 6)), SEEN)
+    mind = ScriptedMind({"importance": lambda r: {"scores": [7] * len(r.memories)}})
+    run(settle_pending(mind.ask, KLAUS, memory))
+    assert mind.asked("importance")[0].memories == SEEN[1:]
+    assert [node.importance for node in memory.stream][1:] == [6, 7, 7]
