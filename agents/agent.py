@@ -25,7 +25,7 @@ from agents.cognition.perceiving import perceive
 from agents.cognition.planning import plan_day, rewrite_schedule, summarize_day
 from agents.cognition.reacting import ReactionOutcome, react, reaction_candidates
 from agents.cognition.reflecting import reflect, reflection_due
-from agents.cognition.scoring import ScoringRider, score_importance, settle_pending
+from agents.cognition.scoring import ScoringRider, score_importance, settle_known, settle_pending
 from agents.conversation import Conversation
 from agents.decision import Decision
 from agents.identity import Identity
@@ -205,6 +205,7 @@ class GenerativeAgent(CellAgent):
         It reads only the step's snapshot, this agent and `conversation` (its talk as the step began), so what it
         decides does not depend on when its answers arrive.
         """
+        settle_known(self.memories)  # what it has seen before keeps the importance it had
         ask = ScoringRider(self._ask(), self.name, self.memories)  # the first request rates the queued memories
         now = view.now
         decision = Decision()

@@ -9,6 +9,7 @@ request carried in time (the queue full or old) and for what must be scored at o
 import logging
 from collections.abc import Sequence
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from agents.agent_memory import AgentMemory
 from agents.cognition.asking import Ask
@@ -16,6 +17,7 @@ from agents.identity import Identity
 from agents.language.request import Request
 from agents.language.requests import ImportanceRequest, Scored, ScoredRequest
 from agents.language.requests.scoring import MOST_MEMORIES
+from memory import MemoryStream
 
 logger = logging.getLogger(__name__)
 
@@ -29,19 +31,34 @@ async def score_importance(ask: Ask, identity: Identity, texts: Sequence[str]) -
     return scores
 
 
+# Each stream's ratings by text, read from the stream itself and extended as it grows (streams only grow; a
+# restored stream is a new object), so nothing here needs saving.
+_RATINGS: WeakKeyDictionary[MemoryStream, tuple[int, dict[str, int]]] = WeakKeyDictionary()
+
+
 def known_importance(memory: AgentMemory, texts: Sequence[str]) -> dict[str, int]:
-    """The importance the agent already gave each of these texts, where it holds a memory worded the same.
+    """The importance the agent already gave each of these texts, where it holds a memory worded the same (newest).
 
     The same event seen again ("Maria Lopez is studying") is worth to the agent what it was worth before; asking
     again would cost a rating and tokens for the same answer.
     """
-    wanted, found = set(texts), {}
-    for node in reversed(list(memory.stream)):
-        if node.description in wanted and node.description not in found:
-            found[node.description] = node.importance
-            if len(found) == len(wanted):
-                break
-    return found
+    stream = memory.stream
+    seen, ratings = _RATINGS.get(stream, (0, {}))
+    for node_id in range(seen, len(stream)):
+        node = stream.node(node_id)
+        ratings[node.description] = node.importance
+    _RATINGS[stream] = (len(stream), ratings)
+    return {text: ratings[text] for text in texts if text in ratings}
+
+
+def settle_known(memory: AgentMemory) -> None:
+    """Store at once the queued memories worded like one the agent holds, with that one's importance (no call)."""
+    known = known_importance(memory, [pending.description for pending in memory.pending])
+    if known:
+        waiting = [pending for pending in memory.pending if pending.description not in known]
+        memory.pending = [pending for pending in memory.pending if pending.description in known]
+        memory.settle([known[pending.description] for pending in memory.pending])
+        memory.pending = waiting
 
 
 def to_rate(texts: Sequence[str], known: dict[str, int]) -> tuple[str, ...]:

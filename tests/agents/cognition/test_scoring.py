@@ -5,7 +5,7 @@ from agents.agent_memory import PendingMemory
 from agents.cognition.conversing import summarize
 from agents.cognition.reacting import react
 from agents.cognition.reflecting import reflection_due
-from agents.cognition.scoring import ScoringRider, settle_pending
+from agents.cognition.scoring import ScoringRider, settle_known, settle_pending
 from agents.conversation import Conversation
 from agents.language.requests import ScoredRequest
 from agents.records import SocialClock
@@ -97,3 +97,10 @@ def test_the_stand_alone_call_asks_only_for_what_is_new():
     run(settle_pending(mind.ask, KLAUS, memory))
     assert mind.asked("importance")[0].memories == SEEN[1:]
     assert [node.importance for node in memory.stream][1:] == [6, 7, 7]
+
+
+def test_queued_memories_seen_before_are_stored_without_a_call_and_the_new_ones_wait():
+    memory = queued(memory_with(("Maria Lopez is studying", 6)), SEEN)
+    settle_known(memory)
+    assert [p.description for p in memory.pending] == list(SEEN[1:])
+    assert [(node.description, node.importance) for node in memory.stream][1:] == [(SEEN[0], 6)]
