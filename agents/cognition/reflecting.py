@@ -33,17 +33,22 @@ async def reflect(
 ) -> list[MemoryNode]:
     """Reflect once: ask questions, retrieve for each, ask for the insights of all, store them with their evidence."""
     recent = [node for node in memory.stream.recent(config.reflection_statements) if "is idle" not in node.description]
-    statements = tuple(node.description for node in recent) or (f"{identity.name} went about the day.",)
+    # Each text once: the same routine event seen ten times is one statement, not ten lines of the prompt.
+    statements = tuple(dict.fromkeys(node.description for node in recent)) or (f"{identity.name} went about the day.",)
     questions = await ask(
         ReflectionQuestionsRequest(identity=identity, statements=statements, n=config.reflection_questions)
     )
     retrieved = memory.retrieve(list(questions), now=now, k=config.retrieval_count, weights=config.retrieval_weights)
+    # Memories worded alike are shown once, under the id of the best retrieved of them.
+    first_id = {}
+    for item in (item for items in retrieved for item in items):
+        first_id.setdefault(item.node.description, item.node.id)
     asked = tuple(
-        (question, tuple(item.node.id for item in items))
+        (question, tuple(dict.fromkeys(first_id[item.node.description] for item in items)))
         for question, items in zip(questions, retrieved, strict=True)
         if items
     )
-    shown = {item.node.id: item.node.description for items in retrieved for item in items}
+    shown = {node_id: text for text, node_id in first_id.items()}
     answer = ()
     if asked:
         request = InsightsRequest(

@@ -134,7 +134,7 @@ def _insights_on(question: str, memories: list[tuple[int, str]], n: int) -> list
         about = subject or "my days"
         found.append(
             {
-                "insight": f"About {about}: " + "; ".join(gist(text) for _, text in group[:2]),
+                "insight": f"About {about}: " + "; ".join(dict.fromkeys(gist(text) for _, text in group[:2])),
                 "evidence": [node_id for node_id, _ in group],
             }
         )

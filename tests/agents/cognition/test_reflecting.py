@@ -79,3 +79,19 @@ def test_an_insight_citing_a_memory_it_does_not_hold_is_dropped(caplog):
     stored = run(reflect(mind.ask, KLAUS, memory, T0, MindConfig(reflection_questions=1)))
     assert stored == [] and "cites ids [99]" in caplog.text
     assert not any(node.kind == NodeKind.REFLECTION for node in memory.stream)
+
+
+def test_memories_worded_alike_are_shown_once_to_both_requests():
+    memory = memory_with(*((text, 8) for text in ["Klaus is writing his paper"] * 3 + ["Klaus talks with Maria"]))
+    mind = ScriptedMind(
+        {
+            "reflection_questions": lambda r: {"questions": ["What is Klaus working on?"] * r.n},
+            "insights": insights_citing(0, importance=5),
+        }
+    )
+    run(reflect(mind.ask, KLAUS, memory, T0, MindConfig(reflection_questions=2)))
+    (questions,) = mind.asked("reflection_questions")
+    assert sorted(questions.statements) == ["Klaus is writing his paper", "Klaus talks with Maria"]
+    (insights,) = mind.asked("insights")
+    assert sorted(text for _, text in insights.memories) == ["Klaus is writing his paper", "Klaus talks with Maria"]
+    assert all(len(ids) == 2 for _, ids in insights.questions)
