@@ -1,7 +1,8 @@
 """A simulated day of the 25 agents offline: wall time, peak memory, calls and tokens per agent-day by request kind.
 
 Targets (DESIGN.md): under 30 s on 2 cores; at most 60 model calls and 50k tokens (litellm's counter) per agent-day.
-Run: .venv/bin/python benchmarks/bench_day.py [minilm|hashing] [days]   (2 days: the paper's end-to-end run)
+Run: .venv/bin/python benchmarks/bench_day.py [minilm|hashing] [days] [name=value ...]   (2 days: the paper's run)
+The name=value pairs set town or mind parameters (e.g. conversation_memories=10) to measure what a setting saves.
 """
 
 import resource
@@ -15,8 +16,9 @@ from smallville.model import SmallvilleModel
 def main() -> None:
     embedder = sys.argv[1] if len(sys.argv) > 1 else "minilm"
     days = float(sys.argv[2]) if len(sys.argv) > 2 else 1.0
+    settings = {name: int(value) for name, value in (pair.split("=", 1) for pair in sys.argv[3:])}
     started = time.perf_counter()
-    model = SmallvilleModel(scenario_name="the_ville_n25", embedder=embedder, rng=0)
+    model = SmallvilleModel(scenario_name="the_ville_n25", embedder=embedder, rng=0, **settings)
     built = time.perf_counter() - started
     model.run_until(model.start + timedelta(days=days))
     wall = time.perf_counter() - started

@@ -65,8 +65,13 @@ def _answer(prompt: str) -> str:  # noqa: PLR0911, PLR0912 - one branch a task
         return json.dumps({"line": "Hello! Nice to see you.", "end": said >= 3})
     if "summarize a conversation" in task:
         first, second = re.search(r"between (.+?) and (.+?):", prompt).groups()
+        rating = {"chat": 3, "takeaway": 4}
         return json.dumps(
-            {"summary": "a friendly chat", "takeaways": {first: "we said hello", second: "we said hello"}}
+            {
+                "summary": "a friendly chat",
+                "takeaways": {first: "we said hello", second: "we said hello"},
+                "importance": {first: rating, second: rating},
+            }
         )
     if "rewrite the rest" in task:
         total = int(re.search(r"next\s+(\d+)\s+minutes", prompt).group(1))
