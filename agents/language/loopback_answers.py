@@ -20,7 +20,7 @@ def _places(text: str) -> list[tuple[str, str, str]]:
 
 
 # How a request asking for importance ratings on the side (requests/riding.py) says so.
-RIDER = "Also rate the importance of"
+RIDER = "Also rate how important each of these"
 
 
 def answer_for_messages(messages: list[dict[str, str]]) -> str:

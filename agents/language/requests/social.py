@@ -82,8 +82,16 @@ class ReactionRequest(Request[Reaction]):
             "other": self.other,
             "other_activity": self.other_activity,
             "memories": numbered(self.memories) if self.memories else f"(nothing about {self.other})",
-            "last_chat": self.last_chat or "(they have not talked before)",
+            "last_chat": self._last_chat(),
         }
+
+    def _last_chat(self) -> str:
+        """The last talk, or a pointer to it when it is already among the memories shown (tokens)."""
+        if not self.last_chat:
+            return "(they have not talked before)"
+        if self.last_chat in self.memories:
+            return f"(memory {self.memories.index(self.last_chat) + 1} above)"
+        return self.last_chat
 
     def parse(self, text: str) -> Reaction:
         answer = parse_json(text, _Reaction)

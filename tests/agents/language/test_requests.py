@@ -126,3 +126,10 @@ def test_action_answer_naming_an_unknown_place_is_refused():
 def test_loopback_asks_as_many_reflection_questions_as_requested(n):
     request = ReflectionQuestionsRequest(ISABELLA, ("Maria Lopez is studying",), n)
     assert len(request.parse(answer_for_messages(request.messages()))) == n
+
+
+def test_a_last_talk_already_among_the_memories_is_pointed_to_not_repeated():
+    chat = "conversation with Maria Lopez: the party"
+    request = ReactionRequest(ISABELLA, NOON, "serving coffee", "Maria Lopez", "studying", ("x", chat), chat)
+    prompt = request.messages()[1]["content"]
+    assert prompt.count(chat) == 1 and '"(memory 2 above)"' in prompt

@@ -27,7 +27,7 @@ def test_the_ride_keeps_the_inner_prompt_whole_and_asks_for_ratings_last():
     assert system == inner_system  # the persona first, as in every request of the agent: the cached prefix
     assert user["content"].startswith(inner_user["content"])
     rider = user["content"][len(inner_user["content"]) :]
-    assert "3 new memories of Klaus Mueller" in rider and json.dumps(PARTY) in rider and '"scores"' in rider
+    assert "these 3 new memories is to Klaus Mueller" in rider and json.dumps(PARTY) in rider and '"scores"' in rider
 
 
 def test_it_counts_and_routes_as_the_inner_request():
