@@ -25,7 +25,7 @@ from agents.cognition.perceiving import perceive
 from agents.cognition.planning import plan_day, rewrite_schedule, summarize_day
 from agents.cognition.reacting import ReactionOutcome, react, reaction_candidates
 from agents.cognition.reflecting import reflect, reflection_due
-from agents.cognition.scoring import score_importance, settle_pending
+from agents.cognition.scoring import ScoringRider, score_importance, settle_known, settle_pending
 from agents.conversation import Conversation
 from agents.decision import Decision
 from agents.identity import Identity
@@ -205,14 +205,13 @@ class GenerativeAgent(CellAgent):
         It reads only the step's snapshot, this agent and `conversation` (its talk as the step began), so what it
         decides does not depend on when its answers arrive.
         """
-        ask = self._ask()
+        await settle_known(self.memories)  # what it has seen before keeps the importance it had
+        ask = ScoringRider(self._ask(), self.name, self.memories)  # the first request rates the queued memories
         now = view.now
         decision = Decision()
         retrievals = self.memories.retrievals
         if self._new_day_due(now):
             await self._new_day(ask, now)
-        if self.memories.pending and (self._scoring_due(now) or self.action is None):
-            await settle_pending(ask, self.identity, self.memories)
         if conversation is not None:
             await self._converse(ask, view, conversation, decision)
         else:
@@ -236,8 +235,10 @@ class GenerativeAgent(CellAgent):
                 self.mind.paths,
                 self.mind.config.observation,
             )
+        if self._scoring_due(now):  # no request carried them, and they have waited long enough
+            await settle_pending(self._ask(), self.identity, self.memories)
         if self._reflection_due():
-            for node in await reflect(ask, self.identity, self.memories, now, self.mind.config):
+            for node in await reflect(self._ask(), self.identity, self.memories, now, self.mind.config):
                 self.journal.append(
                     ("reflection", node.description, {"node": node.id, "cites": list(node.evidence_ids)})
                 )
@@ -360,6 +361,7 @@ class GenerativeAgent(CellAgent):
             "social": self.social.get_state(),
             "reuse": self.reuse.get_state(),
             "pending": [memory.get_state() for memory in self.memories.pending],
+            "journal": [[kind, text, details] for kind, text, details in self.journal],  # a thought's, not yet applied
             "spatial": self.spatial.get_state(),
         }
         if stream:
@@ -375,6 +377,7 @@ class GenerativeAgent(CellAgent):
         self.social.set_state(state["social"])
         self.reuse.set_state(state["reuse"])
         self.memories.pending = [PendingMemory.from_state(memory) for memory in state["pending"]]
+        self.journal = [(kind, text, details) for kind, text, details in state["journal"]]
         self.spatial.set_state(state["spatial"])
         if "stream" in state:
             stream = MemoryStream.from_state(state["stream"])

@@ -80,6 +80,7 @@ class AgentMemory:
     last_retrieved: list[Retrieved] = field(default_factory=list)
     last_focal_points: tuple[str, ...] = ()
     retrievals: int = 0
+    _recent: tuple[tuple, set[str]] | None = field(default=None, repr=False)
 
     async def add(
         self,
@@ -103,6 +104,13 @@ class AgentMemory:
             **details,
         )
 
+    def add_now(self, kind: NodeKind, description: str, *, created: datetime, importance: int, **details) -> MemoryNode:
+        """`add` for synchronous code between turns of the event loop (applying decisions): it waits for the vector."""
+        (embedding,) = self.embedder.embed([description])
+        return self.stream.add(
+            kind, description, created=created, importance=importance, embedding=embedding, **details
+        )
+
     def queue(self, memory: PendingMemory) -> None:
         """Keep a memory until the next importance batch."""
         self.pending.append(memory)
@@ -117,10 +125,19 @@ class AgentMemory:
         """Store the queued memories with their scores (one per queued memory, in order)."""
         if len(scores) != len(self.pending):
             raise ValueError(f"{len(scores)} scores for {len(self.pending)} pending memories")
-        pending = list(self.pending)
-        embeddings = await embed_async(self.embedder, [memory.description for memory in pending])
+        return await self.store(list(self.pending), scores)
+
+    async def store(self, chosen: Sequence[PendingMemory], scores: Sequence[int]) -> list[MemoryNode]:
+        """Store some of the queued memories with their scores and take them off the queue; the others stay queued.
+
+        The queue is read again after the vectors arrive, so a memory queued meanwhile is kept.
+        """
+        if len(scores) != len(chosen):
+            raise ValueError(f"{len(scores)} scores for {len(chosen)} memories")
+        chosen = list(chosen)
+        embeddings = await embed_async(self.embedder, [memory.description for memory in chosen])
         nodes = []
-        for memory, score, embedding in zip(pending, scores, embeddings, strict=True):
+        for memory, score, embedding in zip(chosen, scores, embeddings, strict=True):
             nodes.append(
                 self.stream.add(
                     memory.kind,
@@ -136,7 +153,8 @@ class AgentMemory:
                     lines=memory.lines,
                 )
             )
-        del self.pending[: len(pending)]
+        taken = {id(memory) for memory in chosen}
+        self.pending[:] = [memory for memory in self.pending if id(memory) not in taken]
         return nodes
 
     async def retrieve(
@@ -165,7 +183,15 @@ class AgentMemory:
         return list(dict.fromkeys(item.node.description for item in ranked))[:k]
 
     def recent_keys(self, n: int) -> set[str]:
-        """Descriptions of the n newest events, stored or pending: what counts as already perceived."""
+        """Descriptions of the n newest events, stored or pending: what counts as already perceived.
+
+        Asked at every perception; kept until the stream or the queue grows (both only grow, or are replaced).
+        """
+        key = (self.stream, len(self.stream), self.pending, len(self.pending), n)
+        if self._recent is not None and all(a is b or a == b for a, b in zip(self._recent[0], key, strict=True)):
+            return self._recent[1]
         stored = [node.description for node in self.stream.recent(n, kinds=[NodeKind.EVENT])]
         queued = [memory.description for memory in self.pending if memory.kind == NodeKind.EVENT]
-        return set(stored) | set(queued[-n:])
+        keys = set(stored) | set(queued[-n:])
+        self._recent = (key, keys)
+        return keys

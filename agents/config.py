@@ -45,8 +45,10 @@ class MindConfig:
             baseline talks to everyone it passes).
         shortest_wait_minutes: Shortest wait for someone busy (ours; in whole 5-minute steps, as schedules are).
         longest_wait_minutes: Longest wait for someone busy (ours).
-        importance_batch_size: Perceived events scored together in one importance call (ours; the original: 1).
-        importance_batch_minutes: Longest a perceived event waits to be scored (ours).
+        importance_batch_size: Queued memories that call for a stand-alone importance call when no other request
+            has carried them (ours; the original: 1). Most ride along on the agent's next request instead.
+        importance_batch_minutes: Longest a queued memory waits for a request to carry its rating before a
+            stand-alone call (ours; at 60 most memories were scored alone, at 240 most ride along).
         reflection_questions: Questions per reflection (paper: 3).
         insights_per_question: Insights per question (paper: 5).
         plan_importance: Importance of the day's plan and summary thoughts (the original stores them at 5 rather
@@ -78,8 +80,8 @@ class MindConfig:
     pause_after_talk_minutes: int = 60
     shortest_wait_minutes: int = 5
     longest_wait_minutes: int = 30
-    importance_batch_size: int = 20
-    importance_batch_minutes: int = 60
+    importance_batch_size: int = 40
+    importance_batch_minutes: int = 240
     reflection_questions: int = 3
     insights_per_question: int = 5
     plan_importance: int = 5

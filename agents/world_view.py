@@ -34,6 +34,23 @@ class AgentStatus:
     action_ends: datetime | None
     emoji: str = ""
 
+    def get_state(self) -> dict:
+        """Plain data (a checkpoint keeps the status a thinking agent shows)."""
+        return {
+            **{name: getattr(self, name) for name in ("name", "activity", "address", "sleeping", "talking_with")},
+            "tile": list(self.tile),
+            "action_ends": self.action_ends.isoformat() if self.action_ends else None,
+            "emoji": self.emoji,
+        }
+
+    @classmethod
+    def from_state(cls, state: dict) -> "AgentStatus":
+        """Rebuild from `get_state`."""
+        ends = state["action_ends"]
+        return cls(
+            **{**state, "tile": tuple(state["tile"]), "action_ends": datetime.fromisoformat(ends) if ends else None}
+        )
+
 
 @dataclass(frozen=True)
 class WorldView:

@@ -4,14 +4,19 @@ loopback server.
 Prints, for each number of thinking steps (0 = the paper's lock-step), the median wall time of the runs, model calls,
 the most calls in flight, the steps that waited for answers, the ideal bound max(busiest agent's calls, calls / cap)
 x latency and the ratio to it, with the load average; then what the choice changes in the town (talks, density,
-awareness of each tracked fact). The loopback server answers every request type validly
-(agents/language/loopback_answers.py), so the call pattern is the loopback's (fewer calls than the offline mind's).
+awareness of each tracked fact).
 
-    .venv/bin/python benchmarks/bench_engine.py [--agents 25] [--until 2023-02-14T00:00] [--latency 0.3]
-        [--thinking-steps 0,1,2,3] [--repeats 3]
+Two minds: `loopback` goes through litellm to a loopback server that answers every request type validly
+(agents/language/loopback_answers.py) with the given latency; its call pattern is the loopback's (~17 calls per
+agent-day). `offline` is the offline mind with the latency added under the gateway's in-flight cap: a real model's
+call pattern (~100 calls per agent-day) without litellm.
+
+    .venv/bin/python benchmarks/bench_engine.py [--mind loopback|offline] [--agents 25] [--until 2023-02-14T00:00]
+        [--latency 0.3] [--thinking-steps 0,1,2,3] [--repeats 3]
 """
 
 import argparse
+import asyncio
 import os
 import statistics
 import time
@@ -21,38 +26,69 @@ from agents.language.loopback_server import LoopbackServer
 from smallville.model import SmallvilleModel
 
 
-def run(agents: int, until: datetime, latency: float, thinking_steps: int) -> dict:
+def run(mind: str, agents: int, until: datetime, latency: float, thinking_steps: int) -> dict:
     """One run; its figures."""
+    if mind == "offline":
+        model = SmallvilleModel(agents=agents, embedder="hashing", thinking_steps=thinking_steps)
+        most_in_flight = _add_latency(model.gateway.backend("offline"), latency)
+        return _figures(model, until, latency, most_in_flight)
     os.environ.setdefault("OPENAI_API_KEY", "sk-loopback")
     with LoopbackServer(latency=latency, lifetime_s=3600) as server:
         model = SmallvilleModel(
             agents=agents, embedder="hashing", llm="openai/loopback", api_base=server.url, thinking_steps=thinking_steps
         )
-        waits = 0
-        apply = model._apply_thoughts
+        figures = _figures(model, until, latency, most_in_flight=lambda: server.stats.max_in_flight)
+    return figures
 
-        def counted(names, view):
-            nonlocal waits
-            waits += bool(names)
-            apply(names, view)
 
-        model._apply_thoughts = counted
-        started = time.perf_counter()
-        model.run_until(until)
-        wall = time.perf_counter() - started
-        model.close()
+def _add_latency(backend, latency: float):
+    """Make a backend answer `latency` seconds late (inside the gateway's cap, as a remote model would); returns a
+    function that tells the most calls it had in flight at once."""
+    complete = backend.complete
+    flight = {"now": 0, "most": 0}
+
+    async def late(*args, **kwargs):
+        flight["now"] += 1
+        flight["most"] = max(flight["most"], flight["now"])
+        try:
+            await asyncio.sleep(latency)
+            return await complete(*args, **kwargs)
+        finally:
+            flight["now"] -= 1
+
+    backend.complete = late
+    return lambda: flight["most"]
+
+
+def _figures(model: SmallvilleModel, until: datetime, latency: float, most_in_flight) -> dict:
+    """Run the model to `until`, counting the steps that waited for answers; the figures of the run."""
+    waits = 0
+    apply = model._apply_thoughts
+
+    def counted(names, view):
+        nonlocal waits
+        waits += bool(names)
+        apply(names, view)
+
+    model._apply_thoughts = counted
+    started = time.perf_counter()
+    model.run_until(until)
+    wall = time.perf_counter() - started
+    model.close()
+    in_flight = most_in_flight()
     totals = model.gateway.ledger.totals()
     busiest = max(item.calls for item in model.gateway.ledger.by_agent().values())
     ideal = max(busiest, totals.calls / model.gateway.config.max_in_flight) * latency
     aware = {fact.id: model.social.aware_share(fact.id) for fact in model.setting.facts}
     talks = sum(entry["kind"] == "talk" for entry in model.event_log)
-    return {"wall": wall, "calls": totals.calls, "in_flight": server.stats.max_in_flight, "waits": waits,
+    return {"wall": wall, "calls": totals.calls, "in_flight": in_flight, "waits": waits,
             "busiest": busiest, "ideal": ideal, "talks": talks, "density": model.social.density(), "aware": aware,
             "load": os.getloadavg()[0]}  # fmt: skip
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mind", choices=("loopback", "offline"), default="loopback")
     parser.add_argument("--agents", type=int, default=25)
     parser.add_argument("--until", default="2023-02-14T00:00")
     parser.add_argument("--latency", type=float, default=0.3)
@@ -60,9 +96,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="runs of each setting (the wall time is their median)")
     args = parser.parse_args()
     until = datetime.fromisoformat(args.until)
-    print(f"{args.agents} agents to {until:%Y-%m-%d %H:%M}, {args.latency * 1000:.0f} ms a call, loopback")
+    print(f"{args.agents} agents to {until:%Y-%m-%d %H:%M}, {args.latency * 1000:.0f} ms a call, {args.mind} mind")
     for steps in (int(value) for value in args.thinking_steps.split(",")):
-        runs = [run(args.agents, until, args.latency, steps) for _ in range(args.repeats)]
+        runs = [run(args.mind, args.agents, until, args.latency, steps) for _ in range(args.repeats)]
         first, wall = runs[0], statistics.median(figures["wall"] for figures in runs)
         aware = ", ".join(f"{fact} {100 * share:.0f}%" for fact, share in first["aware"].items())
         print(

@@ -76,6 +76,7 @@ class Ville:
             self.tree[sector][arena] = []
         for sector, arena, game_object in self._object_parts:
             self.tree[sector][arena].append(game_object)
+        self._arena_addresses: dict[Tile, str] = {}  # arena_address_at's answers (every perception asks one)
 
     # --- tiles -> places ----------------------------------------------------------------------------------------
 
@@ -105,8 +106,13 @@ class Ville:
 
     def arena_address_at(self, tile: Tile) -> str:
         """The address of the tile's arena, or of its sector where it has no arena ("" off the tree)."""
-        place = self.place_at(tile)
-        return ":".join(part for part in (place.world, place.sector, place.arena) if part)
+        key = (int(tile[0]), int(tile[1]))
+        address = self._arena_addresses.get(key)
+        if address is None:
+            place = self.place_at(key)
+            address = ":".join(part for part in (place.world, place.sector, place.arena) if part)
+            self._arena_addresses[key] = address
+        return address
 
     # --- places -> tiles ----------------------------------------------------------------------------------------
 

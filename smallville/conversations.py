@@ -6,8 +6,6 @@ thinking agent cannot be drawn into a talk, and a talk's end reaches it once its
 (smallville/thinking.py).
 """
 
-from functools import partial
-
 from agents import Conversation, Decision, WorldView
 
 
@@ -23,7 +21,8 @@ def apply_decisions(model, decisions: list[Decision | None], view: WorldView) ->
             model.log(agent.name, "line", decision.line.line, partner=conversation.partner_of(agent.name))
         if decision.summary is not None and conversation is not None:
             for name in (conversation.first, conversation.second):
-                model.thoughts.when_free(name, partial(model.by_name[name].end_conversation, decision.summary, now))
+                if not model.thoughts.defer_talk_end(name, decision.summary, now):
+                    model.by_name[name].end_conversation(decision.summary, now)
             model.conversations.remove(conversation)
             model.log(agent.name, "talk", decision.summary.summary, partner=conversation.second)
         if decision.talk_to is not None:

@@ -17,6 +17,7 @@ from math import ceil
 import mesa
 
 from agents import AgentStatus, Conversation, Gateway, GatewayConfig, GenerativeAgent, Mind, MindConfig, WorldView
+from agents.language.gateway import budget_checked_by_caller
 from environment import WorldState, make_grid
 from memory import RetrievalWeights, embed_async
 from smallville.conversations import apply_decisions
@@ -144,7 +145,15 @@ class SmallvilleModel(mesa.Model):
         0 is the paper's lock-step, where this step waits for every thought; with more, the town keeps stepping
         while thoughts are in flight and waits only for those due. When a thought takes effect is fixed by the
         simulation, never by when its answer arrived, so a run is the same at any latency.
+
+        The budget (max_calls, max_cost) is checked before the step: BudgetExceeded leaves the town between two
+        steps, its thoughts in flight intact, and a run resumed with more budget goes on exactly.
         """
+        self.gateway.check_budget()  # between steps: a step, once begun, is never cut in half by the budget
+        with budget_checked_by_caller():
+            self._step()
+
+    def _step(self) -> None:
         view = self.snapshot()
         free = [agent for agent in self.people if agent.name not in self.thoughts]
         noticed = [agent.perceive(view) for agent in free]
@@ -171,13 +180,16 @@ class SmallvilleModel(mesa.Model):
             return
         answered = self.run_async(self.thoughts.answer(names))
         for agent in self.people:
-            for effect in answered[agent.name][1] if agent.name in answered else ():
-                effect()
+            for summary, ended in answered[agent.name][1] if agent.name in answered else ():
+                agent.end_conversation(summary, ended)
         decisions = [answered[agent.name][0] if agent.name in answered else None for agent in self.people]
         apply_decisions(self, decisions, view)
 
     def settle(self) -> None:
-        """Answer and apply every thought in flight now (before a checkpoint, an interview or a whisper)."""
+        """Answer and apply every thought in flight now, before a user's whisper or remembered interview.
+
+        The run then departs from the uninterrupted one, as any intervention does.
+        """
         if self.thoughts:
             view = self.snapshot()
             self._apply_thoughts(list(self.thoughts), view)
@@ -234,8 +246,9 @@ class SmallvilleModel(mesa.Model):
         """The whole state of the town as plain data: clock, RNGs, world, talks, agents, metrics, costs.
 
         With `streams=False` the agents' memory streams are left out (a run folder keeps them in its store).
+        Thoughts in flight are finished first and kept with their decisions (see `finish_thoughts`).
         """
-        self.settle()
+        self.finish_thoughts()
         version, internal, gauss = self.random.getstate()
         return {
             "step_count": self.step_count,
@@ -246,7 +259,17 @@ class SmallvilleModel(mesa.Model):
             "agents": {agent.name: agent.get_state(stream=streams) for agent in self.people},
             "social": self.social.get_state(),
             "ledger": self.gateway.ledger.get_state(),
+            "thoughts": self.thoughts.get_state(),
         }
+
+    def finish_thoughts(self) -> None:
+        """Wait for every thought in flight to be decided, applying none: they take effect at their own steps.
+
+        Before a checkpoint: the thinking agents' own records then hold what their thoughts did, and the decisions
+        still to apply go into the checkpoint, so a restored run goes on exactly as the uninterrupted one.
+        """
+        if self.thoughts:
+            self.run_async(self.thoughts.finish())
 
     def set_state(self, state: dict, streams: dict | None = None) -> None:
         """Restore `get_state`'s data into a model built with the same parameters."""
@@ -265,6 +288,7 @@ class SmallvilleModel(mesa.Model):
                 self.by_name[name].talk.conversation = conversation
         self.social.set_state(state["social"])
         self.gateway.ledger.set_state(state["ledger"])
+        self.thoughts.set_state(state["thoughts"])
 
     def _set_mesa_clock(self, steps: int) -> None:
         """Make Mesa's own step count and time agree with a restored run's (they count from the model's build).

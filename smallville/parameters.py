@@ -196,9 +196,19 @@ _TOWN = (
         parse=check.timeout,
     ),
     Parameter(
-        "max_calls", _gateway("max_calls"), "stop cleanly after this many model calls", "minds", parse=check.max_calls
+        "max_calls",
+        _gateway("max_calls"),
+        "stop cleanly after this many model calls (checked between steps: the step under way finishes)",
+        "minds",
+        parse=check.max_calls,
     ),
-    Parameter("max_cost", _gateway("max_cost"), "stop cleanly after this many dollars", "minds", parse=check.max_cost),
+    Parameter(
+        "max_cost",
+        _gateway("max_cost"),
+        "stop cleanly after this many dollars (checked between steps)",
+        "minds",
+        parse=check.max_cost,
+    ),
 )
 
 _ABLATIONS = (

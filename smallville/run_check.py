@@ -54,6 +54,7 @@ class ModelState(BaseModel):
     agents: dict[str, dict]
     social: dict
     ledger: dict
+    thoughts: list[dict]
 
 
 class CheckpointState(BaseModel):

@@ -142,7 +142,7 @@ class RunStore:
         Raises:
             RunFolderError: If a file cannot be written (a full disk): naming it; the last checkpoint stays intact.
         """
-        model.settle()  # a checkpoint inside a thinking window applies the thoughts in flight first
+        model.finish_thoughts()  # the thinking agents' streams and records then hold what their thoughts did
         self._check_embedder(model)
         writing = self.folder.memory
         try:

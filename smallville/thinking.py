@@ -7,17 +7,21 @@ chain of calls overlaps with the next N steps of the others'.
 
 What keeps a run the same at any latency: while it thinks, an agent is frozen for the others. It stands still, does
 not perceive, shows what it was doing when it started, cannot be drawn into a talk (smallville/conversations.py),
-and what the others' decisions do to it (a talk ending) waits until its thought is applied. A thought itself reads
-only its step's snapshot and its own agent (the talk it sees is a copy), so what it decides does not depend on how
-far it had got when the town moved on. The rules live in the model and the talks; this module keeps the books.
+and a talk that ends meanwhile reaches it only once its thought is applied. A thought itself reads only its step's
+snapshot and its own agent (the talk it sees is a copy), so what it decides does not depend on how far it had got
+when the town moved on. A checkpoint waits for the thoughts in flight and keeps their decisions, still to be
+applied at their own steps, so a restored run goes on exactly as the uninterrupted one.
 """
 
 import asyncio
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from agents import AgentStatus, Decision
+from agents.decision import summary_from_state, summary_state
+from agents.language.answers import ConversationSummary
 
 
 @dataclass
@@ -25,16 +29,16 @@ class Thought:
     """One agent's thinking under way.
 
     Attributes:
-        task: The thinking, a task on the model's event loop.
+        task: The thinking, a task on the model's event loop (a done future once restored from a checkpoint).
         shown: What the others see of the agent meanwhile: its status when it started.
         due: The step at whose end the thought takes effect.
-        waiting: What others' decisions did to the agent meanwhile, applied after the thought.
+        talks_ended: Its talk's ending (summary, when) if the partner ended it meanwhile, applied before the thought.
     """
 
-    task: asyncio.Task
+    task: asyncio.Future
     shown: AgentStatus
     due: int
-    waiting: list[Callable[[], None]] = field(default_factory=list)
+    talks_ended: list[tuple[ConversationSummary, datetime]] = field(default_factory=list)
 
 
 class Thoughts:
@@ -70,34 +74,40 @@ class Thoughts:
         """The thinking agents whose thoughts take effect at this step."""
         return [name for name, thought in self._by_name.items() if thought.due <= step]
 
-    def when_free(self, name: str, effect: Callable[[], None]) -> None:
-        """Do `effect` to an agent now, or after its thought is applied if it is thinking."""
+    def defer_talk_end(self, name: str, summary: ConversationSummary, now: datetime) -> bool:
+        """Keep a talk's ending for a thinking agent until its thought is applied; False if it is not thinking."""
         thought = self._by_name.get(name)
-        if thought is None:
-            effect()
-        else:
-            thought.waiting.append(effect)
+        if thought is not None:
+            thought.talks_ended.append((summary, now))
+        return thought is not None
 
-    async def answer(self, names: Iterable[str]) -> dict[str, tuple[Decision, list[Callable[[], None]]]]:
-        """Wait for these agents' thoughts; each becomes its decision and the effects that waited for it.
+    async def answer(self, names: Iterable[str]) -> dict[str, tuple[Decision, list]]:
+        """Wait for these agents' thoughts; each becomes its decision and the talk endings that waited for it.
 
         They are taken out first: if one fails (a spent budget, a model that stays down), every thought in flight
         is cancelled and dropped with the step, as lock-step drops a failed round, and none is awaited twice.
         """
         taken = {name: self._by_name.pop(name) for name in names}
-        try:
-            decisions = await asyncio.gather(*(thought.task for thought in taken.values()))
-        except BaseException:
-            for thought in taken.values():
-                thought.task.cancel()
-            self.cancel()
-            raise
+        decisions = await self._all_or_none([thought.task for thought in taken.values()])
         return {
-            name: (decision, thought.waiting)
+            name: (decision, thought.talks_ended)
             for (name, thought), decision in zip(taken.items(), decisions, strict=True)
         }
 
-    def cancel(self) -> list[asyncio.Task]:
+    async def finish(self) -> None:
+        """Wait until every thought in flight has its decision, applying none (before a checkpoint)."""
+        await self._all_or_none([thought.task for thought in self._by_name.values()])
+
+    async def _all_or_none(self, tasks: list[asyncio.Future]) -> list[Decision]:
+        try:
+            return await asyncio.gather(*tasks)
+        except BaseException:
+            for task in tasks:
+                task.cancel()
+            self.cancel()
+            raise
+
+    def cancel(self) -> list[asyncio.Future]:
         """Drop every thought in flight; returns their tasks (cancelled, done once the loop runs again)."""
         tasks = [thought.task for thought in self._by_name.values()]
         for task in tasks:
@@ -108,3 +118,37 @@ class Thoughts:
     async def drop(self) -> None:
         """Drop every thought in flight and wait until their tasks are done."""
         await asyncio.gather(*self.cancel(), return_exceptions=True)
+
+    # --- checkpoints --------------------------------------------------------------------------------------------
+
+    def get_state(self) -> list[dict]:
+        """The thoughts in flight as plain data, their decisions included (after `finish`).
+
+        Raises:
+            RuntimeError: If a thought is still under way.
+        """
+        if any(not thought.task.done() for thought in self._by_name.values()):
+            raise RuntimeError("a checkpoint of thoughts in flight needs them finished first (Thoughts.finish)")
+        return [
+            {
+                "agent": name,
+                "due": thought.due,
+                "shown": thought.shown.get_state(),
+                "decision": thought.task.result().get_state(),
+                "talks_ended": [[summary_state(summary), now.isoformat()] for summary, now in thought.talks_ended],
+            }
+            for name, thought in self._by_name.items()
+        ]
+
+    def set_state(self, state: list[dict]) -> None:
+        """Restore `get_state`'s thoughts: decided already, applied at their own steps."""
+        self.cancel()
+        for record in state:
+            decided = self._loop.create_future()
+            decided.set_result(Decision.from_state(record["decision"]))
+            self._by_name[record["agent"]] = Thought(
+                decided,
+                AgentStatus.from_state(record["shown"]),
+                record["due"],
+                [(summary_from_state(summary), datetime.fromisoformat(now)) for summary, now in record["talks_ended"]],
+            )

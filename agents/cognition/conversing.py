@@ -49,9 +49,10 @@ async def summarize(ask: Ask, conversation: Conversation) -> ConversationSummary
 def remember_conversation(
     memory: AgentMemory, me: str, conversation: Conversation, summary: ConversationSummary, now: datetime
 ) -> None:
-    """Queue the chat and this agent's takeaway for its memory (both scored in the next importance batch)."""
+    """Keep the chat and this agent's takeaway: stored with the summary's ratings, else queued to be rated."""
     partner = conversation.partner_of(me)
-    memory.queue(
+    rating = next(((chat, takeaway) for name, chat, takeaway in summary.importance if name == me), None)
+    kept = [
         PendingMemory(
             kind=NodeKind.CHAT,
             description=f"conversation with {partner}: {summary.summary}",
@@ -63,10 +64,10 @@ def remember_conversation(
             partner=partner,
             lines=tuple(conversation.lines),
         )
-    )
+    ]
     takeaway = dict(summary.takeaways).get(me, "")
     if takeaway:
-        memory.queue(
+        kept.append(
             PendingMemory(
                 kind=NodeKind.THOUGHT,
                 description=takeaway,
@@ -77,3 +78,10 @@ def remember_conversation(
                 keywords=(partner, *mentioned_names(takeaway)),
             )
         )
+    for pending, score in zip(kept, rating or (), strict=False):
+        details = {name: getattr(pending, name) for name in ("subject", "predicate", "object", "keywords")}
+        memory.add_now(pending.kind, pending.description, created=now, importance=score, partner=pending.partner,
+                   lines=pending.lines, **details)  # fmt: skip
+    if rating is None:
+        for pending in kept:
+            memory.queue(pending)

@@ -55,18 +55,23 @@ class ConversationTurn:
 
 @dataclass(frozen=True)
 class ConversationSummary:
-    """What a talk was about, and what each participant takes from it: ((name, takeaway), ...)."""
+    """What a talk was about, what each side takes from it, and how much the talk and the takeaway matter to each.
+
+    takeaways: ((name, takeaway), ...); importance: ((name, chat, takeaway), ...), empty if not rated.
+    """
 
     summary: str
     takeaways: tuple[tuple[str, str], ...]
+    importance: tuple[tuple[str, int, int], ...] = ()
 
 
 @dataclass(frozen=True)
 class Insight:
-    """A reflection and the ids of the memories it rests on."""
+    """A reflection, the ids of the memories it rests on, and its importance (None: not rated yet)."""
 
     text: str
     evidence_ids: tuple[int, ...]
+    importance: int | None = None
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,9 @@ import asyncio
 import logging
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,21 @@ logger = logging.getLogger(__name__)
 OFFLINE = "offline"
 # First wait before a retry, doubled each time (with at most this many seconds between tries).
 BACKOFF_S, MAX_BACKOFF_S = 0.5, 20.0
+
+
+# Set while a caller that checks the budget itself is at work (a town's step, and the thoughts it starts): its asks
+# are not cut off by the budget, so no step is left half done; the step may overshoot by its own calls.
+_BUDGET_CHECKED_BY_CALLER: ContextVar[bool] = ContextVar("budget_checked_by_caller", default=False)
+
+
+@contextmanager
+def budget_checked_by_caller() -> Iterator[None]:
+    """Within this block (and in the tasks started in it), `Gateway.ask` leaves the budget to the caller."""
+    token = _BUDGET_CHECKED_BY_CALLER.set(True)
+    try:
+        yield
+    finally:
+        _BUDGET_CHECKED_BY_CALLER.reset(token)
 
 
 class BudgetExceeded(RuntimeError):
@@ -104,7 +121,8 @@ class Gateway:
     async def ask(self, request: Request, agent: str) -> Any:
         """The answer to a request: parsed, repaired once if needed, else the request's fallback."""
         model = self.config.model_for(request.kind)
-        self._check_budget()
+        if not _BUDGET_CHECKED_BY_CALLER.get():
+            self.check_budget()
         started = time.perf_counter()
         parameters = {
             "temperature": request.temperature if self.config.temperature is None else self.config.temperature,
@@ -198,7 +216,8 @@ class Gateway:
             self._semaphore_loop = loop
         return self._semaphore
 
-    def _check_budget(self) -> None:
+    def check_budget(self) -> None:
+        """Raise BudgetExceeded if the calls or the cost allowed are spent."""
         totals = self.ledger.totals()
         if self.config.max_calls is not None and totals.calls >= self.config.max_calls:
             raise BudgetExceeded(f"the budget of {self.config.max_calls} model calls is spent")

@@ -19,9 +19,21 @@ def _places(text: str) -> list[tuple[str, str, str]]:
     return found
 
 
-def answer_for_messages(messages: list[dict[str, str]]) -> str:  # noqa: PLR0911, PLR0912 - one branch a task
-    """A JSON answer that the request type of these messages parses."""
+# How a request asking for importance ratings on the side (requests/riding.py) says so.
+RIDER = "Also rate how important each of these"
+
+
+def answer_for_messages(messages: list[dict[str, str]]) -> str:
+    """A JSON answer that the request type of these messages parses, with ratings if the prompt asks for them too."""
     prompt = next((m["content"] for m in reversed(messages) if m["role"] == "user" and "Task:" in m["content"]), "")
+    task, _, rider = prompt.partition(RIDER)
+    answer = _answer(task)
+    if not rider:
+        return answer
+    return json.dumps({**json.loads(answer), "scores": [5] * len(_numbered(rider))})
+
+
+def _answer(prompt: str) -> str:  # noqa: PLR0911, PLR0912 - one branch a task
     task = re.search(r"Task: (.+)", prompt)
     task = task.group(1) if task else ""
     items = _numbered(prompt)
@@ -47,12 +59,19 @@ def answer_for_messages(messages: list[dict[str, str]]) -> str:  # noqa: PLR0911
     if "react" in task:
         return json.dumps({"choice": "talk", "reason": "to say hello"})
     if "next line" in task:
-        said = len(re.findall(r"^[A-Z][a-z]+ [A-Z][a-z]+: ", prompt.split("The conversation so far:")[-1], re.M))
+        said = len(
+            re.findall(r"^[A-Z][a-z]+ [A-Z][a-z]+: ", prompt.rsplit("The conversation so far:", maxsplit=1)[-1], re.M)
+        )
         return json.dumps({"line": "Hello! Nice to see you.", "end": said >= 3})
     if "summarize a conversation" in task:
         first, second = re.search(r"between (.+?) and (.+?):", prompt).groups()
+        rating = {"chat": 3, "takeaway": 4}
         return json.dumps(
-            {"summary": "a friendly chat", "takeaways": {first: "we said hello", second: "we said hello"}}
+            {
+                "summary": "a friendly chat",
+                "takeaways": {first: "we said hello", second: "we said hello"},
+                "importance": {first: rating, second: rating},
+            }
         )
     if "rewrite the rest" in task:
         total = int(re.search(r"next\s+(\d+)\s+minutes", prompt).group(1))
@@ -67,7 +86,8 @@ def answer_for_messages(messages: list[dict[str, str]]) -> str:  # noqa: PLR0911
         return json.dumps({"questions": [asked[index % len(asked)] for index in range(total)]})
     if "insights" in task:
         ids = [int(i) for i in re.findall(r"^\[(\d+)\]", prompt, flags=re.MULTILINE)][:2]
-        return json.dumps({"insights": [{"insight": "I keep busy with my work.", "evidence": ids}]})
+        insight = {"question": 1, "insight": "I keep busy with my work.", "evidence": ids, "importance": 5}
+        return json.dumps({"insights": [insight]})
     if "summarize the day" in task:
         return json.dumps({"summary": "A normal day.", "currently": "going about my life"})
     if "interviewer" in task:

@@ -1,1 +1,1 @@
-"""The browser app: Mesa's SolaraViz page of the Ville, live or replaying a run folder (`run.py serve`)."""
+"""The browser app: the Ville in SolaraViz's layout, live or replaying a run folder (`run.py serve`)."""

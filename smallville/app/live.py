@@ -1,4 +1,8 @@
-"""The panels' view of a running SmallvilleModel: read-only, built anew for each render (it holds no state)."""
+"""The panels' view of a running SmallvilleModel: read-only, built anew for each render (it holds no state).
+
+A panel may read the model while a step runs in the background (controls.py): what it shows is then the town in the
+middle of that step, which the next redraw, at the step's end, replaces.
+"""
 
 from datetime import datetime
 
@@ -21,6 +25,8 @@ from smallville.app.views import (
 # The inspector shows this many of an agent's newest reflections, and of its newest memories.
 REFLECTIONS_SHOWN = 5
 RECENT_SHOWN = 8
+# How often the graph is read before a tie added at the same moment by a step in the background is an error.
+GRAPH_READS = 3
 
 
 class LiveTown:
@@ -92,12 +98,23 @@ class LiveTown:
         return feed_from_log(self.model.event_log, limit)
 
     def graph(self) -> nx.Graph:
-        """The social tracker's graph."""
-        return self.model.social.graph
+        """A copy of the social tracker's graph, which a step in the background may be adding a tie to meanwhile."""
+        for _ in range(GRAPH_READS - 1):
+            try:
+                return self.model.social.graph.copy()
+            except RuntimeError:  # "dictionary changed size during iteration": a tie was added; read again
+                continue
+        return self.model.social.graph.copy()
 
     def metrics(self) -> pd.DataFrame:
-        """The DataCollector's model frame."""
-        return self.model.datacollector.get_model_vars_dataframe()
+        """The DataCollector's model frame, up to its last complete row.
+
+        A panel may draw while a step runs in the background (controls.py), in the middle of the DataCollector
+        appending a row column by column; the columns are then cut to the rows all of them have.
+        """
+        columns = dict(self.model.datacollector.model_vars)
+        rows = min((len(values) for values in columns.values()), default=0)
+        return pd.DataFrame({name: values[:rows] for name, values in columns.items()})
 
 
 def recalled_memory(item: Retrieved) -> RecalledMemory:

@@ -1,10 +1,10 @@
 """Talking to the selected agent, as in the paper: an interview question, and the inner voice (a memory given).
 
 Both go through the model's gateway like the agents' own calls (offline by default, counted in the ledger) and run
-on the model's event loop, which waits for a step in progress. A replay only shows: it has no minds to ask.
+as background work (work.py), after a step in flight: the box says who is thinking meanwhile, the rest of the page
+stays usable, and the answer or a one-line error appears when the call returns. A replay only shows: it has no minds
+to ask.
 """
-
-import logging
 
 import solara
 from mesa.visualization.utils import force_update, update_counter
@@ -12,8 +12,38 @@ from mesa.visualization.utils import force_update, update_counter
 from smallville.app.html import PANEL_STYLE, heading
 from smallville.app.selection import chosen
 from smallville.app.source import town_of
+from smallville.app.work import Job, work_of
 
-logger = logging.getLogger(__name__)
+# What the box last heard back, and what went wrong; one per browser tab, kept while the agent selection changes.
+answer = solara.reactive("")
+voice_error = solara.reactive("")
+
+
+def interview_job(model, name: str, question: str) -> Job:
+    """Ask `name` a question; the answer, or why there is none, lands in the box."""
+    return Job(
+        "interview",
+        f"{name} is thinking about your question…",
+        lambda: model.interview(name, question),
+        done=lambda reply: answer.set(f"{name}: {reply}"),
+        failed=lambda message: voice_error.set(f"The interview failed: {message}"),
+    )
+
+
+def whisper_job(model, name: str, statement: str) -> Job:
+    """Give `name` a memory; then the panels redraw (the inspector lists it among the newest memories)."""
+
+    def remembered(_) -> None:
+        answer.set(f"{name} will remember: {statement}")
+        force_update()
+
+    return Job(
+        "whisper",
+        f"{name} is thinking about the whisper…",
+        lambda: model.whisper(name, statement),
+        done=remembered,
+        failed=lambda message: voice_error.set(f"The whisper failed: {message}"),
+    )
 
 
 @solara.component
@@ -24,27 +54,22 @@ def VoiceBox(model):
     name = chosen(town.names())
     question, set_question = solara.use_state("")
     statement, set_statement = solara.use_state("")
-    answer, set_answer = solara.use_state("")
-    error, set_error = solara.use_state("")
+    work = work_of(model)
+    queue = work.queue.value
+    in_flight = [
+        job.label if index == 0 else f"{job.label} (after the work in flight)"
+        for index, job in enumerate(queue)
+        if job.kind in {"interview", "whisper"}
+    ]
 
     def interview() -> None:
-        try:
-            set_answer(f"{name}: {model.interview(name, question.strip())}")
-            set_error("")
-        except Exception as problem:  # shown to the user and logged
-            logger.exception("interview of %s failed", name)
-            set_error(f"The interview failed: {problem}")
+        voice_error.set("")
+        work.submit(interview_job(model, name, question.strip()))
 
     def whisper() -> None:
-        try:
-            model.whisper(name, statement.strip())
-            set_answer(f"{name} will remember: {statement.strip()}")
-            set_statement("")
-            set_error("")
-            force_update()
-        except Exception as problem:  # shown to the user and logged
-            logger.exception("whisper to %s failed", name)
-            set_error(f"The whisper failed: {problem}")
+        voice_error.set("")
+        work.submit(whisper_job(model, name, statement.strip()))
+        set_statement("")
 
     with solara.Column(style=PANEL_STYLE, classes=["voice-box"]) as main:
         solara.HTML(unsafe_innerHTML=heading(f"Talk to {name}"))
@@ -57,8 +82,12 @@ def VoiceBox(model):
                 "Inner voice (a memory to give)", value=statement, on_value=set_statement, continuous_update=True
             )
             solara.Button("Whisper", on_click=whisper, disabled=not statement.strip())
-            if answer:
-                solara.Text(answer, classes=["voice-answer"])
-            if error:
-                solara.Error(error)
+            for label in in_flight:
+                with solara.Row(classes=["voice-pending"], style="align-items: center;"):
+                    solara.v.ProgressCircular(indeterminate=True, size=16, width=2, color="primary")
+                    solara.Text(label)
+            if answer.value:
+                solara.Text(answer.value, classes=["voice-answer"])
+            if voice_error.value:
+                solara.Error(voice_error.value)
     return main

@@ -11,7 +11,9 @@ KLAUS = identity("Klaus Mueller")
 def test_insights_built_on_insights_do_not_grow():
     memories = [(0, "Maria Lopez is studying physics at the library"), (1, "Maria Lopez said she loves streaming")]
     for depth in range(12):
-        request = InsightsRequest(KLAUS, "What do I know about Maria Lopez?", tuple(memories))
+        request = InsightsRequest(
+            KLAUS, (("What do I know about Maria Lopez?", tuple(i for i, _ in memories)),), tuple(memories)
+        )
         (found, *_) = insights(request, seed=0)["insights"]
         memories = [(2 * depth + 2, found["insight"]), (2 * depth + 3, found["insight"])]
     assert found["insight"].startswith("About Maria Lopez: ")

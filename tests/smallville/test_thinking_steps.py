@@ -2,16 +2,21 @@
 time the simulation fixes, so a run is the same at any model latency; 0 is the paper's lock-step."""
 
 import asyncio
+import json
 import random
 from datetime import datetime
 
 import pytest
 
 from agents import AgentStatus, Decision
+from agents.language.answers import ConversationSummary
 from agents.language.loopback_server import LoopbackServer
 from smallville.conversations import start_talk
 from smallville.model import SmallvilleModel
+from smallville.run_store import RunStore
 from smallville.thinking import Thoughts
+
+NOW = datetime(2023, 2, 13, 9, 0)
 
 
 def town(**options) -> SmallvilleModel:
@@ -67,23 +72,27 @@ def test_a_thinking_agent_cannot_be_drawn_into_a_talk():
     model.close()
 
 
-def test_a_checkpoint_applies_the_thoughts_in_flight_and_a_restore_goes_on_identically():
-    model = town(thinking_steps=2)
-    model.run_until(datetime(2023, 2, 13, 7, 0, 20))
-    while not model.thoughts:
-        model.step()
-    state = model.get_state()
-    assert not model.thoughts
+def test_a_checkpoint_keeps_the_thoughts_in_flight_and_changes_nothing():
+    plain, checked = town(thinking_steps=2), town(thinking_steps=2)
+    for model in (plain, checked):
+        model.run_until(datetime(2023, 2, 13, 7, 0, 20))
+    while not checked.thoughts:
+        checked.step()
+        plain.step()
+    state = checked.get_state()
+    state["thoughts"] = json.loads(json.dumps(state["thoughts"]))  # as a checkpoint file holds them
+    assert checked.thoughts and state["thoughts"]  # decided, still to take effect at their own steps
     copy = town(thinking_steps=2, seed_memories=False)
     copy.set_state(state)
-    logged = len(model.event_log)
+    logged = len(checked.event_log)
     for _ in range(120):
-        model.step()
-        copy.step()
-    assert [agent.tile for agent in copy.people] == [agent.tile for agent in model.people]
-    assert copy.event_log == model.event_log[logged:] and copy.event_log
-    model.close()
-    copy.close()
+        for model in (plain, checked, copy):
+            model.step()
+    assert checked.event_log == plain.event_log
+    assert [agent.tile for agent in copy.people] == [agent.tile for agent in checked.people]
+    assert copy.event_log == checked.event_log[logged:] and copy.event_log
+    for model in (plain, checked, copy):
+        model.close()
 
 
 @pytest.mark.slow
@@ -123,24 +132,49 @@ def test_answers_arriving_in_another_order_change_nothing(thinking_steps):
     assert {"line", "talk", "action"} <= {kind for _, _, kind, _ in first}  # talks ran through thoughts in flight
 
 
-def test_what_others_do_to_a_thinking_agent_waits_for_its_thought():
+def test_a_talk_that_ends_while_an_agent_thinks_reaches_it_with_its_thought():
     loop = asyncio.new_event_loop()
     thoughts = Thoughts(loop)
-    done: list[str] = []
-    thoughts.when_free("Ann", lambda: done.append("free agent: at once"))
+    summary = ConversationSummary("they talked about the weather", (("Bob", "it may rain"),))
+    assert not thoughts.defer_talk_end("Ann", summary, NOW)  # not thinking: the caller ends it at once
 
     async def thinking() -> Decision:
-        return Decision()
+        return Decision(talk_to="Ann")
 
-    shown = AgentStatus("Bob", (0, 0), "reading", "", False, None, None)
+    shown = AgentStatus("Bob", (0, 0), "reading", "", False, "Ann", None)
     thoughts.start("Bob", thinking(), shown, due=4)
-    thoughts.when_free("Bob", lambda: done.append("thinking agent: later"))
-    assert done == ["free agent: at once"]
+    assert thoughts.defer_talk_end("Bob", summary, NOW)
     assert thoughts.shown("Bob") == shown and thoughts.due(3) == [] and thoughts.due(4) == ["Bob"]
-    answered = loop.run_until_complete(thoughts.answer(["Bob"]))
-    decision, waiting = answered["Bob"]
-    assert isinstance(decision, Decision) and "Bob" not in thoughts
-    for effect in waiting:
-        effect()
-    assert done == ["free agent: at once", "thinking agent: later"]
+    loop.run_until_complete(thoughts.finish())
+    restored = Thoughts(loop)
+    restored.set_state(json.loads(json.dumps(thoughts.get_state())))
+    for kept in (thoughts, restored):
+        answered = loop.run_until_complete(kept.answer(["Bob"]))
+        assert answered == {"Bob": (Decision(talk_to="Ann"), [(summary, NOW)])} and "Bob" not in kept
     loop.close()
+
+
+def test_a_run_folder_checkpoint_with_thoughts_in_flight_resumes_exactly(tmp_path):
+    """Through the run folder (JSON checkpoint, memory store): a run restored from a checkpoint taken while
+    thoughts were in flight goes on exactly as the uninterrupted run."""
+    options = {"scenario_name": "the_ville_n3", "embedder": "hashing", "llm": "offline", "thinking_steps": 7}
+    whole = SmallvilleModel(**options)
+    whole.run_until(datetime(2023, 2, 13, 7, 0))
+    while not whole.thoughts:
+        whole.step()
+    store = RunStore.create(tmp_path / "run", {**options, "end": "2023-02-13T09:00:00", "checkpoint_minutes": 10})
+    store.checkpoint(whole)
+    store.close()
+    in_flight = len(whole.thoughts)
+    logged = len(whole.event_log)
+    whole.run_until(datetime(2023, 2, 13, 9, 0))
+    reopened = RunStore.open(tmp_path / "run")
+    assert len(reopened.snapshot.state["model"]["thoughts"]) == in_flight > 0
+    resumed = SmallvilleModel(**options, seed_memories=False)
+    reopened.restore(resumed)
+    resumed.run_until(datetime(2023, 2, 13, 9, 0))
+    assert resumed.event_log == whole.event_log[logged:]
+    assert "action" in {entry["kind"] for entry in resumed.event_log}
+    for model in (whole, resumed):
+        model.close()
+    reopened.close()

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from agents.language.offline import judging, places, planner, talk, thinking
+from agents.language.offline.salience import importance_of
 from agents.language.request import Request
 from agents.language.requests import (
     ActionRequest,
@@ -25,6 +26,7 @@ from agents.language.requests import (
     ReactionRequest,
     ReflectionQuestionsRequest,
     ScheduleRewriteRequest,
+    ScoredRequest,
     WakeUpRequest,
 )
 from agents.language.requests.evaluation import FactCheckRequest, RankRequest
@@ -67,6 +69,12 @@ def _actions(request: ActionRequest, seed: int) -> dict:
     return {"actions": places.choose_places(request, seed)}
 
 
+def _scored(request: ScoredRequest, seed: int) -> dict:
+    """The inner request's answer, with the queued memories rated as an importance request would rate them."""
+    answer = HANDLERS[type(request.inner)](request.inner, seed)
+    return {**answer, "scores": [importance_of(memory) for memory in request.memories]}
+
+
 HANDLERS: dict[type, Callable[[Any, int], dict]] = {
     ImportanceRequest: thinking.importance,
     WakeUpRequest: _wake_up,
@@ -83,6 +91,7 @@ HANDLERS: dict[type, Callable[[Any, int], dict]] = {
     DaySummaryRequest: thinking.day_summary,
     InterviewRequest: thinking.interview,
     JudgeRequest: thinking.judge,
+    ScoredRequest: _scored,
 }
 # The evaluation's own requests (the paper's judge and fact checks), answered by the same rules of thumb.
 EVALUATION_HANDLERS: dict[type, Callable[[Any, int], dict]] = {

@@ -90,4 +90,11 @@ def summarize(request: ConversationSummaryRequest, seed: int) -> dict:
         takeaway = f"{other} told me: {heard}" if len(heard.split()) > 3 else f"I had a short chat with {other}."
         takeaways[name] = takeaway[:LONGEST_TAKEAWAY]
     summary = f"{request.first} and {request.second} talked about {' '.join(topic.split()[:12])}"
-    return {"summary": summary, "takeaways": takeaways}
+    importance = {
+        name: {
+            "chat": importance_of(f"conversation with {other}: {summary}"),
+            "takeaway": importance_of(takeaways[name]),
+        }
+        for name, other in ((request.first, request.second), (request.second, request.first))
+    }
+    return {"summary": summary, "takeaways": takeaways, "importance": importance}

@@ -109,26 +109,36 @@ def questions(request: ReflectionQuestionsRequest, seed: int) -> dict:
 
 
 def insights(request: InsightsRequest, seed: int) -> dict:
-    """Insights grouping the memories that share the question's subject, each citing them."""
+    """For each question, insights grouping its memories that share the question's subject, each citing them."""
     del seed
-    subject = next(iter(_NAME.findall(request.question)), None)
-    keys = _words(request.question)
+    texts = dict(request.memories)
+    found = []
+    for index, (question, ids) in enumerate(request.questions, start=1):
+        memories = [(node_id, texts[node_id]) for node_id in ids]
+        for insight in _insights_on(question, memories, request.n):
+            found.append({"question": index, **insight, "importance": importance_of(insight["insight"])})
+    return {"insights": found}
+
+
+def _insights_on(question: str, memories: list[tuple[int, str]], n: int) -> list[dict]:
+    subject = next(iter(_NAME.findall(question)), None)
+    keys = _words(question)
     related = [
         (node_id, text)
-        for node_id, text in request.memories
+        for node_id, text in memories
         if (subject and subject in text) or (not subject and keys & _words(text))
-    ] or list(request.memories[:3])
+    ] or memories[:3]
     found = []
-    for start in range(0, min(len(related), 3 * request.n), 3):
+    for start in range(0, min(len(related), 3 * n), 3):
         group = related[start : start + 3]
         about = subject or "my days"
         found.append(
             {
-                "insight": f"About {about}: " + "; ".join(gist(text) for _, text in group[:2]),
+                "insight": f"About {about}: " + "; ".join(dict.fromkeys(gist(text) for _, text in group[:2])),
                 "evidence": [node_id for node_id, _ in group],
             }
         )
-    return {"insights": found[: request.n]}
+    return found[:n]
 
 
 def day_summary(request: DaySummaryRequest, seed: int) -> dict:

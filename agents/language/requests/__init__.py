@@ -10,6 +10,7 @@ from agents.language.requests.planning import (
     WakeUpRequest,
 )
 from agents.language.requests.reflecting import DaySummaryRequest, InsightsRequest, ReflectionQuestionsRequest
+from agents.language.requests.riding import Scored, ScoredRequest
 from agents.language.requests.scoring import ImportanceRequest
 from agents.language.requests.social import ConversationLineRequest, ConversationSummaryRequest, ReactionRequest
 
@@ -29,6 +30,7 @@ ALL_REQUESTS = (
     DaySummaryRequest,
     InterviewRequest,
     JudgeRequest,
+    ScoredRequest,
 )
 
 __all__ = [
@@ -47,5 +49,7 @@ __all__ = [
     "ReactionRequest",
     "ReflectionQuestionsRequest",
     "ScheduleRewriteRequest",
+    "Scored",
+    "ScoredRequest",
     "WakeUpRequest",
 ]

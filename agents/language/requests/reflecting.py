@@ -10,7 +10,7 @@ from agents.language.answers import DaySummary, Insight
 from agents.language.quoting import quote
 from agents.language.request import AnswerError, Request
 from agents.language.requests.common import day_text, numbered, parse_json
-from agents.language.schemas import count, prop, text
+from agents.language.schemas import count, number, prop, text
 
 # Longest texts of an answer, in characters.
 LONGEST_QUESTION, LONGEST_INSIGHT, LONGEST_DAY_SUMMARY, LONGEST_STATUS = 200, 300, 1000, 400
@@ -21,8 +21,10 @@ class _Questions(BaseModel):
 
 
 class _Insight(BaseModel):
+    question: int = 1
     insight: str = Field(min_length=1)
     evidence: list[int] = []
+    importance: int | None = None
 
 
 class _Insights(BaseModel):
@@ -81,44 +83,65 @@ class ReflectionQuestionsRequest(Request[tuple[str, ...]]):
 
 @dataclass(frozen=True)
 class InsightsRequest(Request[tuple[Insight, ...]]):
-    """Insights answering a question, each citing the numbers of the memories it rests on."""
+    """Insights answering each of a reflection's questions, citing the memories they rest on, with their importance.
+
+    One request for all the questions (the original asks once per question, then rates each insight alone): each
+    question comes with the numbers of the memories retrieved for it, and each memory is listed once.
+    """
 
     kind = "insights"
     template = "insights.txt"
-    max_tokens = 600
+    max_tokens = 1500
     answer_model = _Insights
 
     identity: Identity
-    question: str
+    questions: tuple[tuple[str, tuple[int, ...]], ...]
     memories: tuple[tuple[int, str], ...]
     n: int = 5
 
     def validate(self) -> None:
-        if not self.question.strip():
-            raise ValueError("insights: the question is empty")
+        if not self.questions or any(not question.strip() for question, _ in self.questions):
+            raise ValueError("insights: a question is empty")
         if not self.memories or self.n < 1:
             raise ValueError(f"insights: needs at least one memory and n >= 1 (got {len(self.memories)}, n={self.n})")
+        shown = {node_id for node_id, _ in self.memories}
+        if any(not ids or not set(ids) <= shown for _, ids in self.questions):
+            raise ValueError("insights: each question needs memories, all of them listed")
 
     def constrain(self, schema: dict) -> None:
-        """At most n insights, each citing only the numbers of the memories shown."""
-        insights = count(prop(schema, "insights"), 1, self.n)
+        """At most n insights per question, each citing only the numbers of the memories shown."""
+        insights = count(prop(schema, "insights"), 1, self.n * len(self.questions))
+        number(prop(insights, "items", "question"), 1, len(self.questions))
         text(prop(insights, "items", "insight"), LONGEST_INSIGHT)
+        prop(insights, "items")["properties"]["importance"] = number({}, 1, 10)  # required: no null
         evidence = prop(insights, "items", "evidence")
         evidence["items"] = {"type": "integer", "enum": [node_id for node_id, _ in self.memories]}
         evidence["maxItems"] = len(self.memories)
 
     def fields(self) -> dict[str, str]:
+        questions = "\n".join(
+            f"{index}. {quote(question)} (memories {', '.join(map(str, ids))})"
+            for index, (question, ids) in enumerate(self.questions, start=1)
+        )
         return {
             "persona": self.identity.describe(),
             "name": self.identity.name,
-            "question": self.question,
+            "questions": questions,
             "memories": "\n".join(f"[{node_id}] {quote(memory)}" for node_id, memory in self.memories),
             "n": str(self.n),
         }
 
     def parse(self, text: str) -> tuple[Insight, ...]:
         insights = parse_json(text, _Insights).insights
-        return tuple(Insight(item.insight.strip(), tuple(item.evidence)) for item in insights[: self.n])
+        kept, per_question = [], {}
+        for item in insights:
+            if not 1 <= item.question <= len(self.questions):
+                raise AnswerError(f"question {item.question} is not one of the {len(self.questions)} asked")
+            per_question[item.question] = per_question.get(item.question, 0) + 1
+            if per_question[item.question] <= self.n:
+                importance = None if item.importance is None else min(10, max(1, item.importance))
+                kept.append(Insight(item.insight.strip(), tuple(item.evidence), importance))
+        return tuple(kept)
 
     def fallback(self) -> tuple[Insight, ...]:
         return ()

@@ -11,7 +11,7 @@ from agents.language.schemas import count, number, prop
 
 # The original's fail-safe importance.
 FALLBACK_IMPORTANCE = 4
-MOST_MEMORIES = 20
+MOST_MEMORIES = 40
 
 
 class _Scores(BaseModel):

@@ -1,5 +1,6 @@
 """Social requests (the paper's section 4.2 and the original's plan.py and converse.py): react, talk, summarize."""
 
+import copy
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -11,7 +12,7 @@ from agents.language.answers import ConversationSummary, ConversationTurn, React
 from agents.language.quoting import quote
 from agents.language.request import AnswerError, Request
 from agents.language.requests.common import numbered, parse_json
-from agents.language.schemas import prop, text
+from agents.language.schemas import number, prop, text
 
 # A line or takeaway longer than this (characters) is cut: memories stay readable and prompts bounded.
 LONGEST_LINE, LONGEST_TAKEAWAY = 500, 600
@@ -28,9 +29,19 @@ class _Turn(BaseModel):
     end: bool = False
 
 
+class _Rating(BaseModel):
+    chat: int
+    takeaway: int
+
+
 class _Summary(BaseModel):
     summary: str = Field(min_length=1)
     takeaways: dict[str, str]
+    importance: dict[str, _Rating] = {}
+
+
+def _clamp(score: int) -> int:
+    return min(10, max(1, score))
 
 
 def _transcript(lines: tuple[tuple[str, str], ...]) -> str:
@@ -71,8 +82,16 @@ class ReactionRequest(Request[Reaction]):
             "other": self.other,
             "other_activity": self.other_activity,
             "memories": numbered(self.memories) if self.memories else f"(nothing about {self.other})",
-            "last_chat": self.last_chat or "(they have not talked before)",
+            "last_chat": self._last_chat(),
         }
+
+    def _last_chat(self) -> str:
+        """The last talk, or a pointer to it when it is already among the memories shown (tokens)."""
+        if not self.last_chat:
+            return "(they have not talked before)"
+        if self.last_chat in self.memories:
+            return f"(memory {self.memories.index(self.last_chat) + 1} above)"
+        return self.last_chat
 
     def parse(self, text: str) -> Reaction:
         answer = parse_json(text, _Reaction)
@@ -133,7 +152,11 @@ class ConversationLineRequest(Request[ConversationTurn]):
 
 @dataclass(frozen=True)
 class ConversationSummaryRequest(Request[ConversationSummary]):
-    """What a finished talk was about, and what each side takes from it (the original: 7 calls per participant)."""
+    """What a finished talk was about, what each side takes from it, and how much both matter to each.
+
+    The original spends 7 calls per participant, and rates the chat alone; this request already reads the whole
+    talk, so it also rates the two memories each side keeps (a rating left out: they are rated later).
+    """
 
     kind = "conversation_summary"
     template = "conversation_summary.txt"
@@ -161,6 +184,18 @@ class ConversationSummaryRequest(Request[ConversationSummary]):
             "required": [self.first, self.second],
             "additionalProperties": False,
         }
+        rating = {
+            "type": "object",
+            "properties": {"chat": number({}, 1, 10), "takeaway": number({}, 1, 10)},
+            "required": ["chat", "takeaway"],
+            "additionalProperties": False,
+        }
+        schema["properties"]["importance"] = {
+            "type": "object",
+            "properties": {self.first: rating, self.second: copy.deepcopy(rating)},
+            "required": [self.first, self.second],
+            "additionalProperties": False,
+        }
 
     def fields(self) -> dict[str, str]:
         return {"first": self.first, "second": self.second, "transcript": _transcript(self.lines)}
@@ -175,9 +210,14 @@ class ConversationSummaryRequest(Request[ConversationSummary]):
         missing = [name for name, takeaway in takeaways.items() if not takeaway]
         if missing:
             raise AnswerError(f"takeaways must name {self.first} and {self.second}; missing {', '.join(missing)}")
+        rated = {name.strip().lower(): rating for name, rating in answer.importance.items()}
+        ratings = [(name, rated.get(name.lower()) or rated.get(name.split()[0].lower())) for name in takeaways]
         return ConversationSummary(
             summary=answer.summary.strip(),
             takeaways=tuple((name, takeaway[:LONGEST_TAKEAWAY]) for name, takeaway in takeaways.items()),
+            importance=tuple(
+                (name, _clamp(rating.chat), _clamp(rating.takeaway)) for name, rating in ratings if rating is not None
+            ),
         )
 
     def fallback(self) -> ConversationSummary:

@@ -57,3 +57,28 @@ def test_both_keep_the_chat_and_their_own_takeaway():
         chat, thought = memory.pending
         assert chat.kind == NodeKind.CHAT and chat.partner == partner and chat.lines == tuple(talk.lines)
         assert thought.kind == NodeKind.THOUGHT and thought.description == takeaway and thought.object == partner
+
+
+def test_the_summary_rates_what_each_keeps_and_both_memories_are_stored_at_once():
+    talk = Conversation(first=KLAUS, second=MARIA, started=T0, max_lines=16, lines=[(KLAUS, "hi"), (MARIA, "hello")])
+    mind = ScriptedMind(
+        {
+            "conversation_summary": lambda r: {
+                "summary": "a party invitation",
+                "takeaways": {KLAUS: "Maria invited me to a party", MARIA: "Klaus may come"},
+                "importance": {KLAUS: {"chat": 6, "takeaway": 8}, MARIA: {"chat": 5, "takeaway": 4}},
+            }
+        }
+    )
+    summary = run(summarize(mind.ask, talk))
+    assert summary.importance == ((KLAUS, 6, 8), (MARIA, 5, 4))
+    memory = memory_with()
+    remember_conversation(memory, KLAUS, talk, summary, T0)
+    assert memory.pending == []
+    chat, thought = memory.stream
+    assert (chat.kind, chat.importance, chat.partner, chat.lines) == (NodeKind.CHAT, 6, MARIA, tuple(talk.lines))
+    assert (thought.kind, thought.importance, thought.description) == (
+        NodeKind.THOUGHT,
+        8,
+        "Maria invited me to a party",
+    )

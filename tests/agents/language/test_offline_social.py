@@ -103,7 +103,7 @@ def test_reflection_asks_about_the_person_named_most():
 
 def test_insights_cite_the_memories_that_support_them():
     memories = ((3, "Maria Lopez is studying physics"), (5, "the cafe is busy"), (9, "Maria Lopez likes streaming"))
-    insights = _ask(InsightsRequest(ISABELLA, "What do I know about Maria Lopez?", memories))
+    insights = _ask(InsightsRequest(ISABELLA, (("What do I know about Maria Lopez?", (3, 5, 9)),), memories))
     assert insights and {cited for insight in insights for cited in insight.evidence_ids} == {3, 9}
 
 

@@ -27,6 +27,7 @@ from agents.language.requests import (
     ReactionRequest,
     ReflectionQuestionsRequest,
     ScheduleRewriteRequest,
+    ScoredRequest,
     WakeUpRequest,
 )
 
@@ -59,10 +60,17 @@ REQUESTS = {
     ),
     "reflection_questions": ReflectionQuestionsRequest(ISABELLA, ("Maria Lopez is studying", PARTY), 3),
     "insights": InsightsRequest(
-        ISABELLA, "What do I know about Maria Lopez?", ((3, "Maria Lopez is studying"), (7, PARTY))
+        ISABELLA,
+        (("What do I know about Maria Lopez?", (3, 7)), ("What is Isabella planning?", (7,))),
+        ((3, "Maria Lopez is studying"), (7, PARTY)),
     ),
     "day_summary": DaySummaryRequest(ISABELLA, DAY, ("Maria Lopez told me: she is coming to the party",)),
     "interview": InterviewRequest(ISABELLA, NOON, "Are you planning a party?", (PARTY, "I love my work")),
+    "scored": ScoredRequest(
+        ReactionRequest(ISABELLA, NOON, "serving coffee", "Maria Lopez", "studying"),
+        "Isabella Rodriguez",
+        ("Maria Lopez is studying", PARTY),
+    ),
     "judge": JudgeRequest(
         "Who is hosting a party?", "Isabella owns Hobbs Cafe", "Isabella, at 5 pm at Hobbs Cafe", "no idea"
     ),
@@ -105,7 +113,7 @@ def test_bad_answer_is_repaired_then_falls_back_logged_and_counted(kind, caplog)
     failing = Gateway(GatewayConfig(model="scripted/x"), backends={"scripted/x": ScriptedBackend(["nonsense", "nope"])})
     assert asyncio.run(failing.ask(request, "Isabella Rodriguez")) == request.fallback()
     assert failing.ledger.totals().fallbacks == 1
-    assert f"{kind} answer for Isabella Rodriguez failed twice" in caplog.text
+    assert f"{request.kind} answer for Isabella Rodriguez failed twice" in caplog.text
 
 
 def test_action_answer_naming_an_unknown_place_is_refused():
@@ -118,3 +126,10 @@ def test_action_answer_naming_an_unknown_place_is_refused():
 def test_loopback_asks_as_many_reflection_questions_as_requested(n):
     request = ReflectionQuestionsRequest(ISABELLA, ("Maria Lopez is studying",), n)
     assert len(request.parse(answer_for_messages(request.messages()))) == n
+
+
+def test_a_last_talk_already_among_the_memories_is_pointed_to_not_repeated():
+    chat = "conversation with Maria Lopez: the party"
+    request = ReactionRequest(ISABELLA, NOON, "serving coffee", "Maria Lopez", "studying", ("x", chat), chat)
+    prompt = request.messages()[1]["content"]
+    assert prompt.count(chat) == 1 and '"(memory 2 above)"' in prompt

@@ -27,8 +27,8 @@ from ..personas import DAY, NOON
 from .test_requests import CAFE, ISABELLA
 
 BAD_FIELDS = {
-    "importance-none": (lambda: ImportanceRequest(ISABELLA, ()), "1 to 20 memories"),
-    "importance-21": (lambda: ImportanceRequest(ISABELLA, ("a",) * 21), "got 21"),
+    "importance-none": (lambda: ImportanceRequest(ISABELLA, ()), "1 to 40 memories"),
+    "importance-41": (lambda: ImportanceRequest(ISABELLA, ("a",) * 41), "got 41"),
     "importance-blank": (lambda: ImportanceRequest(ISABELLA, (" ",)), "a memory is empty"),
     "day_plan-hour": (lambda: DayPlanRequest(ISABELLA, DAY, 24), "wake_hour must be 0-23, got 24"),
     "hourly-hour": (lambda: HourlyScheduleRequest(ISABELLA, DAY, -1, ("x",)), "wake_hour must be 0-23"),
@@ -51,8 +51,9 @@ BAD_FIELDS = {
     ),
     "rewrite-blank": (lambda: ScheduleRewriteRequest(ISABELLA, 0, "", 5, (PlanBlock("w", 60),)), "is empty"),
     "questions-none": (lambda: ReflectionQuestionsRequest(ISABELLA, ()), "needs statements"),
-    "insights-none": (lambda: InsightsRequest(ISABELLA, "why?", ()), "at least one memory"),
-    "insights-n": (lambda: InsightsRequest(ISABELLA, "why?", ((1, "x"),), 0), "n >= 1"),
+    "insights-none": (lambda: InsightsRequest(ISABELLA, (("why?", (1,)),), ()), "at least one memory"),
+    "insights-n": (lambda: InsightsRequest(ISABELLA, (("why?", (1,)),), ((1, "x"),), 0), "n >= 1"),
+    "insights-unlisted": (lambda: InsightsRequest(ISABELLA, (("why?", (2,)),), ((1, "x"),)), "all of them listed"),
     "interview-blank": (lambda: InterviewRequest(ISABELLA, NOON, " ", ()), "question is empty"),
     "judge-blank": (lambda: JudgeRequest("q", "c", "", "b"), "must be non-empty"),
 }

@@ -65,7 +65,7 @@ def hostile_requests(said: str) -> list:
         ConversationSummaryRequest("Isabella Rodriguez", "Maria Lopez", lines),
         ScheduleRewriteRequest(ISABELLA, 600, said, 5, (PlanBlock(said, 60),)),
         ReflectionQuestionsRequest(ISABELLA, (said,), 3),
-        InsightsRequest(ISABELLA, said, ((3, said),)),
+        InsightsRequest(ISABELLA, ((said, (3,)),), ((3, said),)),
         DaySummaryRequest(ISABELLA, DAY, (said,)),
         InterviewRequest(ISABELLA, NOON, said, (said,)),
         JudgeRequest(said, "Isabella owns Hobbs Cafe", said, said),

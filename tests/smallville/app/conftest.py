@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from smallville.app.selection import selected_agent
+from smallville.app.voice import answer, voice_error
 
 ROOT = Path(__file__).resolve().parents[3]
 FAST = {"scenario_name": "the_ville_n3", "embedder": "hashing"}
@@ -37,7 +38,9 @@ def run_folder(tmp_path_factory) -> Path:
 
 @pytest.fixture(autouse=True)
 def no_selection():
-    """Each test starts with no agent selected (the inspector then shows the first)."""
-    selected_agent.set("")
+    """Each test starts with no agent selected (the inspector then shows the first) and nothing said in the box."""
+    for state in (selected_agent, answer, voice_error):
+        state.set("")
     yield
-    selected_agent.set("")
+    for state in (selected_agent, answer, voice_error):
+        state.set("")

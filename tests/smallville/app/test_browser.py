@@ -2,6 +2,7 @@
 
 Every request of the page is recorded (each must go to 127.0.0.1), and the server runs with its HTTP(S) proxy set to
 a recorder, so a request it tried to make beyond this machine (CDN assets, telemetry, a version check) shows up too.
+A slow language model is the loopback server with latency: the page must keep answering while its calls are in flight.
 """
 
 import os
@@ -51,11 +52,11 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def serve(outside, *args) -> tuple[subprocess.Popen, str]:
-    """Start `run.py serve` and wait until it answers."""
+def serve(outside, *args, env: dict | None = None) -> tuple[subprocess.Popen, str]:
+    """Start `run.py serve` (with `env` added to this process's environment) and wait until it answers."""
     port = free_port()
     proxy = f"http://127.0.0.1:{outside.server_address[1]}"
-    env = {**os.environ, "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"}
+    env = {**os.environ, **(env or {}), "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"}
     env.update({name: proxy for name in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy")})
     command = [sys.executable, "run.py", "serve", *args, "--port", str(port)]
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -156,4 +157,92 @@ def test_replay_scrubs_through_a_run_without_the_minds(outside, browser_page, ru
         page.screenshot(path=tmp_path / "replay.png", full_page=True)
     finally:
         stop(process)
+    assert_stayed_home(page, outside)
+
+
+# Each model call of the slow town takes this long: a step of it makes a few rounds of calls, so it stays in flight
+# for several seconds, while a click on the page answers in a fraction of one.
+LATENCY_S = 1.5
+
+
+def whisper_across_a_tab_switch(page) -> None:
+    """The inner voice: in flight it says so, and switching tabs meanwhile works; then Klaus remembers."""
+    from playwright.sync_api import expect
+
+    page.get_by_label("Inner voice (a memory to give)").fill("The library closes early on Friday")
+    page.get_by_role("button", name="Whisper").click()
+    expect(page.locator(".voice-pending")).to_have_text("Klaus Mueller is thinking about the whisper…")
+    page.get_by_role("tab", name="Page 1").click()
+    expect(page.locator(".relationship-graph img")).to_be_visible()
+    page.get_by_role("tab", name="Page 0").click()
+    expect(page.locator(".voice-answer")).to_have_text(
+        "Klaus Mueller will remember: The library closes early on Friday", timeout=60_000
+    )
+    expect(page.locator(".agent-card table.recent")).to_contain_text("The library closes early on Friday")
+    expect(page.locator(".work-failure")).to_have_count(0)
+
+
+def play_then_pause(page) -> None:
+    """Play steps on its own until paused (Step greyed out meanwhile); paused, the clock stands still."""
+    from playwright.sync_api import expect
+
+    clock = page.locator(".town-clock")
+    started_at = clock.inner_text()
+    page.get_by_role("button", name="▶").click()
+    expect(page.get_by_role("button", name="Step", exact=True)).to_be_disabled()
+    expect(clock).not_to_have_text(started_at, timeout=60_000)
+    page.get_by_role("button", name="❚❚").click()
+    expect(page.locator(".work-running")).to_have_count(0, timeout=60_000)
+    expect(page.get_by_role("button", name="Step", exact=True)).to_be_enabled()
+    paused_at = clock.inner_text()
+    page.wait_for_timeout(500)
+    assert clock.inner_text() == paused_at
+    expect(page.locator(".work-failure")).to_have_count(0)
+
+
+def test_a_slow_model_thinks_in_the_background_while_the_page_keeps_answering(outside, browser_page, tmp_path):
+    from playwright.sync_api import expect
+
+    from agents.language.loopback_server import LoopbackServer
+
+    page = browser_page
+    clock = page.locator(".town-clock")
+    with LoopbackServer(latency=LATENCY_S) as model_server:
+        args = ["--scenario", "the_ville_n3", "--embedder", "hashing", "--llm", "openai/loopback"]
+        process, url = serve(outside, *args, "--api-base", model_server.url, env={"OPENAI_API_KEY": "sk-loopback"})
+        try:
+            page.goto(url)
+            expect(page.locator(".agent-marker")).to_have_count(3, timeout=120_000)
+            expect(clock).to_have_text("Mon Feb 13, 2023, 00:00:00")
+            requests = model_server.stats.requests
+            page.get_by_role("button", name="Step", exact=True).click()
+            expect(page.locator(".work-running")).to_have_text("The town is thinking: the step from 00:00:00")
+            expect(page.get_by_role("button", name="Step", exact=True)).to_be_disabled()
+
+            # While the step's calls are in flight, a click on the map selects an agent and the inspector follows.
+            page.locator(".agent-marker", has_text="KM").click()
+            expect(page.locator(".agent-card")).to_contain_text("Klaus Mueller (20)")
+            assert clock.inner_text() == "Mon Feb 13, 2023, 00:00:00"
+            assert page.locator(".work-running").is_visible()
+
+            # A question asked meanwhile waits for the step, then is answered in the background too.
+            page.get_by_label("Interview question").fill("What are you working on today?")
+            page.get_by_role("button", name="Ask").click()
+            pending = page.locator(".voice-pending")
+            expect(pending).to_have_text("Klaus Mueller is thinking about your question… (after the work in flight)")
+            assert clock.inner_text() == "Mon Feb 13, 2023, 00:00:00"
+            page.screenshot(path=tmp_path / "thinking.png", full_page=True)
+
+            expect(clock).to_have_text("Mon Feb 13, 2023, 00:00:10", timeout=120_000)
+            expect(page.locator(".voice-answer")).to_contain_text("Klaus Mueller: ", timeout=60_000)
+            expect(pending).to_have_count(0)
+            expect(page.locator(".work-running")).to_have_count(0)
+            expect(page.get_by_role("button", name="Step", exact=True)).to_be_enabled()
+            assert model_server.stats.requests > requests + 1  # the step's calls and the interview's
+
+            whisper_across_a_tab_switch(page)
+
+            play_then_pause(page)
+        finally:
+            stop(process)
     assert_stayed_home(page, outside)

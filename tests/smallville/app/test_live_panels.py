@@ -19,6 +19,7 @@ from smallville.app.town_panels import (
     lines_figure,
 )
 from smallville.app.voice import VoiceBox
+from smallville.app.work import work_of
 from tests.smallville.app.conftest import FAST
 from tests.smallville.app.helpers import all_html_text, button, markers, panel_html, panel_text, selected_markers
 
@@ -177,11 +178,13 @@ def test_interview_answers_in_character_and_whisper_adds_a_memory(talking_model)
     question.v_model = "What are you planning?"
     calls = talking_model.gateway.ledger.totals().calls
     button(rc, "Ask").click()
+    assert work_of(talking_model).wait(60)
     answer = rc.find(ipyvuetify.Html, class_="voice-answer").widget.children[0]
     assert answer.startswith("Isabella Rodriguez: ") and len(answer) > len("Isabella Rodriguez: ") + 10
     assert talking_model.gateway.ledger.totals().calls == calls + 1
     before = len(agent.memories.stream)
     statement.v_model = "The town hall meeting moved to Friday"
     button(rc, "Whisper").click()
+    assert work_of(talking_model).wait(60)
     assert len(agent.memories.stream) == before + 1
     assert agent.memories.stream.node(before).description == "The town hall meeting moved to Friday"

@@ -21,13 +21,11 @@ def test_the_batch_stops_at_its_budget_and_resumes_with_more(tmp_path, local_tab
 
     assert [outcome.status for outcome in outcomes] == ["done", "stopped", "not started", "not started"]
     spent = sum(json.loads(path.read_text())["totals"]["calls"] for path in (batch / "cells").glob("*/ledger.json"))
-    assert spent <= budget.calls
+    assert budget.calls <= spent <= budget.calls + 3 * 6  # the step under way finishes: at most its own calls more
 
     outcomes = run_batch(batch, cells, LocalExecutor(batch, workers=1), Budget())
     assert [outcome.status for outcome in outcomes] == ["skipped", "done", "done", "done"]
     table = results_frame(batch)
     assert (table["time_end"] == "2023-02-13T02:00:00").all()
-    # The cells the budget did not touch equal an unbudgeted batch. The stopped one was cut inside a step (the
-    # gateway raises BudgetExceeded mid-step) and its checkpoint holds that half step, so it is not compared.
-    untouched = [0, 2, 3]
-    assert comparable(table).iloc[untouched].equals(comparable(local_table).iloc[untouched])
+    # Every cell equals the unbudgeted batch's, the stopped one too: the budget stops a cell between two steps.
+    assert comparable(table).equals(comparable(local_table))
