@@ -8,7 +8,7 @@ agent-hour against 25's (1.0 is flat: the target in DESIGN.md). `--profile SIZE`
 instead and prints the functions that took the most time in the measured hour.
 
     .venv/bin/python benchmarks/bench_scale.py [hashing|minilm] [--sizes 25,100,250] [--repeats 3]
-        [--start 08:00] [--warmup 1] [--profile 250]
+        [--start 08:00] [--warmup 1] [--profile 250 [--profile-out FILE]]
 """
 
 import argparse
@@ -39,7 +39,7 @@ def build(size: int, embedder: str, start: str, folder: Path) -> SmallvilleModel
     return SmallvilleModel(scenario_name=str(path), embedder=embedder, rng=0)
 
 
-def one_run(size: int, embedder: str, start: str, warmup: float, profile: bool = False) -> dict:
+def one_run(size: int, embedder: str, start: str, warmup: float, profile: str = "") -> dict:
     """Build, warm up, then measure one simulated hour; the hour's figures."""
     with tempfile.TemporaryDirectory() as folder:
         started = time.perf_counter()
@@ -63,6 +63,8 @@ def one_run(size: int, embedder: str, start: str, warmup: float, profile: bool =
         model.close()
     if profiler:
         stats = pstats.Stats(profiler)
+        if profile != "-":
+            stats.dump_stats(profile)
         stats.sort_stats("tottime").print_stats(25)
         stats.sort_stats("cumulative").print_stats(40)
     return {"size": size, "build": built, "warmup": warm, "wall": wall, "calls": after.calls - calls,
@@ -110,13 +112,14 @@ def main() -> None:
     parser.add_argument("--start", default="08:00", help="the first day's hour the town starts at (HH:MM)")
     parser.add_argument("--warmup", type=float, default=1.0, help="simulated hours run before the measured one")
     parser.add_argument("--profile", type=int, help="run this size once under cProfile and print the hot spots")
+    parser.add_argument("--profile-out", default="-", help="also save the profile's statistics in this file")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)  # a child process's single run
     args = parser.parse_args()
     if args.one:
         print(json.dumps(one_run(args.one, args.embedder, args.start, args.warmup)))
         return
     if args.profile:
-        print(one_run(args.profile, args.embedder, args.start, args.warmup, profile=True))
+        print(one_run(args.profile, args.embedder, args.start, args.warmup, profile=args.profile_out))
         return
     print(
         f"offline, embedder {args.embedder}, start {args.start}, warm-up {args.warmup:g} h, then one simulated "
