@@ -1,0 +1,140 @@
+"""The scale series: cost per agent-hour at 25, 100 and 250 agents, offline, one simulated hour of the day.
+
+Each run is a fresh process (so its peak memory is its own): it builds the town from the_ville_n<size> with the start
+moved to --start (a copy of the scenario in a temporary folder: agents wake and plan at once), runs --warmup hours
+untimed for the figures, then measures the next simulated hour. Prints per size the median wall of the runs, wall,
+model calls and tokens per agent-hour, peak RSS, the load average beside each run, then each size's cost per
+agent-hour against 25's (1.0 is flat: the target in DESIGN.md). `--profile SIZE` runs one size under cProfile
+instead and prints the functions that took the most time in the measured hour.
+
+    .venv/bin/python benchmarks/bench_scale.py [hashing|minilm] [--sizes 25,100,250] [--repeats 3]
+        [--start 08:00] [--warmup 1] [--profile 250 [--profile-out FILE]]
+"""
+
+import argparse
+import cProfile
+import json
+import os
+import pstats
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from smallville.model import SmallvilleModel
+from smallville.scenario import scenario_file
+
+
+def build(size: int, embedder: str, start: str, folder: Path) -> SmallvilleModel:
+    """The town of `size` agents starting at `start` on its scenario's first day."""
+    scenario = json.loads(scenario_file(f"the_ville_n{size}").read_text())
+    first_day = datetime.fromisoformat(scenario["start"])
+    scenario["start"] = datetime.combine(first_day.date(), datetime.strptime(start, "%H:%M").time()).isoformat()
+    path = folder / f"the_ville_n{size}_from_{start.replace(':', '')}.json"
+    path.write_text(json.dumps(scenario))
+    return SmallvilleModel(scenario_name=str(path), embedder=embedder, rng=0)
+
+
+def one_run(size: int, embedder: str, start: str, warmup: float, profile: str = "") -> dict:
+    """Build, warm up, then measure one simulated hour; the hour's figures."""
+    with tempfile.TemporaryDirectory() as folder:
+        started = time.perf_counter()
+        model = build(size, embedder, start, Path(folder))
+        built = time.perf_counter() - started
+        model.run_until(model.now + timedelta(hours=warmup))
+        warm = time.perf_counter() - started - built
+        before = model.gateway.ledger.totals()
+        calls, tokens = before.calls, before.tokens  # read now: the ledger updates its totals in place
+        kinds = {kind: totals.calls for kind, totals in model.gateway.ledger.by_kind().items()}
+        profiler = cProfile.Profile() if profile else None
+        hour_started = time.perf_counter()
+        if profiler:
+            profiler.enable()
+        model.run_until(model.now + timedelta(hours=1))
+        if profiler:
+            profiler.disable()
+        wall = time.perf_counter() - hour_started
+        after = model.gateway.ledger.totals()
+        by_kind = {kind: totals.calls - kinds.get(kind, 0) for kind, totals in model.gateway.ledger.by_kind().items()}
+        model.close()
+    if profiler:
+        stats = pstats.Stats(profiler)
+        if profile != "-":
+            stats.dump_stats(profile)
+        stats.sort_stats("tottime").print_stats(25)
+        stats.sort_stats("cumulative").print_stats(40)
+    return {"size": size, "build": built, "warmup": warm, "wall": wall, "calls": after.calls - calls,
+            "tokens": after.tokens - tokens, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "load": os.getloadavg()[0], "by_kind": by_kind}  # fmt: skip
+
+
+def in_fresh_process(size: int, args: argparse.Namespace) -> dict:
+    """One run in a child process (its own peak memory, no caches from the last run)."""
+    command = [sys.executable, __file__, args.embedder, "--one", str(size), "--start", args.start]
+    command += ["--warmup", str(args.warmup)]
+    done = subprocess.run(command, check=True, capture_output=True, text=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def report(size: int, runs: list[dict]) -> dict:
+    """Print one size's line; its medians per agent-hour."""
+    wall = statistics.median(run["wall"] for run in runs)
+    per_agent = {
+        "wall": wall / size,
+        "calls": statistics.median(run["calls"] for run in runs) / size,
+        "tokens": statistics.median(run["tokens"] for run in runs) / size,
+    }
+    print(
+        f"{size:4d} agents: hour {wall:6.1f} s median ({', '.join(f'{run["wall"]:.1f}' for run in runs)}), "
+        f"{1000 * per_agent['wall']:6.1f} ms wall/agent-hour, {per_agent['calls']:5.2f} calls/agent-hour, "
+        f"{per_agent['tokens']:6.0f} tokens/agent-hour, peak RSS {max(run['rss_mb'] for run in runs):5.0f} MB, "
+        f"build {statistics.median(run['build'] for run in runs):.1f} s, warm-up "
+        f"{statistics.median(run['warmup'] for run in runs):.1f} s   "
+        f"load {', '.join(f'{run["load"]:.2f}' for run in runs)}"
+    )
+    kinds = sorted({kind for run in runs for kind in run["by_kind"]})
+    shares = {kind: statistics.median(run["by_kind"].get(kind, 0) for run in runs) / size for kind in kinds}
+    print(
+        "      calls/agent-hour by kind: " + ", ".join(f"{kind} {share:.2f}" for kind, share in shares.items() if share)
+    )
+    return per_agent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("embedder", nargs="?", default="hashing", help="hashing (default) or minilm")
+    parser.add_argument("--sizes", default="25,100,250")
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each size (the figures are their medians)")
+    parser.add_argument("--start", default="08:00", help="the first day's hour the town starts at (HH:MM)")
+    parser.add_argument("--warmup", type=float, default=1.0, help="simulated hours run before the measured one")
+    parser.add_argument("--profile", type=int, help="run this size once under cProfile and print the hot spots")
+    parser.add_argument("--profile-out", default="-", help="also save the profile's statistics in this file")
+    parser.add_argument("--one", type=int, help=argparse.SUPPRESS)  # a child process's single run
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(one_run(args.one, args.embedder, args.start, args.warmup)))
+        return
+    if args.profile:
+        print(one_run(args.profile, args.embedder, args.start, args.warmup, profile=args.profile_out))
+        return
+    print(
+        f"offline, embedder {args.embedder}, start {args.start}, warm-up {args.warmup:g} h, then one simulated "
+        f"hour measured; {args.repeats} runs per size   load average: "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
+    costs = {}
+    for size in (int(value) for value in args.sizes.split(",")):
+        costs[size] = report(size, [in_fresh_process(size, args) for _ in range(args.repeats)])
+    base = min(costs)
+    for size, cost in costs.items():
+        if size != base:
+            ratios = ", ".join(f"{name} {cost[name] / costs[base][name]:.2f}x" for name in cost)
+            print(f"per agent-hour at {size} against {base}: {ratios}   load {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,25 @@
+"""Write the scale series' towns: data/scenarios/the_ville_n100.json and the_ville_n250.json, and their people.
+
+The personas are derived from the 25 (smallville/derived_town.py says how); the output is a function of the seed,
+and tests/smallville/test_derived_town.py checks that the committed files are what this writes.
+
+    .venv/bin/python scripts/generate_scenario.py [--sizes 100,250] [--seed 0]
+"""
+
+import argparse
+
+from smallville.derived_town import write_derived_town
+
+
+def main() -> None:
+    """Parse the sizes and the seed, write the files."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="100,250", help="the towns' sizes, comma-separated (each above 25)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    written = write_derived_town([int(size) for size in args.sizes.split(",")], args.seed)
+    print(f"wrote {len(written)} files")
+
+
+if __name__ == "__main__":
+    main()
