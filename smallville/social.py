@@ -10,6 +10,7 @@ interview with each "yes" checked against memory and attendance counted among in
 
 import difflib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -25,16 +26,26 @@ FIRST_NAME_CUTOFF = 0.8
 LAST_NAME_CUTOFF = 0.75
 
 
-def match_person(text: str, people: list[str]) -> str | None:
+def match_person(text: str, people: Sequence[str]) -> str | None:
     """The persona a possibly misspelled full name refers to ("Abigail Chan" -> "Abigail Chen"), or None."""
-    if text in people:
+    exact, matches = _town_index(people if isinstance(people, tuple) else tuple(people))
+    if text in exact:
         return text
-    return _closest_person(text, tuple(people))
+    if text not in matches:
+        matches[text] = _closest_person(text, people)
+    return matches[text]
 
 
-@lru_cache(maxsize=1 << 16)
-def _closest_person(text: str, people: tuple[str, ...]) -> str | None:
-    """The fuzzy match, cached: the same place names ("Hobbs Cafe") recur in thousands of memories."""
+@lru_cache(maxsize=16)
+def _town_index(people: tuple[str, ...]) -> tuple[frozenset[str], dict[str, str | None]]:
+    """A town's names as a set, and its fuzzy matches so far.
+
+    The same place names ("Hobbs Cafe") recur in thousands of memories, and 250 people are too many to compare again.
+    """
+    return frozenset(people), {}
+
+
+def _closest_person(text: str, people: Sequence[str]) -> str | None:
     first, _, last = text.partition(" ")
     best, best_score = None, 0.0
     for person in people:
@@ -75,7 +86,7 @@ class SocialTracker:
         attendees: Agents seen at the gathering's place during its hours (everyone present, invited or not).
     """
 
-    people: list[str]
+    people: Sequence[str]
     facts: list[TrackedFact]
     gathering: Gathering | None
     graph: nx.Graph = field(default_factory=nx.Graph)
@@ -84,6 +95,7 @@ class SocialTracker:
     _scanned: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        self.people = tuple(self.people)  # the name index is kept per tuple (match_person)
         self.graph.add_nodes_from(self.people)
         for fact in self.facts:
             self.awareness.setdefault(fact.id, {})

@@ -7,6 +7,7 @@ out of retrieval, so they cost storage and embedding and are never used.
 """
 
 from dataclasses import dataclass
+from itertools import islice
 
 from agents.agent_memory import AgentMemory, PendingMemory
 from agents.config import MindConfig
@@ -40,7 +41,7 @@ def perceive(
 ) -> Perception:
     """Notice the nearest events, grow the spatial memory, and remember what is new."""
     visible = view.state.visible_events(tile, radius=config.vision_radius, same_arena=True)
-    seen = tuple(item for item in visible if item.event.subject != agent)[: config.attention_bandwidth]
+    seen = tuple(islice((item for item in visible if item.event.subject != agent), config.attention_bandwidth))
     spatial.add(view.ville.arena_address_at(tile))
     for item in seen:
         if ":" in item.event.subject:
