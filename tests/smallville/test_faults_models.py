@@ -58,7 +58,9 @@ def test_a_fifth_of_answers_faulty_over_a_25_agent_hour_loses_nothing(quick_faul
         f"retries {retries}, repairs {repairs}, fallbacks {fallbacks}"
     )
     assert server.transient >= 10 and server.bad_answers >= 10  # the campaign really injected faults
-    assert retries == server.transient  # every error and hang retried, and counted
+    # Every error and hang retried, and counted; on a loaded machine a sound answer can also outlast the short
+    # timeout and be retried, which the accounting below still has to balance.
+    assert retries >= server.transient
     assert calls + retries == server.chat_requests  # every request the server saw is accounted for
     assert 0 < repairs + fallbacks <= server.bad_answers  # bad answers repaired or replaced (some kinds take any text)
     assert fallbacks < repairs  # a repair usually works
