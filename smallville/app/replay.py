@@ -28,6 +28,7 @@ from smallville.app.views import (
     initials,
     plan_items,
 )
+from smallville.run_check import read_snapshot
 from smallville.run_folder import RunFolder, read_events
 from smallville.run_store import RunFolderError
 from smallville.scenario import DATA_DIR, load_scenario
@@ -61,11 +62,19 @@ class ReplayModel(mesa.Model):
         self.identities = {
             name: load_persona(DATA_DIR / setting.personas, name, {}).identity for name in setting.agent_names
         }
-        self.rows = pd.read_csv(self.folder.model_metrics)
-        agent_rows = pd.read_csv(self.folder.agent_metrics, keep_default_na=False)
+        # A run still being written (or killed) may hold rows and events past its last checkpoint, the last row
+        # perhaps half written: the replay shows what the checkpoint covers.
+        snapshot = read_snapshot(self.folder)
+        if snapshot is None:
+            raise RunFolderError(f"{run_folder}: no checkpoint yet; the run stopped before its first checkpoint")
+        if snapshot.problem:  # resume would fall back to the previous checkpoint; a replay says so and stops
+            raise RunFolderError(f"{snapshot.problem}; `run.py resume {run_folder}` repairs it from the one before")
+        covered = snapshot.state
+        self.rows = pd.read_csv(self.folder.model_metrics, nrows=covered["model_rows"])
+        agent_rows = pd.read_csv(self.folder.agent_metrics, keep_default_na=False, nrows=covered["agent_rows"])
         self.positions = _frames(agent_rows, len(self.identities), len(self.rows), run_folder)
         self.times = [datetime.fromisoformat(text) for text in self.rows["time"]]
-        self.events = read_events(self.folder.events)
+        self.events = read_events(self.folder.events)[: covered["events"]]
         self._event_times = [entry["time"] for entry in self.events]
         self._graphs = sorted(self.folder.graphs.glob("*.graphml"))
         self._graph_stamps = [path.stem for path in self._graphs]

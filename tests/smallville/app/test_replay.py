@@ -119,5 +119,23 @@ def test_damaged_metrics_are_refused_with_the_file_named(run_folder, tmp_path):
     shutil.copytree(run_folder, copy)
     agents = copy / "metrics" / "agents.csv"
     agents.write_text("".join(agents.read_text().splitlines(keepends=True)[:-1]))
-    with pytest.raises(RunFolderError, match=r"metrics/agents\.csv has \d+ rows, expected 3 agents"):
+    with pytest.raises(RunFolderError, match=r"metrics/agents\.csv: holds \d+ rows, the checkpoint .*run\.py resume"):
         ReplayModel(run_folder=str(copy))
+
+
+def test_a_run_still_being_written_replays_what_its_last_checkpoint_covers(run_folder, tmp_path):
+    import shutil
+
+    copy = tmp_path / "run"
+    shutil.copytree(run_folder, copy)
+    covered = json.loads((copy / "checkpoint" / "state.json").read_text())
+    model_csv, agents_csv = copy / "metrics" / "model.csv", copy / "metrics" / "agents.csv"
+    last = model_csv.read_text().splitlines()[-1]
+    with model_csv.open("a") as handle:  # a row flushed after the checkpoint, and one cut short by a kill
+        handle.write(last.replace("2023-02-13T13:00", "2023-02-13T13:01") + "\n" + last[:10])
+    with agents_csv.open("a") as handle:
+        handle.write(agents_csv.read_text().splitlines()[-1][:12])
+    model = ReplayModel(run_folder=str(copy))
+    assert model.frames == covered["model_rows"]
+    assert model.times[-1].isoformat() == covered["now"]
+    model.close()
