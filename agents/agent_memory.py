@@ -80,7 +80,9 @@ class AgentMemory:
     last_retrieved: list[Retrieved] = field(default_factory=list)
     last_focal_points: tuple[str, ...] = ()
     retrievals: int = 0
-    _recent: tuple[tuple, set[str]] | None = field(default=None, repr=False)
+    _recent: tuple[MemoryStream, list[PendingMemory], tuple[int, int, int], set[str]] | None = field(
+        default=None, repr=False
+    )
 
     async def add(
         self,
@@ -185,13 +187,15 @@ class AgentMemory:
     def recent_keys(self, n: int) -> set[str]:
         """Descriptions of the n newest events, stored or pending: what counts as already perceived.
 
-        Asked at every perception; kept until the stream or the queue grows (both only grow, or are replaced).
+        Asked at every perception; kept until the stream or the queue changes size or is replaced (the stream only
+        grows, and what leaves the queue goes into the stream).
         """
-        key = (self.stream, len(self.stream), self.pending, len(self.pending), n)
-        if self._recent is not None and all(a is b or a == b for a, b in zip(self._recent[0], key, strict=True)):
-            return self._recent[1]
+        sizes = (len(self.stream), len(self.pending), n)
+        kept = self._recent
+        if kept is not None and kept[0] is self.stream and kept[1] is self.pending and kept[2] == sizes:
+            return kept[3]
         stored = [node.description for node in self.stream.recent(n, kinds=[NodeKind.EVENT])]
         queued = [memory.description for memory in self.pending if memory.kind == NodeKind.EVENT]
         keys = set(stored) | set(queued[-n:])
-        self._recent = (key, keys)
+        self._recent = (self.stream, self.pending, sizes, keys)
         return keys

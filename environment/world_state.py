@@ -107,7 +107,9 @@ class WorldState:
             return
         self._agents[name] = ((x, y), event)
         self._agent_arrays = None
-        self._changed(self._sight.area_of(x, y), *([self._sight.area_of(*before[0])] if before else []))
+        self._changed(self._sight.area_of(x, y))
+        if before is not None:
+            self._changed(self._sight.area_of(*before[0]))
 
     def remove_agent(self, name: str) -> None:
         """Take an agent off the map (nothing happens if it was not on it)."""

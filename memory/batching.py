@@ -121,9 +121,7 @@ class BatchingEmbedder:
         group, state.gathering = state.gathering, None
         asked = [text for texts, _ in group.requests for text in texts]
         group.known = self._lookup(asked)
-        unknown = [text for text in dict.fromkeys(asked) if text not in group.known]
-        with self._lock:
-            self.hits += len(asked) - len(unknown)
+        unknown = self._misses(asked, group.known)
         batches = {state.in_flight[text] for text in unknown if text in state.in_flight}
         missing = [text for text in unknown if text not in state.in_flight]
         if missing:

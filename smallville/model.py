@@ -180,9 +180,9 @@ class SmallvilleModel(mesa.Model):
             return
         answered = self.run_async(self.thoughts.answer(names))
         for agent in self.people:
-            for summary, ended in answered[agent.name][1] if agent.name in answered else ():
+            for summary, ended in answered[agent.name].talks_ended if agent.name in answered else ():
                 agent.end_conversation(summary, ended)
-        decisions = [answered[agent.name][0] if agent.name in answered else None for agent in self.people]
+        decisions = [answered[agent.name].decision if agent.name in answered else None for agent in self.people]
         apply_decisions(self, decisions, view)
 
     def settle(self) -> None:

@@ -40,6 +40,11 @@ class Thought:
     due: int
     talks_ended: list[tuple[ConversationSummary, datetime]] = field(default_factory=list)
 
+    @property
+    def decision(self) -> Decision:
+        """What the thought decided (once its task is done)."""
+        return self.task.result()
+
 
 class Thoughts:
     """The thoughts in flight, by agent name.
@@ -81,18 +86,15 @@ class Thoughts:
             thought.talks_ended.append((summary, now))
         return thought is not None
 
-    async def answer(self, names: Iterable[str]) -> dict[str, tuple[Decision, list]]:
-        """Wait for these agents' thoughts; each becomes its decision and the talk endings that waited for it.
+    async def answer(self, names: Iterable[str]) -> dict[str, Thought]:
+        """Wait for these agents' thoughts and take them out, decided (with the talk endings that waited for them).
 
         They are taken out first: if one fails (a spent budget, a model that stays down), every thought in flight
         is cancelled and dropped with the step, as lock-step drops a failed round, and none is awaited twice.
         """
         taken = {name: self._by_name.pop(name) for name in names}
-        decisions = await self._all_or_none([thought.task for thought in taken.values()])
-        return {
-            name: (decision, thought.talks_ended)
-            for (name, thought), decision in zip(taken.items(), decisions, strict=True)
-        }
+        await self._all_or_none([thought.task for thought in taken.values()])
+        return taken
 
     async def finish(self) -> None:
         """Wait until every thought in flight has its decision, applying none (before a checkpoint)."""
@@ -134,7 +136,7 @@ class Thoughts:
                 "agent": name,
                 "due": thought.due,
                 "shown": thought.shown.get_state(),
-                "decision": thought.task.result().get_state(),
+                "decision": thought.decision.get_state(),
                 "talks_ended": [[summary_state(summary), now.isoformat()] for summary, now in thought.talks_ended],
             }
             for name, thought in self._by_name.items()

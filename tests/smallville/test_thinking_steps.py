@@ -150,7 +150,9 @@ def test_a_talk_that_ends_while_an_agent_thinks_reaches_it_with_its_thought():
     restored.set_state(json.loads(json.dumps(thoughts.get_state())))
     for kept in (thoughts, restored):
         answered = loop.run_until_complete(kept.answer(["Bob"]))
-        assert answered == {"Bob": (Decision(talk_to="Ann"), [(summary, NOW)])} and "Bob" not in kept
+        assert list(answered) == ["Bob"] and "Bob" not in kept
+        assert answered["Bob"].decision == Decision(talk_to="Ann")
+        assert answered["Bob"].talks_ended == [(summary, NOW)]
     loop.close()
 
 
