@@ -83,6 +83,8 @@ class AgentMemory:
     _recent: tuple[MemoryStream, list[PendingMemory], tuple[int, int, int], set[str]] | None = field(
         default=None, repr=False
     )
+    # When each event description was last remembered: the stream it was read from, how many of its nodes were read.
+    _perceived: tuple[MemoryStream, int, dict[str, datetime]] | None = field(default=None, repr=False)
 
     async def add(
         self,
@@ -116,6 +118,31 @@ class AgentMemory:
     def queue(self, memory: PendingMemory) -> None:
         """Keep a memory until the next importance batch."""
         self.pending.append(memory)
+        if memory.kind == NodeKind.EVENT:
+            _note(self._perceived_at(), memory.description, memory.created)
+
+    def last_perceived(self, description: str) -> datetime | None:
+        """When an event worded so was last remembered (stored or queued), or None if never."""
+        return self._perceived_at().get(description)
+
+    def _perceived_at(self) -> dict[str, datetime]:
+        """The event descriptions' latest times, brought up to date with the nodes stored since the last call.
+
+        Rebuilt from the stream and the queue when the stream is replaced (a restored checkpoint holds both).
+        """
+        kept = self._perceived
+        if kept is None or kept[0] is not self.stream:
+            kept = (self.stream, 0, {})
+            for memory in self.pending:
+                if memory.kind == NodeKind.EVENT:
+                    _note(kept[2], memory.description, memory.created)
+        stream, read, perceived = kept
+        for node_id in range(read, len(stream)):
+            node = stream.node(node_id)
+            if node.kind == NodeKind.EVENT:
+                _note(perceived, node.description, node.created)
+        self._perceived = (stream, len(stream), perceived)
+        return perceived
 
     def scoring_due(self, now: datetime, batch_size: int, batch_minutes: int) -> bool:
         """Whether the queue is full enough, or old enough, to be scored."""
@@ -199,3 +226,10 @@ class AgentMemory:
         keys = set(stored) | set(queued[-n:])
         self._recent = (self.stream, self.pending, sizes, keys)
         return keys
+
+
+def _note(perceived: dict[str, datetime], description: str, created: datetime) -> None:
+    """Keep the later of an event's known time and `created`."""
+    known = perceived.get(description)
+    if known is None or known < created:
+        perceived[description] = created

@@ -7,6 +7,7 @@ out of retrieval, so they cost storage and embedding and are never used.
 """
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from itertools import islice
 
 from agents.agent_memory import AgentMemory, PendingMemory
@@ -39,19 +40,37 @@ def perceive(
     spatial: SpatialMemory,
     memory: AgentMemory,
 ) -> Perception:
-    """Notice the nearest events, grow the spatial memory, and remember what is new."""
+    """Notice the nearest events, grow the spatial memory, and remember what is new.
+
+    An event is new unless it is among the `retention` newest events remembered (the original's rule) or was
+    remembered within the last `retention_minutes`: in a crowd the nearest few change at every step, and the first
+    rule alone stored more than half of a day's events again within the hour.
+    """
+    already = memory.recent_keys(config.retention)
+    since = view.now - timedelta(minutes=config.retention_minutes) if config.retention_minutes else None
     visible = view.state.visible_events(tile, radius=config.vision_radius, same_arena=True)
     seen = tuple(islice((item for item in visible if item.event.subject != agent), config.attention_bandwidth))
     spatial.add(view.ville.arena_address_at(tile))
     for item in seen:
         if ":" in item.event.subject:
             spatial.add(item.event.subject)
-    already = memory.recent_keys(config.retention)
-    new = tuple(item for item in seen if item.event.description != "idle" and event_text(item.event) not in already)
+    new = tuple(
+        item
+        for item in seen
+        if item.event.description != "idle" and _is_new(event_text(item.event), already, since, memory)
+    )
     if config.observation:
         for item in new:
             remember_event(memory, item.event, view)
     return Perception(seen=seen, new=new)
+
+
+def _is_new(text: str, already: set[str], since: datetime | None, memory: AgentMemory) -> bool:
+    """Neither among the newest events remembered nor, if `since` is set, remembered since then."""
+    if text in already:
+        return False
+    last = memory.last_perceived(text) if since is not None else None
+    return last is None or last < since
 
 
 def remember_event(memory: AgentMemory, event: Event, view: WorldView) -> None:

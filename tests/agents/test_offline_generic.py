@@ -5,8 +5,8 @@ from dataclasses import replace
 import pytest
 
 from agents.language.offline.salience import importance_of
-from agents.language.offline.talk import line
-from agents.language.requests import ConversationLineRequest
+from agents.language.offline.talk import line, news_in, summarize
+from agents.language.requests import ConversationLineRequest, ConversationSummaryRequest
 
 from .personas import NOON, identity
 
@@ -44,3 +44,37 @@ def test_the_talker_passes_on_news_from_its_status_before_routine_memories():
     opening = line(request, seed=0)["line"]
     assert "pottery class" in opening
     assert "party" not in opening.lower()
+
+
+def test_object_use_by_someone_scores_like_their_routine():
+    assert importance_of("the kitchen sink is being used by Abigail Chen for eating") == importance_of(
+        "Abigail Chen is having lunch (eating)"
+    )
+    assert importance_of("the table is being used by Sam Moore for a party with Jane Moreno") > importance_of(
+        "the table is being used by Sam Moore for eating"
+    )
+
+
+def test_news_is_passed_on_without_who_told_whom():
+    memory = "About Eddy Lin: Eddy Lin told me: the library opens a pottery class on Friday; Eddy Lin is cooking"
+    assert news_in(memory) == ["the library opens a pottery class on Friday", "Eddy Lin is cooking"]
+    chat = "conversation with Maria Lopez: Maria Lopez and Klaus Mueller talked about the new bakery downtown"
+    assert news_in(chat) == ["the new bakery downtown"]
+    assert all(len(piece) <= 160 for piece in news_in("word " * 100))
+
+
+def test_a_line_passes_on_one_piece_of_news_and_the_listener_keeps_each_line_apart():
+    isabella = identity("Isabella Rodriguez")
+    told = "Carmen Ortiz told me: Giorgio Rossi is moving to Boston next week; the piano is idle"
+    request = ConversationLineRequest(isabella, "Maria Lopez", "Hobbs Cafe", NOON, (told,), ())
+    opening = line(request, seed=0)["line"]
+    assert opening == "Hi Maria! Giorgio Rossi is moving to Boston next week"
+    lines = (
+        ("Isabella Rodriguez", opening),
+        ("Maria Lopez", "Hi! I am well"),
+        ("Isabella Rodriguez", "the fair is on"),
+    )
+    summary = summarize(ConversationSummaryRequest("Isabella Rodriguez", "Maria Lopez", lines), seed=0)
+    assert summary["takeaways"]["Maria Lopez"] == (
+        "Isabella Rodriguez told me: Giorgio Rossi is moving to Boston next week; the fair is on"
+    )

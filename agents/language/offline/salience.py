@@ -39,7 +39,8 @@ FUTURE = re.compile(
 )
 # Others involved: a person named, or people in general.
 OTHERS = re.compile(r"\b[A-Z][a-z]+ [A-Z][a-z]+\b|\b(?:everyone|friends|neighbou?rs|people|together)\b")
-_OBSERVED = re.compile(r"^[A-Z][a-z]+ [A-Z][a-z]+ is ")
+# Someone seen at what they do: "Maria Lopez is ..." or an object's "the desk is being used by Maria Lopez".
+_OBSERVED = re.compile(r"^(?:[A-Z][a-z]+ [A-Z][a-z]+ is |[^.;:]{1,60}? is being used by [A-Z][a-z]+ [A-Z][a-z]+\b)")
 NOVEL = ("first time", "new ", "never", "surpris", "unusual", "strange", "exciting", "excited")
 TALK = ("conversation", "said", "told", "learned", "heard", "asked")
 
@@ -50,7 +51,8 @@ def importance_of(text: str) -> int:
     if any(word in lower for word in IDLE):
         return 1
     involves_others = bool(OTHERS.search(text))
-    # "Maria Lopez is studying": an observation of someone at their routine names them without involving them.
+    # "Maria Lopez is studying", "the desk is being used by Maria Lopez": an observation of someone at their routine
+    # names them without involving them.
     names_others = bool(OTHERS.search(_OBSERVED.sub("", text, count=1)))
     plan = bool(FUTURE.search(lower))
     scores = [next((score for score, words in ROUTINE if any(word in lower for word in words)), 2)]
