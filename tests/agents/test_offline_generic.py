@@ -4,8 +4,9 @@ from dataclasses import replace
 
 import pytest
 
+from agents.language.offline.news import news_in
 from agents.language.offline.salience import importance_of
-from agents.language.offline.talk import line, news_in, summarize
+from agents.language.offline.talk import line, summarize
 from agents.language.requests import ConversationLineRequest, ConversationSummaryRequest
 
 from .personas import NOON, identity

@@ -5,29 +5,17 @@ Lines pass on what the speaker retrieved; each side keeps what the other said; s
 
 import re
 
+from agents.language.offline.news import GREETING, news_in
 from agents.language.offline.salience import importance_of
 from agents.language.offline.words import stable_fraction
 from agents.language.requests import ConversationLineRequest, ConversationSummaryRequest, ReactionRequest
 from agents.schedule import is_sleep
 
-# A greeting and the name it greets: "Hi Maria! " (what the opening line starts with).
-_GREETING = re.compile(r"^(?:hi|hello|hey)\b[^!.?]{0,40}[!.?]?\s*", re.IGNORECASE)
-# Where a memory says it came from, never the news itself: an insight's "About X:", a takeaway's "X told me:",
-# a chat memory's "conversation with X:" and its summary's "A and B talked about". The memory formats are the
-# project's own (conversing.py, this module, thinking.py); stripped, news is passed on as said, not as a chain of
-# who told whom.
-_PROVENANCE = re.compile(
-    r"^(?:About [^:]{1,80}:|[A-Z][\w'-]* [A-Z][\w'-]* told me:|conversation with [^:]{1,80}:|"
-    r"[A-Z][\w'-]* [A-Z][\w'-]* and [A-Z][\w'-]* [A-Z][\w'-]* talked about)\s*"
-)
-# Clauses of a memory: insights and takeaways join several pieces of news with "; ".
-_CLAUSES = re.compile(r";\s+")
 GOODBYE = "It was good talking to you. See you later!"
 # The offline talker passes on at most this many lines' worth of news, then says goodbye.
 OFFLINE_LINES = 8
-# Longest piece of news a line passes on, and longest takeaway (characters): a line is "one or two sentences", as
-# the request asks, and a takeaway keeps what was heard, not an ever-growing chain of quotes.
-LONGEST_NEWS, LONGEST_TAKEAWAY = 160, 320
+# Longest takeaway (characters): it keeps what was heard, not an ever-growing chain of quotes.
+LONGEST_TAKEAWAY = 320
 
 
 def react(request: ReactionRequest, seed: int) -> dict:
@@ -53,25 +41,6 @@ def _trivial(memory: str, people: tuple[str, ...]) -> bool:
 
 def _said(news: str, transcript: str) -> bool:
     return news[:60].lower() in transcript
-
-
-def news_in(memory: str) -> list[str]:
-    """The pieces of news a memory holds, each without where it came from and cut to a sentence's length.
-
-    "About Eddy Lin: Eddy Lin told me: the fair opens at noon; Eddy Lin is cooking" holds "the fair opens at noon"
-    and "Eddy Lin is cooking".
-    """
-    found = []
-    for clause in _CLAUSES.split(memory):
-        stripped = clause.strip()
-        while (bare := _PROVENANCE.sub("", stripped, count=1)) != stripped:
-            stripped = bare.strip()
-        stripped = _GREETING.sub("", stripped)
-        if len(stripped) > LONGEST_NEWS:
-            stripped = stripped[:LONGEST_NEWS].rsplit(" ", 1)[0]
-        if len(stripped.split()) > 2:
-            found.append(stripped.rstrip(" ,;:"))
-    return found
 
 
 def _status(request: ConversationLineRequest) -> list[str]:
@@ -114,11 +83,11 @@ def summarize(request: ConversationSummaryRequest, seed: int) -> dict:
         name: [text for speaker, text in request.lines if speaker == name and text != GOODBYE]
         for name in (request.first, request.second)
     }
-    topics = [_GREETING.sub("", text).strip(" !,") for texts in told.values() for text in texts]
+    topics = [GREETING.sub("", text).strip(" !,") for texts in told.values() for text in texts]
     topic = next((t for t in topics if len(t.split()) > 3), "how they are doing")
     takeaways = {}
     for name, other in ((request.first, request.second), (request.second, request.first)):
-        heard = "; ".join(said for text in told[other] if (said := _GREETING.sub("", text).strip(" !,;")))
+        heard = "; ".join(said for text in told[other] if (said := GREETING.sub("", text).strip(" !,;")))
         takeaway = f"{other} told me: {heard}" if len(heard.split()) > 3 else f"I had a short chat with {other}."
         takeaways[name] = takeaway[:LONGEST_TAKEAWAY]
     summary = f"{request.first} and {request.second} talked about {' '.join(topic.split()[:12])}"
