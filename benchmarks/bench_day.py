@@ -4,7 +4,8 @@ Targets (DESIGN.md): under 30 s on 2 cores; at most 60 model calls and 50k token
 Run: .venv/bin/python benchmarks/bench_day.py [minilm|hashing] [days] [name=value ...]   (2 days: the paper's run)
 The name=value pairs set town or mind parameters (e.g. conversation_memories=10) to measure what a setting saves;
 runs=N runs the day N times in this process and prints each wall time with the load average, and their median (the
-figures below them are the last run's: every run makes the same calls).
+figures below them are the last run's: every run makes the same calls). Each run starts with a cold embedding cache
+(the embedders are shared in a process, so a second run would otherwise find every text encoded).
 """
 
 import os
@@ -14,6 +15,8 @@ import sys
 import time
 from datetime import timedelta
 
+from agents.embedder_choice import make_agent_embedder
+from memory.embeddings import make_embedder
 from smallville.model import SmallvilleModel
 
 
@@ -23,6 +26,8 @@ def main() -> None:
     settings = {name: int(value) for name, value in (pair.split("=", 1) for pair in sys.argv[3:])}
     walls = []
     for run in range(settings.pop("runs", 1)):
+        make_agent_embedder.cache_clear()
+        make_embedder.cache_clear()
         started = time.perf_counter()
         model = SmallvilleModel(scenario_name="the_ville_n25", embedder=embedder, rng=0, **settings)
         built = time.perf_counter() - started
