@@ -310,6 +310,7 @@ class SmallvilleModel(mesa.Model):
         """Release the event loop and the gateway's resources (thoughts still in flight are dropped)."""
         if self.thoughts:
             self.run_async(self.thoughts.drop())
+        self.run_async(self.gateway.aclose())
         self.gateway.close()
         self._loop.close()
 

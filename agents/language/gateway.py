@@ -224,6 +224,12 @@ class Gateway:
         if self.config.max_cost is not None and totals.cost >= self.config.max_cost:
             raise BudgetExceeded(f"the budget of ${self.config.max_cost:.2f} is spent (${totals.cost:.2f})")
 
+    async def aclose(self) -> None:
+        """Let the backends release what runs on the event loop, before the loop closes."""
+        for backend in self._backends.values():
+            if hasattr(backend, "aclose"):
+                await backend.aclose()
+
     def close(self) -> None:
         """Close the cache."""
         if self.cache is not None:

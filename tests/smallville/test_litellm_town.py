@@ -1,5 +1,6 @@
 """Two agents for 30 simulated minutes through the real litellm path, against the loopback server."""
 
+import gc
 from datetime import datetime
 
 import pytest
@@ -30,3 +31,26 @@ def test_two_agents_plan_and_move_through_litellm(monkeypatch):
         assert agent.action is not None and model.ville.has_address(agent.action.address)
     moved = [entry for entry in model.event_log if entry["kind"] == "action" and entry["text"] != "sleeping"]
     assert moved, "the loopback schedule wakes agents at 7 am; they must have started actions"
+
+
+@pytest.mark.slow
+def test_models_closed_one_after_another_leave_no_litellm_task_behind(monkeypatch, caplog):
+    """litellm's logging worker runs on the first model's loop; closing that model stops it rather than leaving a
+    pending task that asyncio reports ("Task was destroyed but it is pending!") once the loop is gone."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-loopback")
+    with LoopbackServer() as server:
+        for _ in range(2):
+            model = SmallvilleModel(
+                scenario_name="the_ville_n3",
+                agents=["Isabella Rodriguez"],
+                llm="openai/loopback",
+                api_base=server.url,
+                embedder="hashing",
+                seconds_per_step=600,
+            )
+            model.run_until(datetime(2023, 2, 13, 7, 30))
+            model.close()
+            del model
+            gc.collect()
+    assert server.stats.requests > 2
+    assert not [record for record in caplog.records if "destroyed but it is pending" in record.getMessage()]

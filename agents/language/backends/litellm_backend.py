@@ -6,6 +6,7 @@ OpenAI SDK's are switched off: the gateway retries, in one place), only the para
 (providers.py), and the answer's JSON schema where the provider can enforce it.
 """
 
+import asyncio
 import logging
 import os
 
@@ -47,6 +48,17 @@ class LiteLLMBackend:
         self.forms = list(providers.structured_forms(model, api_base) if structured else (providers.PROMPT_ONLY,))
         self.format_downgrades = 0
         self._anthropic = provider == "anthropic"
+
+    async def aclose(self) -> None:
+        """Stop litellm's background logging worker if it runs on this event loop, before the loop closes.
+
+        The worker is a litellm global bound to the loop of the first call; a loop closed under it left "Task was
+        destroyed but it is pending" tracebacks on every later model of the process (benchmarks, batches, the app).
+        """
+        from litellm.litellm_core_utils.logging_worker import GLOBAL_LOGGING_WORKER  # noqa: PLC0415
+
+        if getattr(GLOBAL_LOGGING_WORKER, "_bound_loop", None) is asyncio.get_running_loop():
+            await GLOBAL_LOGGING_WORKER.stop()
 
     async def complete(self, request: Request, messages: list[dict[str, str]], parameters: dict) -> Completion:
         """One call through litellm.acompletion, its failures sorted into transient and permanent.
