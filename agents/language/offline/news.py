@@ -6,7 +6,7 @@ import re
 GREETING = re.compile(r"^(?:hi|hello|hey)\b[^!.?]{0,40}[!.?]?\s*", re.IGNORECASE)
 # Where a memory says it came from, never the news itself: an insight's "About X:", a takeaway's "X told me:",
 # a chat memory's "conversation with X:" and its summary's "A and B talked about". The memory formats are the
-# project's own (conversing.py, this module, thinking.py); stripped, news is passed on as said, not as a chain of
+# project's own (conversing.py, talk.py, thinking.py); stripped, news is passed on as said, not as a chain of
 # who told whom.
 _PROVENANCE = re.compile(
     r"^(?:About [^:]{1,80}:|[A-Z][\w'-]* [A-Z][\w'-]* told me:|conversation with [^:]{1,80}:|"

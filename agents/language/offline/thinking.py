@@ -145,7 +145,8 @@ def _insights_on(question: str, memories: list[tuple[int, str]], n: int) -> list
 def _weightiest(memories: list[str]) -> str:
     """The most important piece of news among memories (the first of the most important), as one sentence.
 
-    A model states an insight in a sentence; quoting whole memories made each offline insight three times as long.
+    A model states an insight in a sentence; the offline insight quoted two whole memories, which the next reflection
+    and every prompt that retrieved it carried again.
     """
     pieces = [piece for memory in memories for piece in news_in(memory)] or [gist(memory) for memory in memories]
     return max(pieces, key=importance_of)
