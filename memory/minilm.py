@@ -9,6 +9,7 @@ its vectors match sentence-transformers' to about 1e-7 (tests/data/minilm_refere
 import json
 import struct
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 
@@ -28,6 +29,10 @@ BATCH = 1
 # at load average 7 on 2 cores one sentence took 1.6 s with 2 threads and 75 ms with 1 (benchmarks/bench_embed.py);
 # on an idle machine 2 threads are only ~1.4x faster (shared/reference/deps.md), and the loop needs the other core.
 BLAS_THREADS = 1
+# Sentences of one batch encoded side by side, each alone with one BLAS thread: numpy releases the GIL in its kernels,
+# so a batch of several texts uses the second core while the event loop waits for them (a sentence's vector is the
+# same whichever thread encodes it).
+ENCODER_THREADS = 2
 
 
 # Files the encoder reads from the model folder.
@@ -133,10 +138,18 @@ class MiniLMEmbedder:
             return result
         encodings = self._tokenizer.encode_batch(texts)
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
-        with _thread_pools().limit(limits=BLAS_THREADS, user_api="blas"):
-            for start in range(0, len(order), BATCH):
-                batch = order[start : start + BATCH]
+        batches = [order[start : start + BATCH] for start in range(0, len(order), BATCH)]
+
+        def encode(share: list[list[int]]) -> None:
+            for batch in share:
                 result[batch] = self._encode([encodings[i].ids for i in batch])
+
+        shares = [batches[index::ENCODER_THREADS] for index in range(ENCODER_THREADS)]
+        with _thread_pools().limit(limits=BLAS_THREADS, user_api="blas"):
+            helpers = [_helpers().submit(encode, share) for share in shares[1:] if share]
+            encode(shares[0])
+            for helper in helpers:
+                helper.result()
         return result
 
     def _encode(self, token_lists: list[list[int]]) -> np.ndarray:
@@ -169,6 +182,12 @@ class MiniLMEmbedder:
         tokens = x.reshape(count, length, self.dim) * mask[:, :, None]
         pooled = tokens.sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
         return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+
+
+@cache
+def _helpers() -> ThreadPoolExecutor:
+    """The threads that encode a batch's other shares beside the caller's (one pool for the process)."""
+    return ThreadPoolExecutor(max_workers=ENCODER_THREADS - 1 or 1, thread_name_prefix="minilm")
 
 
 @cache
