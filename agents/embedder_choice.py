@@ -3,19 +3,23 @@
 from functools import cache
 
 from memory import BatchingEmbedder, Embedder, make_embedder
+from memory.vector_cache import VectorCache
 
 LOCAL_EMBEDDERS = ("minilm", "hashing")
 
 
 @cache
-def make_agent_embedder(name: str, api_base: str | None = None) -> Embedder:
+def make_agent_embedder(name: str, api_base: str | None = None, disk_path: str | None = None) -> Embedder:
     """One shared, text-cached embedder per name: "minilm", "hashing", or a litellm model ("ollama/nomic-embed-text").
 
+    With `disk_path` its vectors are also kept in that file for later runs (memory/vector_cache.py).
+
     Raises:
-        ValueError: If the name is neither a local embedder nor a "provider/model" name.
+        ValueError: If the name is neither a local embedder nor a "provider/model" name, or the file cannot keep
+            vectors.
     """
     if name in LOCAL_EMBEDDERS:
-        return make_embedder(name)
+        return make_embedder(name, disk_path)
     if "/" not in name:
         raise ValueError(
             f"unknown embedder {name!r}: use one of {', '.join(LOCAL_EMBEDDERS)} or a litellm embedding model "
@@ -23,4 +27,5 @@ def make_agent_embedder(name: str, api_base: str | None = None) -> Embedder:
         )
     from agents.language.embeddings import LiteLLMEmbedder  # noqa: PLC0415 - litellm loads only when asked for
 
-    return BatchingEmbedder(LiteLLMEmbedder(name, api_base=api_base))
+    disk = VectorCache(disk_path) if disk_path else None
+    return BatchingEmbedder(LiteLLMEmbedder(name, api_base=api_base), disk=disk)

@@ -29,6 +29,7 @@ import numpy as np
 
 if TYPE_CHECKING:
     from memory.embeddings import Embedder
+    from memory.vector_cache import VectorCache
 
 
 @dataclass
@@ -57,14 +58,19 @@ class BatchingEmbedder:
         max_items: Texts kept in the cache; the least recently used go first.
         offload: Encode in the worker thread; False encodes on the loop at the tick's end, for an encoder that takes
             microseconds (hashing), where a thread hand-off per tick costs more than it saves.
+        disk: Vectors kept on disk by earlier runs (memory/vector_cache.py): read before encoding, and every new
+            vector written to it.
 
     Attributes:
         hits: Texts asked for that were not new to their call's batch (cached, or repeated in the call).
         misses: Texts sent to the inner embedder.
         batches: Calls of the inner embedder.
+        disk_hits: Texts whose vector came from the disk cache.
     """
 
-    def __init__(self, inner: "Embedder", max_items: int = 100_000, *, offload: bool = True):
+    def __init__(
+        self, inner: "Embedder", max_items: int = 100_000, *, offload: bool = True, disk: "VectorCache | None" = None
+    ):
         if max_items < 1:
             raise ValueError(f"max_items must be at least 1, got {max_items}")
         self.inner = inner
@@ -75,6 +81,10 @@ class BatchingEmbedder:
         self.hits = 0
         self.misses = 0
         self.batches = 0
+        self.disk_hits = 0
+        self.disk = disk
+        # What names this encoder's vectors on disk: its name and length (an encoder may name its weights instead).
+        self.disk_key = getattr(inner, "cache_key", f"{inner.name}/{inner.dim}")
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
         # One thread: the encoder is used by one batch at a time (it loads lazily and is not known to be re-entrant).
@@ -193,6 +203,11 @@ class BatchingEmbedder:
                 if vector is not None:
                     self._cache.move_to_end(text)
                     known[text] = vector
+            if self.disk is not None and len(known) < len(texts):
+                kept = self.disk.get_many(self.disk_key, self.dim, (text for text in texts if text not in known))
+                self.disk_hits += len(kept)
+                self._remember(kept)
+                known.update(kept)
             return known
 
     def _misses(self, texts: list[str], known: dict[str, np.ndarray]) -> list[str]:
@@ -203,9 +218,15 @@ class BatchingEmbedder:
 
     def _store(self, fresh: dict[str, np.ndarray]) -> None:
         with self._lock:
-            self._cache.update(fresh)
-            while len(self._cache) > self.max_items:
-                self._cache.popitem(last=False)
+            self._remember(fresh)
+            if self.disk is not None:
+                self.disk.put_many(self.disk_key, fresh)
+
+    def _remember(self, vectors: dict[str, np.ndarray]) -> None:
+        """Into the in-memory cache (the caller holds the lock)."""
+        self._cache.update(vectors)
+        while len(self._cache) > self.max_items:
+            self._cache.popitem(last=False)
 
     def _stack(self, texts: list[str], known: dict[str, np.ndarray]) -> np.ndarray:
         result = np.zeros((len(texts), self.dim), dtype=np.float32)

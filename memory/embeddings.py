@@ -14,6 +14,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from memory.batching import BatchingEmbedder
+from memory.vector_cache import VectorCache
 
 
 @runtime_checkable
@@ -58,16 +59,20 @@ LOCAL_EMBEDDERS = ("minilm", "hashing")
 
 
 @cache
-def make_embedder(name: str) -> Embedder:
+def make_embedder(name: str, disk_path: str | None = None) -> Embedder:
     """A shared, text-cached embedder by name: "minilm" (default) or "hashing", encoding off the event loop in batches.
+
+    With `disk_path`, vectors are also kept in that file (memory/vector_cache.py) for later runs and other processes.
 
     Raises:
         ValueError: For another name.
+        VectorCacheError: If `disk_path` cannot hold a vector cache.
     """
+    if name not in LOCAL_EMBEDDERS:
+        raise ValueError(f"unknown embedder {name!r}; choose one of: {', '.join(LOCAL_EMBEDDERS)}")
+    disk = VectorCache(disk_path) if disk_path else None
     if name == "minilm":
         from memory.minilm import MiniLMEmbedder  # noqa: PLC0415 - loads tokenizers only when chosen
 
-        return BatchingEmbedder(MiniLMEmbedder())
-    if name == "hashing":
-        return BatchingEmbedder(HashingEmbedder(), offload=False)
-    raise ValueError(f"unknown embedder {name!r}; choose one of: {', '.join(LOCAL_EMBEDDERS)}")
+        return BatchingEmbedder(MiniLMEmbedder(), disk=disk)
+    return BatchingEmbedder(HashingEmbedder(), offload=False, disk=disk)

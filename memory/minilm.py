@@ -81,6 +81,8 @@ class MiniLMEmbedder:
 
     name = "minilm"
     dim = 384
+    # What its vectors are filed under in a vector cache on disk: the weights, and how sentences are encoded.
+    cache_key = "all-MiniLM-L6-v2/384/alone"
 
     def __init__(self, folder: Path | None = None):
         self._folder = Path(folder) if folder is not None else None

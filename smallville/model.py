@@ -87,7 +87,7 @@ class SmallvilleModel(mesa.Model):
         self.conversations = []
         self.event_log: list[dict] = []
         self.embedder_name = values["embedder"]
-        self.people: list[GenerativeAgent] = build_people(self, self.embedder_name)
+        self.people: list[GenerativeAgent] = build_people(self, self.embedder_name, values["embedding_cache"])
         self.by_name = {agent.name: agent for agent in self.people}
         if seed_memories:
             self.run_async(self._seed_memories())

@@ -65,6 +65,7 @@ _TYPES = {
     "api_base": str | None,
     "embedder": str,
     "cache_path": str | None,
+    "embedding_cache": str | None,
     "replay": bool,
     "max_in_flight": int,
     "timeout": float,
@@ -172,6 +173,13 @@ _TOWN = (
         "minds",
         "--cache",
         check.cache_file,
+    ),
+    Parameter(
+        "embedding_cache",
+        None,
+        "file (SQLite) keeping embeddings for later runs: a repeated day encodes only new texts",
+        "minds",
+        parse=check.cache_file,
     ),
     Parameter("replay", _gateway("replay"), "refuse any model call the cache cannot answer", "minds", switch="on"),
     Parameter(

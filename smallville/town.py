@@ -16,11 +16,12 @@ def load_town(map_dir: Path) -> tuple[Ville, PathFinder]:
     return ville, PathFinder(ville)
 
 
-def build_people(model, embedder_name: str) -> list[GenerativeAgent]:
+def build_people(model, embedder_name: str, embedding_cache: str | None = None) -> list[GenerativeAgent]:
     """One GenerativeAgent per scenario agent, in the scenario's order, on its start tile."""
     setting = model.setting
     whispers = load_whispers(DATA_DIR / setting.whispers)
-    embedder = make_agent_embedder(embedder_name, api_base=model.gateway.config.api_base)
+    disk_path = str(Path(embedding_cache).resolve()) if embedding_cache else None
+    embedder = make_agent_embedder(embedder_name, api_base=model.gateway.config.api_base, disk_path=disk_path)
     people = []
     for start in setting.agents:
         persona = load_persona(DATA_DIR / setting.personas, start.name, whispers)

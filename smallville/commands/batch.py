@@ -114,14 +114,20 @@ def _lay_parameters(args: argparse.Namespace, data: dict) -> None:
 
 
 def _share_cache(data: dict, batch: Path) -> None:
-    """Cells that call a real model share one response cache, BATCH/cache.sqlite, unless the grid names one.
+    """Cells share a response cache (BATCH/cache.sqlite, real models) and vectors (BATCH/embeddings.sqlite).
 
-    The cache is SQLite in WAL mode with a busy timeout, so the cells' processes write to it safely. Offline cells
-    get none: their answers cost nothing, and a cache would only make the call counts depend on the cells' order.
+    Each only where the grid names none, the response cache for cells that call a real model, the vectors for cells
+    that embed with a model (not `hashing`).
+
+    Both are SQLite in WAL mode with a busy timeout, so the cells' processes write to them safely. Offline cells get
+    no response cache: their answers cost nothing, and a cache would only make the call counts depend on the cells'
+    order. A kept local vector is the one a fresh encoding gives, so sharing them changes no cell, only its time.
     """
     parameters = data.setdefault("parameters", {})
     if parameters.get("llm", "offline") != "offline" and not parameters.get("cache_path"):
         parameters["cache_path"] = str((batch / "cache.sqlite").resolve())
+    if parameters.get("embedder", "minilm") != "hashing" and not parameters.get("embedding_cache"):
+        parameters["embedding_cache"] = str((batch / "embeddings.sqlite").resolve())
 
 
 def _check_scenarios(scenarios: list[str], source: str) -> None:

@@ -2,7 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from smallville.batch import GridError, expand, load_grid, parameter_names, parse_seeds
+from smallville.batch import GridError, expand, load_grid, parameter_names, parse_seeds, validate_grid
+from smallville.commands.batch import _share_cache
 
 DATA = Path(__file__).resolve().parents[3] / "data" / "batches"
 
@@ -111,3 +112,20 @@ def test_the_paper_ladder_has_its_four_conditions_25_agents_and_two_days():
     assert grid.scenarios == ["the_ville_n25"] and grid.days == 2 and len(grid.seeds) >= 3
     assert grid.conditions["no_observation_reflection_planning"] == {
         "observation": False, "reflection": False, "planning": False}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("parameters", "vectors"),
+    [({}, True), ({"embedder": "minilm"}, True), ({"embedder": "hashing"}, False),
+     ({"embedding_cache": "/elsewhere/vectors.sqlite"}, False)],
+)  # fmt: skip
+def test_cells_that_embed_with_a_model_share_one_vector_file(tmp_path, parameters, vectors):
+    data = {"parameters": dict(parameters)}
+    _share_cache(data, tmp_path / "batch")
+    shared = data["parameters"].get("embedding_cache")
+    expected = (
+        str((tmp_path / "batch" / "embeddings.sqlite").resolve()) if vectors else parameters.get("embedding_cache")
+    )
+    assert shared == expected
+    assert "cache_path" not in data["parameters"]  # offline cells get no response cache
+    validate_grid({"seeds": [0], "scenarios": ["the_ville_n3"], "until": "2023-02-13T01:00:00", **data}, "t")
