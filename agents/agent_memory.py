@@ -83,8 +83,10 @@ class AgentMemory:
     _recent: tuple[MemoryStream, list[PendingMemory], tuple[int, int, int], set[str]] | None = field(
         default=None, repr=False
     )
-    # When each event description was last remembered: the stream it was read from, how many of its nodes were read.
-    _perceived: tuple[MemoryStream, int, dict[str, datetime]] | None = field(default=None, repr=False)
+    # The newest node of each description: the stream it was read from and how many of its nodes were read.
+    _by_text: tuple[MemoryStream, int, dict[str, MemoryNode]] | None = field(default=None, repr=False)
+    # When each event description was last queued: the stream and queue it was kept for.
+    _queued: tuple[MemoryStream, list[PendingMemory], dict[str, datetime]] | None = field(default=None, repr=False)
 
     async def add(
         self,
@@ -119,30 +121,40 @@ class AgentMemory:
         """Keep a memory until the next importance batch."""
         self.pending.append(memory)
         if memory.kind == NodeKind.EVENT:
-            _note(self._perceived_at(), memory.description, memory.created)
+            _note(self._queued_events(), memory.description, memory.created)
 
     def last_perceived(self, description: str) -> datetime | None:
         """When an event worded so was last remembered (stored or queued), or None if never."""
-        return self._perceived_at().get(description)
+        node = self.newest_by_text().get(description)
+        stored = node.created if node is not None and node.kind == NodeKind.EVENT else None
+        queued = self._queued_events().get(description)
+        return max(stored, queued) if stored and queued else stored or queued
 
-    def _perceived_at(self) -> dict[str, datetime]:
-        """The event descriptions' latest times, brought up to date with the nodes stored since the last call.
+    def newest_by_text(self) -> dict[str, MemoryNode]:
+        """The newest memory of each wording, brought up to date with the nodes stored since the last call.
 
-        Rebuilt from the stream and the queue when the stream is replaced (a restored checkpoint holds both).
+        The stream only grows, so each node is read once; a replaced stream (a restored checkpoint) is read afresh.
         """
-        kept = self._perceived
+        kept = self._by_text
         if kept is None or kept[0] is not self.stream:
             kept = (self.stream, 0, {})
-            for memory in self.pending:
-                if memory.kind == NodeKind.EVENT:
-                    _note(kept[2], memory.description, memory.created)
-        stream, read, perceived = kept
+        stream, read, newest = kept
         for node_id in range(read, len(stream)):
             node = stream.node(node_id)
-            if node.kind == NodeKind.EVENT:
-                _note(perceived, node.description, node.created)
-        self._perceived = (stream, len(stream), perceived)
-        return perceived
+            newest[node.description] = node
+        self._by_text = (stream, len(stream), newest)
+        return newest
+
+    def _queued_events(self) -> dict[str, datetime]:
+        """When each event description was last queued (read afresh when the stream or the queue is replaced)."""
+        kept = self._queued
+        if kept is None or kept[0] is not self.stream or kept[1] is not self.pending:
+            queued: dict[str, datetime] = {}
+            for memory in self.pending:
+                if memory.kind == NodeKind.EVENT:
+                    _note(queued, memory.description, memory.created)
+            kept = self._queued = (self.stream, self.pending, queued)
+        return kept[2]
 
     def scoring_due(self, now: datetime, batch_size: int, batch_minutes: int) -> bool:
         """Whether the queue is full enough, or old enough, to be scored."""

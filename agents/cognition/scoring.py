@@ -9,7 +9,6 @@ request carried in time (the queue full or old) and for what must be scored at o
 import logging
 from collections.abc import Sequence
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from agents.agent_memory import AgentMemory
 from agents.cognition.asking import Ask
@@ -17,7 +16,6 @@ from agents.identity import Identity
 from agents.language.request import Request
 from agents.language.requests import ImportanceRequest, Scored, ScoredRequest
 from agents.language.requests.scoring import MOST_MEMORIES
-from memory import MemoryStream
 
 logger = logging.getLogger(__name__)
 
@@ -31,24 +29,14 @@ async def score_importance(ask: Ask, identity: Identity, texts: Sequence[str]) -
     return scores
 
 
-# Each stream's ratings by text, read from the stream itself and extended as it grows (streams only grow; a
-# restored stream is a new object), so nothing here needs saving.
-_RATINGS: WeakKeyDictionary[MemoryStream, tuple[int, dict[str, int]]] = WeakKeyDictionary()
-
-
 def known_importance(memory: AgentMemory, texts: Sequence[str]) -> dict[str, int]:
     """The importance the agent already gave each of these texts, where it holds a memory worded the same (newest).
 
     The same event seen again ("Maria Lopez is studying") is worth to the agent what it was worth before; asking
     again would cost a rating and tokens for the same answer.
     """
-    stream = memory.stream
-    seen, ratings = _RATINGS.get(stream, (0, {}))
-    for node_id in range(seen, len(stream)):
-        node = stream.node(node_id)
-        ratings[node.description] = node.importance
-    _RATINGS[stream] = (len(stream), ratings)
-    return {text: ratings[text] for text in texts if text in ratings}
+    newest = memory.newest_by_text()
+    return {text: newest[text].importance for text in texts if text in newest}
 
 
 async def settle_known(memory: AgentMemory) -> None:

@@ -102,3 +102,12 @@ def test_retention_minutes_must_be_a_whole_number_of_minutes():
             assert "retention_minutes" in str(error)
         else:
             raise AssertionError(f"retention_minutes={bad!r} was accepted")
+
+
+def test_a_replaced_queue_is_read_afresh():
+    """A restore that keeps the stream but replaces the queue (agent.set_state) must not see the old queue."""
+    memory = AgentMemory(MemoryStream(dim=384), HashingEmbedder())
+    perceive(Scene(events=sight("Person Aa")), "Viewer Person", (0, 0), MindConfig(), SpatialMemory(), memory)
+    assert memory.last_perceived("Person Aa is eating") == T0
+    memory.pending = []
+    assert memory.last_perceived("Person Aa is eating") is None
