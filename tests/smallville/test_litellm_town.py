@@ -9,20 +9,26 @@ from agents.language.loopback_server import LoopbackServer
 from smallville.model import SmallvilleModel
 
 
+def run_through_loopback(server: LoopbackServer, agents: list[str], seconds_per_step: int) -> SmallvilleModel:
+    """A town of `agents` run to 07:30 through litellm against `server`, then closed."""
+    model = SmallvilleModel(
+        scenario_name="the_ville_n3",
+        agents=agents,
+        llm="openai/loopback",
+        api_base=server.url,
+        embedder="hashing",
+        seconds_per_step=seconds_per_step,
+    )
+    model.run_until(datetime(2023, 2, 13, 7, 30))
+    model.close()
+    return model
+
+
 @pytest.mark.slow
 def test_two_agents_plan_and_move_through_litellm(monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-loopback")
     with LoopbackServer() as server:
-        model = SmallvilleModel(
-            scenario_name="the_ville_n3",
-            agents=["Isabella Rodriguez", "Klaus Mueller"],
-            llm="openai/loopback",
-            api_base=server.url,
-            embedder="hashing",
-            seconds_per_step=60,
-        )
-        model.run_until(datetime(2023, 2, 13, 7, 30))
-        model.close()
+        model = run_through_loopback(server, ["Isabella Rodriguez", "Klaus Mueller"], seconds_per_step=60)
     assert server.stats.requests > 10
     totals = model.gateway.ledger.totals()
     assert totals.calls == server.stats.requests and totals.fallbacks == 0
@@ -40,17 +46,7 @@ def test_models_closed_one_after_another_leave_no_litellm_task_behind(monkeypatc
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-loopback")
     with LoopbackServer() as server:
         for _ in range(2):
-            model = SmallvilleModel(
-                scenario_name="the_ville_n3",
-                agents=["Isabella Rodriguez"],
-                llm="openai/loopback",
-                api_base=server.url,
-                embedder="hashing",
-                seconds_per_step=600,
-            )
-            model.run_until(datetime(2023, 2, 13, 7, 30))
-            model.close()
-            del model
+            run_through_loopback(server, ["Isabella Rodriguez"], seconds_per_step=600)
             gc.collect()
     assert server.stats.requests > 2
     assert not [record for record in caplog.records if "destroyed but it is pending" in record.getMessage()]

@@ -40,17 +40,17 @@ def test_a_line_is_made_from_memories_about_the_partner_and_the_talk_so_far():
     assert request.memories == ("Maria Lopez loves the telescope",) and request.partner == MARIA
 
 
-def test_both_keep_the_chat_and_their_own_takeaway():
+def summarized(answer: dict):
+    """A greeting between Klaus and Maria, and its summary as the scripted model answers it."""
     talk = Conversation(first=KLAUS, second=MARIA, started=T0, max_lines=16, lines=[(KLAUS, "hi"), (MARIA, "hello")])
-    mind = ScriptedMind(
-        {
-            "conversation_summary": lambda r: {
-                "summary": "a greeting",
-                "takeaways": {KLAUS: "Maria is well", MARIA: "Klaus is busy with his paper"},
-            }
-        }
+    mind = ScriptedMind({"conversation_summary": lambda r: answer})
+    return talk, run(summarize(mind.ask, talk))
+
+
+def test_both_keep_the_chat_and_their_own_takeaway():
+    talk, summary = summarized(
+        {"summary": "a greeting", "takeaways": {KLAUS: "Maria is well", MARIA: "Klaus is busy with his paper"}}
     )
-    summary = run(summarize(mind.ask, talk))
     for me, partner, takeaway in ((KLAUS, MARIA, "Maria is well"), (MARIA, KLAUS, "Klaus is busy with his paper")):
         memory = memory_with()
         remember_conversation(memory, me, talk, summary, T0)
@@ -60,17 +60,13 @@ def test_both_keep_the_chat_and_their_own_takeaway():
 
 
 def test_the_summary_rates_what_each_keeps_and_both_memories_are_stored_at_once():
-    talk = Conversation(first=KLAUS, second=MARIA, started=T0, max_lines=16, lines=[(KLAUS, "hi"), (MARIA, "hello")])
-    mind = ScriptedMind(
+    talk, summary = summarized(
         {
-            "conversation_summary": lambda r: {
-                "summary": "a party invitation",
-                "takeaways": {KLAUS: "Maria invited me to a party", MARIA: "Klaus may come"},
-                "importance": {KLAUS: {"chat": 6, "takeaway": 8}, MARIA: {"chat": 5, "takeaway": 4}},
-            }
+            "summary": "a party invitation",
+            "takeaways": {KLAUS: "Maria invited me to a party", MARIA: "Klaus may come"},
+            "importance": {KLAUS: {"chat": 6, "takeaway": 8}, MARIA: {"chat": 5, "takeaway": 4}},
         }
     )
-    summary = run(summarize(mind.ask, talk))
     assert summary.importance == ((KLAUS, 6, 8), (MARIA, 5, 4))
     memory = memory_with()
     remember_conversation(memory, KLAUS, talk, summary, T0)
