@@ -29,3 +29,9 @@ def make_agent_embedder(name: str, api_base: str | None = None, disk_path: str |
 
     disk = VectorCache(disk_path) if disk_path else None
     return BatchingEmbedder(LiteLLMEmbedder(name, api_base=api_base), disk=disk)
+
+
+def forget_embedders() -> None:
+    """Drop the shared embedders and the vectors they hold in memory: the next model starts cold, as a new process."""
+    make_agent_embedder.cache_clear()
+    make_embedder.cache_clear()

@@ -15,8 +15,7 @@ import sys
 import time
 from datetime import timedelta
 
-from agents.embedder_choice import make_agent_embedder
-from memory.embeddings import make_embedder
+from agents.embedder_choice import forget_embedders
 from smallville.model import SmallvilleModel
 
 
@@ -26,8 +25,7 @@ def main() -> None:
     settings = {name: int(value) for name, value in (pair.split("=", 1) for pair in sys.argv[3:])}
     walls = []
     for run in range(settings.pop("runs", 1)):
-        make_agent_embedder.cache_clear()
-        make_embedder.cache_clear()
+        forget_embedders()
         started = time.perf_counter()
         model = SmallvilleModel(scenario_name="the_ville_n25", embedder=embedder, rng=0, **settings)
         built = time.perf_counter() - started

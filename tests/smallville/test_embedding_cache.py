@@ -2,16 +2,14 @@
 
 from datetime import datetime
 
-from agents.embedder_choice import make_agent_embedder
-from memory import make_embedder
+from agents.embedder_choice import forget_embedders
 from smallville.model import SmallvilleModel
 
 UNTIL = datetime(2023, 2, 13, 9, 0)
 
 
 def _day(cache) -> tuple[list[dict], object]:
-    make_agent_embedder.cache_clear()  # a fresh process: nothing encoded in memory
-    make_embedder.cache_clear()
+    forget_embedders()  # a fresh process: nothing encoded in memory
     model = SmallvilleModel(
         scenario_name="the_ville_n3", embedder="hashing", rng=0, seconds_per_step=60, embedding_cache=str(cache)
     )

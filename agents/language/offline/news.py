@@ -4,12 +4,15 @@ import re
 
 # A greeting and the name it greets: "Hi Maria! " (what the opening line starts with).
 GREETING = re.compile(r"^(?:hi|hello|hey)\b[^!.?]{0,40}[!.?]?\s*", re.IGNORECASE)
+# An insight's subject, "About Maria Lopez:" (offline/thinking.py writes it).
+ABOUT = r"About [^:]{1,80}:"
 # Where a memory says it came from, never the news itself: an insight's "About X:", a takeaway's "X told me:",
 # a chat memory's "conversation with X:" and its summary's "A and B talked about". The memory formats are the
 # project's own (conversing.py, talk.py, thinking.py); stripped, news is passed on as said, not as a chain of
 # who told whom.
 _PROVENANCE = re.compile(
-    r"^(?:About [^:]{1,80}:|[A-Z][\w'-]* [A-Z][\w'-]* told me:|conversation with [^:]{1,80}:|"
+    rf"^(?:{ABOUT}|"
+    r"[A-Z][\w'-]* [A-Z][\w'-]* told me:|conversation with [^:]{1,80}:|"
     r"[A-Z][\w'-]* [A-Z][\w'-]* and [A-Z][\w'-]* [A-Z][\w'-]* talked about)\s*"
 )
 # Clauses of a memory: insights and takeaways join several pieces of news with "; ".

@@ -4,7 +4,7 @@ import re
 from collections import Counter
 from datetime import timedelta
 
-from agents.language.offline.news import news_in
+from agents.language.offline.news import ABOUT, news_in
 from agents.language.offline.salience import importance_of
 from agents.language.requests import (
     DaySummaryRequest,
@@ -78,7 +78,7 @@ LONGEST_STATUS = 900
 # made reflections grow exponentially (600,000 characters after two days of 25 agents).
 LONGEST_QUOTE = 160
 # "About Maria Lopez: " and its repetitions, the prefix of an earlier insight.
-_ABOUT = re.compile(r"^(?:About [^:]{1,80}:\s*)+")
+_ABOUT = re.compile(rf"^(?:{ABOUT}\s*)+")
 
 
 def gist(memory: str) -> str:
