@@ -78,8 +78,3 @@ class VectorCache:
             return
         with self._lock, self._db:
             self._db.executemany("insert or ignore into vectors values (?, ?, ?)", rows)
-
-    def close(self) -> None:
-        """Close the file."""
-        with self._lock:
-            self._db.close()
