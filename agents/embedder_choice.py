@@ -3,9 +3,8 @@
 from functools import cache
 
 from memory import BatchingEmbedder, Embedder, make_embedder
+from memory.embeddings import LOCAL_EMBEDDERS
 from memory.vector_cache import VectorCache
-
-LOCAL_EMBEDDERS = ("minilm", "hashing")
 
 
 @cache
