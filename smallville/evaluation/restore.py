@@ -1,4 +1,4 @@
-"""A run's town at its last checkpoint, rebuilt for an evaluation, and the run's event log.
+"""A run's town at its last checkpoint rebuilt for an evaluation, its event log, and the agents' status at a time.
 
 The pattern of `run.py interview`: the run's configuration builds a fresh model, the store restores it. The
 evaluation's calls then go through a gateway of its own, built from the run's settings (cache, routes, budget,
@@ -7,6 +7,7 @@ and rebuilding the town never calls the evaluation's models.
 """
 
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 
 from agents.language.gateway import Gateway
@@ -54,3 +55,18 @@ def load_model(run: Path, *, llm: str | None = None, judge: str | None = None, a
 def read_event_log(run: Path) -> list[dict]:
     """The run's event log (actions, talk lines, talks, plans) as dicts, oldest first."""
     return read_events(run / "events.sqlite")
+
+
+def rewind_status(model, log: list[dict], at: datetime) -> None:
+    """Give each agent the status (`currently`) it had at `at`, as an evaluation `--at` an earlier time must.
+
+    The checkpoint holds the status of the run's last day (each new day's plan starts from a summary of the day
+    before); the event log records every day's plan with the status it was made from, so the latest plan by `at`
+    tells the status then, and before an agent's first plan it is the persona's own.
+    """
+    plans = {}
+    for entry in log:
+        if entry["kind"] == "plan" and datetime.fromisoformat(entry["time"]) <= at:
+            plans[entry["agent"]] = entry["text"]  # the log is oldest first: the latest plan wins
+    for agent in model.people:
+        agent.identity = agent.identity.with_currently(plans.get(agent.name, agent.persona.identity.currently))

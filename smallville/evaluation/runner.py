@@ -13,7 +13,7 @@ from smallville.evaluation.interviews import Session, answer_phase, judge_phase,
 from smallville.evaluation.journal import Journal
 from smallville.evaluation.measures import attendance, cascade, gathering_fact
 from smallville.evaluation.report import write_all
-from smallville.evaluation.restore import load_model, read_event_log
+from smallville.evaluation.restore import load_model, read_event_log, rewind_status
 from smallville.evaluation.results import Results, condition_figures, end_to_end, keyword_awareness
 
 logger = logging.getLogger(__name__)
@@ -58,6 +58,9 @@ def evaluate_run(
     model = load_model(run, llm=llm, judge=judge, api_base=api_base)
     try:
         at = _check_time(model, at)
+        log = read_event_log(run)
+        if at < model.now:
+            rewind_status(model, log, at)
         names = _check_agents(model, agents)
         folder = run / "evaluation"
         folder.mkdir(exist_ok=True)
@@ -79,7 +82,7 @@ def evaluate_run(
         model.run_async(answer_phase(session))
         model.run_async(judge_phase(session))
         model.run_async(measure_phase(session))
-        results = _results(run, session)
+        results = _results(log, session)
         totals = model.gateway.ledger.totals()
         by_kind = {kind: kind_totals.requests for kind, kind_totals in model.gateway.ledger.by_kind().items()}
         ledger = {"calls": totals.calls, "cache_hits": totals.cache_hits, "tokens": totals.tokens,
@@ -127,12 +130,11 @@ def _pin(folder: Path, settings: dict) -> None:
     path.write_text(json.dumps(settings, indent=2) + "\n")
 
 
-def _results(run: Path, session: Session) -> Results:
+def _results(log: list[dict], session: Session) -> Results:
     model, at = session.model, session.at
     facts = [fact.id for fact in model.setting.facts]
     ratings, mean_ranks, kruskal, comparisons, count = condition_figures(session.conditions, list(session.judgements))
     awareness, density, hallucinated, checked = end_to_end(list(session.checks), session.names, facts)
-    log = read_event_log(run)
     gathering = model.setting.gathering
     present = None
     if gathering is not None:
