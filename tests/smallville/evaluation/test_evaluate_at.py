@@ -38,7 +38,7 @@ def test_status_at_a_time_is_the_one_that_days_plan_was_made_from(two_day_run):
         assert agent.identity.currently == first
         rewind_status(model, log, SECOND_DAY)
         assert agent.identity.currently == second
-        rewind_status(model, log, model.start)  # before any plan: the persona's own
+        rewind_status(model, log, model.start)  # the first plan is made at the start, from the persona's own
         assert agent.identity.currently == agent.persona.identity.currently
     finally:
         model.close()
