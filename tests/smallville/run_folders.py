@@ -1,8 +1,18 @@
-"""What the run-folder tests read back: the event log and the final checkpoint, without wall-clock figures."""
+"""Run folders for the tests: a small offline run, and what the tests read back (the event log and the final
+checkpoint, without wall-clock figures)."""
 
 import json
 import sqlite3
 from pathlib import Path
+
+from smallville.cli import main
+
+
+def simulate_three(out: Path, until: str) -> Path:
+    """A run folder of the 3-agent town, offline with hashing embeddings, simulated to `until` (ISO time)."""
+    argv = ["simulate", "--scenario", "the_ville_n3", "--until", until, "--embedder", "hashing"]
+    assert main([*argv, "--out", str(out)]) == 0
+    return out
 
 
 def events(folder: Path) -> list[tuple]:

@@ -4,9 +4,9 @@ from datetime import datetime
 
 import pytest
 
-from smallville.cli import main
 from smallville.evaluation import evaluate_run, interviews
 from smallville.evaluation.restore import load_model, read_event_log, rewind_status
+from tests.smallville.run_folders import simulate_three
 
 FIRST_DAY, SECOND_DAY = datetime(2023, 2, 13, 12), datetime(2023, 2, 14, 9)
 AGENT = "Klaus Mueller"  # his second day starts from a new status (offline)
@@ -14,10 +14,7 @@ AGENT = "Klaus Mueller"  # his second day starts from a new status (offline)
 
 @pytest.fixture(scope="module")
 def two_day_run(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("eval-at") / "run"
-    argv = ["simulate", "--scenario", "the_ville_n3", "--until", "2023-02-14T10:00", "--embedder", "hashing"]
-    assert main([*argv, "--out", str(folder)]) == 0
-    return folder
+    return simulate_three(tmp_path_factory.mktemp("eval-at") / "run", "2023-02-14T10:00")
 
 
 def _plans(log: list[dict]) -> list[str]:

@@ -9,6 +9,7 @@ from agents.language import loopback_server
 from agents.language.loopback_answers import answer_for_messages
 from agents.language.loopback_server import LoopbackServer
 from smallville.cli import main
+from tests.smallville.run_folders import simulate_three
 
 BATTERY = 'name = "tiny"\n[[categories]]\nname = "memory"\nquestions = ["Who is {acquaintance}?", "Who are you?"]\n'
 
@@ -28,9 +29,7 @@ def _answers(messages):
 def test_evaluate_through_litellm_against_the_loopback_server(tmp_path, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-loopback")
     monkeypatch.setattr(loopback_server, "answer_for_messages", _answers)
-    run = tmp_path / "run"
-    argv = ["simulate", "--scenario", "the_ville_n3", "--until", "2023-02-13T02:00", "--embedder", "hashing"]
-    assert main([*argv, "--out", str(run)]) == 0
+    run = simulate_three(tmp_path / "run", "2023-02-13T02:00")
     battery = tmp_path / "tiny.toml"
     battery.write_text(BATTERY)
     with LoopbackServer() as server:

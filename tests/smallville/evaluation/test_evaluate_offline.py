@@ -9,6 +9,7 @@ import pytest
 
 from smallville.cli import main
 from smallville.evaluation import EvaluationError, evaluate_run
+from tests.smallville.run_folders import simulate_three
 
 ARTEFACTS = {
     "answers.jsonl", "judgements.jsonl", "checks.jsonl", "ratings.csv", "statistics.csv", "measures.json",
@@ -19,10 +20,7 @@ CONDITIONS = ["full", "no_reflection", "no_reflection_planning", "persona_only"]
 
 @pytest.fixture(scope="module")
 def run_folder(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("eval") / "run"
-    argv = ["simulate", "--scenario", "the_ville_n3", "--until", "2023-02-13T06:00", "--embedder", "hashing"]
-    assert main([*argv, "--out", str(folder)]) == 0
-    return folder
+    return simulate_three(tmp_path_factory.mktemp("eval") / "run", "2023-02-13T06:00")
 
 
 def _keys(path):
