@@ -365,6 +365,7 @@ class GenerativeAgent(CellAgent):
             "spatial": self.spatial.get_state(),
         }
         if stream:
+            self.memories.vectors_now()
             state["stream"] = self.memories.stream.get_state()
         return state
 

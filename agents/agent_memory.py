@@ -1,13 +1,21 @@
-"""An agent's memory stream together with what storing needs: embeddings now, importance in batches.
+"""An agent's memory stream together with what storing needs: embeddings as they arrive, importance in batches.
 
 Perceived events wait in a short queue until several can be scored in one importance call (the original makes one
 call per event); everything else that already knows its importance is stored at once.
+
+A memory is stored before its vector is encoded: encoding starts at once (batched with the other agents' texts, off
+the event loop), and the next retrieval asks for the vectors still missing in the same batch as its focal points, so
+they are filled in before anything reads them. The thinking that stored it goes on meanwhile, and so does the town:
+a lock-step MiniLM day spent most of its wall time with the main thread waiting for vectors nothing read until later.
+A vector is the same whenever it arrives, so runs replay.
 """
 
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+
+import numpy as np
 
 from memory import Embedder, MemoryNode, MemoryStream, NodeKind, RetrievalWeights, Retrieved, embed_async
 
@@ -98,24 +106,63 @@ class AgentMemory:
         evidence_ids: Iterable[int] = (),
         **details,
     ) -> MemoryNode:
-        """Store a memory whose importance is known; its vector is awaited, batched with other agents' off the loop."""
-        (embedding,) = await embed_async(self.embedder, [description])
-        return self.stream.add(
+        """Store a memory whose importance is known; its vector follows (see the module's docstring)."""
+        node = self.stream.add(
             kind,
             description,
             created=created,
             importance=importance,
-            embedding=embedding,
+            embedding=None,
             evidence_ids=tuple(evidence_ids),
             **details,
         )
+        if not self._start_encoding([node], asynchronously=True):
+            await self.vectors_arrived()
+        return node
 
     def add_now(self, kind: NodeKind, description: str, *, created: datetime, importance: int, **details) -> MemoryNode:
-        """`add` for synchronous code between turns of the event loop (applying decisions): it waits for the vector."""
-        (embedding,) = self.embedder.embed([description])
-        return self.stream.add(
-            kind, description, created=created, importance=importance, embedding=embedding, **details
-        )
+        """`add` for synchronous code between turns of the event loop (applying decisions); the vector follows."""
+        node = self.stream.add(kind, description, created=created, importance=importance, embedding=None, **details)
+        if not self._start_encoding([node], asynchronously=False):
+            self.vectors_now()
+        return node
+
+    async def vectors_arrived(self) -> None:
+        """Fill in the vectors of the memories stored without them (before the stream is saved)."""
+        unfilled = self._unfilled()
+        if unfilled:
+            self._fill(unfilled, await embed_async(self.embedder, [node.description for node in unfilled]))
+
+    def vectors_now(self) -> None:
+        """`vectors_arrived` for synchronous code: blocks until the vectors are there."""
+        unfilled = self._unfilled()
+        if unfilled:
+            self._fill(unfilled, self.embedder.embed([node.description for node in unfilled]))
+
+    @property
+    def awaiting_vectors(self) -> bool:
+        """Whether memories were stored whose vectors have not been filled in yet."""
+        return bool(self.stream.unfilled)
+
+    def _unfilled(self) -> list[MemoryNode]:
+        return [self.stream.node(node_id) for node_id in sorted(self.stream.unfilled)]
+
+    def _fill(self, nodes: Sequence[MemoryNode], vectors: Sequence[np.ndarray]) -> None:
+        for node, vector in zip(nodes, vectors, strict=True):
+            self.stream.fill(node.id, vector)
+
+    def _start_encoding(self, nodes: Sequence[MemoryNode], *, asynchronously: bool) -> bool:
+        """Start encoding stored nodes' texts now, so their vectors are cached when asked for; False if it cannot.
+
+        From a coroutine they join this loop tick's batch; from synchronous code they go to the worker. Nothing waits
+        here: an error surfaces when the vectors are asked for again (`retrieve`, `vectors_arrived`). An embedder
+        that encodes only when called (no batching in the background) cannot, and its caller fills the vectors now.
+        """
+        start = getattr(self.embedder, "request" if asynchronously else "submit", None)
+        if start is None:
+            return False
+        start([node.description for node in nodes]).add_done_callback(_seen)
+        return True
 
     def queue(self, memory: PendingMemory) -> None:
         """Keep a memory until the next importance batch."""
@@ -176,16 +223,15 @@ class AgentMemory:
         if len(scores) != len(chosen):
             raise ValueError(f"{len(scores)} scores for {len(chosen)} memories")
         chosen = list(chosen)
-        embeddings = await embed_async(self.embedder, [memory.description for memory in chosen])
         nodes = []
-        for memory, score, embedding in zip(chosen, scores, embeddings, strict=True):
+        for memory, score in zip(chosen, scores, strict=True):
             nodes.append(
                 self.stream.add(
                     memory.kind,
                     memory.description,
                     created=memory.created,
                     importance=int(score),
-                    embedding=embedding,
+                    embedding=None,
                     subject=memory.subject,
                     predicate=memory.predicate,
                     object=memory.object,
@@ -194,6 +240,8 @@ class AgentMemory:
                     lines=memory.lines,
                 )
             )
+        if not self._start_encoding(nodes, asynchronously=True):
+            await self.vectors_arrived()
         taken = {id(memory) for memory in chosen}
         self.pending[:] = [memory for memory in self.pending if id(memory) not in taken]
         return nodes
@@ -210,8 +258,10 @@ class AgentMemory:
         """Retrieve for several focal points at once; remembers the results for the inspector."""
         if not queries or len(self.stream) == 0:
             return [[] for _ in queries]
-        vectors = await embed_async(self.embedder, list(queries))
-        results = self.stream.retrieve_many(vectors, now=now, k=k, weights=weights, kinds=kinds)
+        unfilled = self._unfilled()  # asked for with the focal points: one wait for both
+        vectors = await embed_async(self.embedder, [*queries, *(node.description for node in unfilled)])
+        self._fill(unfilled, vectors[len(queries) :])
+        results = self.stream.retrieve_many(vectors[: len(queries)], now=now, k=k, weights=weights, kinds=kinds)
         self.last_retrieved = [item for result in results for item in result]
         self.last_focal_points = tuple(queries)
         self.retrievals += 1
@@ -238,6 +288,12 @@ class AgentMemory:
         keys = set(stored) | set(queued[-n:])
         self._recent = (self.stream, self.pending, sizes, keys)
         return keys
+
+
+def _seen(future) -> None:
+    """Mark a started encoding's outcome as seen (asyncio would log an unread error; it is raised again when asked)."""
+    if not future.cancelled():
+        future.exception()
 
 
 def _note(perceived: dict[str, datetime], description: str, created: datetime) -> None:

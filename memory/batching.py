@@ -21,7 +21,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -98,14 +98,27 @@ class BatchingEmbedder:
 
         Blocks its caller; a coroutine should await `embed_async` instead.
         """
+        return self.submit(texts).result()
+
+    def submit(self, texts: Sequence[str]) -> Future:
+        """The texts' vectors as a future that the worker fulfils, for synchronous code that need not wait now.
+
+        Without `offload` (an encoder that takes microseconds) they are encoded here, and the future is done.
+        """
         texts = list(texts)
         known = self._lookup(texts)
         missing = self._misses(texts, known)
-        if missing:
-            fresh = self._worker.submit(self._encode, missing).result()
+
+        def encode() -> np.ndarray:
+            fresh = self._encode(missing) if missing else {}
             self._store(fresh)
-            known.update(fresh)
-        return self._stack(texts, known)
+            return self._stack(texts, {**known, **fresh})
+
+        if missing and self.offload:
+            return self._worker.submit(encode)
+        done: Future = Future()
+        done.set_result(encode())
+        return done
 
     # --- asynchronous: the event loop keeps running while the worker encodes ---------------------------------------
 
@@ -114,6 +127,13 @@ class BatchingEmbedder:
 
         Raises:
             Exception: Whatever the inner embedder raised for a batch these texts were in (nothing is cached then).
+        """
+        return await self.request(texts)
+
+    def request(self, texts: Sequence[str]) -> asyncio.Future:
+        """`embed_async` without the wait: the texts join this tick's group now, and the future has their vectors.
+
+        For a caller that stores a text now and needs its vector only later (memory/stream.py `fill`).
         """
         texts = list(texts)
         loop = asyncio.get_running_loop()
@@ -125,7 +145,7 @@ class BatchingEmbedder:
             loop.call_soon(self._flush, loop, state)
         future = loop.create_future()
         state.gathering.requests.append((texts, future))
-        return await future
+        return future
 
     def _flush(self, loop: asyncio.AbstractEventLoop, state: _LoopState) -> None:
         group, state.gathering = state.gathering, None

@@ -63,6 +63,8 @@ class MemoryStream:
         self._embeddings = np.zeros((INITIAL_CAPACITY, dim), dtype=np.float32)
         self._keywords: dict[str, list[int]] = {}
         self._touched: set[int] = set()
+        # Nodes stored before their vectors arrived (`add` with embedding=None); retrieval refuses while any remain.
+        self._unfilled: set[int] = set()
 
     # --- adding -------------------------------------------------------------------------------------------------
 
@@ -73,7 +75,7 @@ class MemoryStream:
         *,
         created: datetime,
         importance: int,
-        embedding: np.ndarray,
+        embedding: np.ndarray | None,
         subject: str = "",
         predicate: str = "",
         object: str = "",
@@ -83,6 +85,9 @@ class MemoryStream:
         lines: Iterable[tuple[str, str]] = (),
     ) -> MemoryNode:
         """Append a memory; its last access starts at its creation time.
+
+        With `embedding=None` the vector comes later through `fill`: a caller can store a memory while its vector is
+        still being encoded, as long as it fills it before anything reads vectors (retrieval, `embedding`, state).
 
         A reflection's depth is one more than its deepest evidence. The importance of every kind but reflections
         adds to `importance_since_reflection` (the paper triggers reflection on what was perceived; counting
@@ -97,11 +102,7 @@ class MemoryStream:
             raise ValueError(f"importance must be a whole number 1-10, got {importance!r}")
         if not MIN_IMPORTANCE <= importance <= MAX_IMPORTANCE:
             raise ValueError(f"importance must be 1-10, got {importance}")
-        vector = np.asarray(embedding, dtype=np.float32)
-        if vector.shape != (self.dim,):
-            raise ValueError(f"embedding has shape {vector.shape}; this stream holds vectors of shape ({self.dim},)")
-        norm = float(np.linalg.norm(vector))
-        vector = vector / norm if norm > 0 else vector
+        vector = np.zeros(self.dim, dtype=np.float32) if embedding is None else self._unit(embedding)
         evidence = tuple(int(i) for i in evidence_ids)
         missing = [i for i in evidence if i not in self]
         if missing:
@@ -123,9 +124,36 @@ class MemoryStream:
             lines=tuple((str(speaker), str(text)) for speaker, text in lines),
         )
         self._append(node, vector, seconds(created))
+        if embedding is None:
+            self._unfilled.add(node.id)
         if kind != NodeKind.REFLECTION:
             self.importance_since_reflection += node.importance
         return node
+
+    def fill(self, node_id: int, embedding: np.ndarray) -> None:
+        """Give a node stored without a vector its vector (filling one again with the same vector changes nothing)."""
+        self._embeddings[self._check(node_id)] = self._unit(embedding)
+        self._unfilled.discard(node_id)
+
+    @property
+    def unfilled(self) -> frozenset[int]:
+        """Ids of the nodes still waiting for their vectors."""
+        return frozenset(self._unfilled)
+
+    def _unit(self, embedding: np.ndarray) -> np.ndarray:
+        vector = np.asarray(embedding, dtype=np.float32)
+        if vector.shape != (self.dim,):
+            raise ValueError(f"embedding has shape {vector.shape}; this stream holds vectors of shape ({self.dim},)")
+        norm = float(np.linalg.norm(vector))
+        return vector / norm if norm > 0 else vector
+
+    def _require_vectors(self) -> None:
+        if self._unfilled:
+            first = min(self._unfilled)
+            raise RuntimeError(
+                f"{len(self._unfilled)} memories (first: node {first}) are stored without their vectors; "
+                "fill them (MemoryStream.fill) before reading vectors"
+            )
 
     def _append(self, node: MemoryNode, vector: np.ndarray, accessed: float) -> None:
         index = node.id
@@ -174,6 +202,8 @@ class MemoryStream:
 
     def embedding(self, node_id: int) -> np.ndarray:
         """A copy of a node's (unit-length) embedding."""
+        if node_id in self._unfilled:
+            self._require_vectors()
         return self._embeddings[self._check(node_id)].copy()
 
     def last_accessed(self, node_id: int) -> datetime:
@@ -252,7 +282,9 @@ class MemoryStream:
 
         Raises:
             ValueError: If `queries` is not a (q, dim) array or the weights are not valid.
+            RuntimeError: If a memory is still waiting for its vector (see `add`).
         """
+        self._require_vectors()
         weights = RetrievalWeights.parse(weights)
         queries = np.asarray(queries, dtype=np.float32)
         if queries.ndim != 2 or queries.shape[1] != self.dim:
@@ -322,7 +354,12 @@ class MemoryStream:
     # --- state --------------------------------------------------------------------------------------------------
 
     def get_state(self) -> dict:
-        """Everything, as plain data and numpy arrays (exact round trip through `from_state`)."""
+        """Everything, as plain data and numpy arrays (exact round trip through `from_state`).
+
+        Raises:
+            RuntimeError: If a memory is still waiting for its vector (see `add`).
+        """
+        self._require_vectors()
         count = len(self._nodes)
         return {
             "dim": self.dim,

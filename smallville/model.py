@@ -266,10 +266,14 @@ class SmallvilleModel(mesa.Model):
         """Wait for every thought in flight to be decided, applying none: they take effect at their own steps.
 
         Before a checkpoint: the thinking agents' own records then hold what their thoughts did, and the decisions
-        still to apply go into the checkpoint, so a restored run goes on exactly as the uninterrupted one.
+        still to apply go into the checkpoint, so a restored run goes on exactly as the uninterrupted one. The
+        memories stored before their vectors arrived (agents/agent_memory.py) get them too, so the streams can be saved.
         """
         if self.thoughts:
             self.run_async(self.thoughts.finish())
+        for agent in self.people:
+            if agent.memories.awaiting_vectors:  # asked for long ago, so waiting in turn costs nothing
+                self.run_async(agent.memories.vectors_arrived())
 
     def set_state(self, state: dict, streams: dict | None = None) -> None:
         """Restore `get_state`'s data into a model built with the same parameters."""

@@ -1,7 +1,11 @@
-"""An agent's memory awaits its vectors: agents storing and retrieving in the same tick share one encoder batch."""
+"""An agent's memory and its vectors: storing never waits for the encoder, retrieval fills in what is missing, and
+agents storing and retrieving in the same tick share one encoder batch."""
 
 import asyncio
+import threading
 from datetime import datetime
+
+import numpy as np
 
 from agents import AgentMemory, PendingMemory
 from memory import BatchingEmbedder, HashingEmbedder, MemoryStream, NodeKind, RetrievalWeights
@@ -39,6 +43,8 @@ def test_three_agents_adding_settling_and_retrieving_at_once_make_one_batch_each
             klaus.add(NodeKind.THOUGHT, "a paper on gentrification", created=T0, importance=6),
             maria.settle([2, 1]),
         )
+        for memory in (isabella, klaus, maria):  # storing asks for the vectors; nothing waits for them until now
+            await memory.vectors_arrived()
 
     async def recall():
         return await asyncio.gather(
@@ -54,3 +60,44 @@ def test_three_agents_adding_settling_and_retrieving_at_once_make_one_batch_each
     ]
     assert [len(isabella.stream), len(klaus.stream), len(maria.stream), len(maria.pending)] == [1, 1, 2, 0]
     assert recalled == [["a party at Hobbs Cafe"], ["a paper on gentrification"]]
+
+
+class HeldEmbedder(HashingEmbedder):
+    """Hashing vectors, each batch held until the test lets it go."""
+
+    def __init__(self):
+        super().__init__()
+        self.go = threading.Event()
+
+    def embed(self, texts):
+        assert self.go.wait(timeout=30), "the test never let the encoder go"
+        return super().embed(texts)
+
+
+def test_storing_goes_on_while_the_encoder_works_and_retrieval_waits_for_the_vectors():
+    held = HeldEmbedder()
+    (memory,) = memories(BatchingEmbedder(held), 1)
+
+    async def think():
+        await memory.add(NodeKind.THOUGHT, "a party at Hobbs Cafe", created=T0, importance=8)
+        await memory.store([PendingMemory(NodeKind.EVENT, "the stove is on", created=T0)], [2])
+        stored = len(memory.stream)  # both stored while the encoder still holds their batch
+        asyncio.get_running_loop().call_later(0.05, held.go.set)
+        return stored, await memory.recall(["party"], now=T0, k=1, weights=ONLY_RELEVANCE)
+
+    stored, recalled = asyncio.run(think())
+    assert stored == 2 and recalled == ["a party at Hobbs Cafe"]
+    assert not memory.awaiting_vectors
+    reference = HashingEmbedder().embed(["a party at Hobbs Cafe", "the stove is on"])
+    assert np.allclose([memory.stream.embedding(0), memory.stream.embedding(1)], reference)
+
+
+def test_a_memory_stored_between_turns_of_the_loop_gets_its_vector_from_the_worker():
+    held = HeldEmbedder()
+    (memory,) = memories(BatchingEmbedder(held), 1)
+    memory.add_now(NodeKind.CHAT, "a talk with Klaus about his paper", created=T0, importance=4)
+    assert memory.awaiting_vectors  # returned while the worker holds the text
+    held.go.set()
+    memory.vectors_now()
+    expected = HashingEmbedder().embed(["a talk with Klaus about his paper"])[0]
+    assert np.allclose(memory.stream.get_state()["embeddings"][0], expected)

@@ -52,6 +52,24 @@ def test_embeddings_are_stored_unit_length():
     assert stream.embedding(0) == pytest.approx([0.6, 0.8, 0, 0])
 
 
+def test_a_node_stored_before_its_vector_is_filled_in_before_anything_reads_vectors():
+    stream = three_nodes()
+    late = stream.add("thought", "vector on its way", created=T0, importance=3, embedding=None)
+    assert stream.unfilled == {late.id}
+    for read in (
+        lambda: stream.retrieve(unit(1, 0), now=T0),
+        lambda: stream.embedding(late.id),
+        stream.get_state,
+    ):
+        with pytest.raises(RuntimeError, match=r"1 memories \(first: node 3\) are stored without their vectors"):
+            read()
+    assert np.allclose(stream.embedding(0), unit(1, 0))  # the others' vectors are there
+    stream.fill(late.id, np.array([0, 0, 3.0, 4.0]))
+    assert stream.unfilled == set()
+    assert stream.embedding(late.id) == pytest.approx([0, 0, 0.6, 0.8])
+    assert [item.node.id for item in stream.retrieve(unit(0, 0, 0, 1), now=T0, k=1, weights="0,1,0")] == [late.id]
+
+
 def test_reflections_are_deeper_than_their_evidence_and_do_not_count_towards_the_next():
     stream = three_nodes()
     assert stream.importance_since_reflection == 2 + 8 + 5
