@@ -11,9 +11,9 @@ offline model, where nothing else suspends, runs interleave identically. Vectors
 MiniLMEmbedder encodes each sentence alone, and the hashing embedder works text by text (an embedder that batches,
 such as a model API, may move a vector by float rounding with its batch-mates).
 
-Threads: only the thread running a loop touches that loop's groups and futures; the worker only encodes; the cache
-is touched under a lock held for dictionary operations only, never while encoding, so a synchronous caller on another
-thread (the Solara app, the mesa-llm adapter) is safe too.
+Threads: only the thread running a loop touches that loop's groups and futures; the worker encodes (and caches what
+a synchronous caller asked for); the cache is touched under a lock held for dictionary operations only, never while
+encoding, so a synchronous caller on another thread (the Solara app, the mesa-llm adapter) is safe too.
 """
 
 import asyncio
