@@ -8,6 +8,7 @@ its vectors match sentence-transformers' to about 1e-7 (tests/data/minilm_refere
 
 import json
 import struct
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
@@ -33,6 +34,10 @@ BLAS_THREADS = 1
 # so a batch of several texts uses the second core while the event loop waits for them (a sentence's vector is the
 # same whichever thread encodes it).
 ENCODER_THREADS = 2
+# One encoding at a time in the process. BLAS_THREADS is a process-wide setting, and threadpoolctl (3.8) lets only one
+# thread hold a limit: another thread's limit does nothing, and the holder lifts it when it is done, even while a second
+# encoder (another embedder's worker) is still in a sentence, whose vector then moves by float rounding.
+_ENCODING = threading.Lock()
 
 
 # Files the encoder reads from the model folder.
@@ -131,9 +136,10 @@ class MiniLMEmbedder:
         self._loaded = True
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed sentences: (n, 384) float32, L2-normalized."""
-        if not self._loaded:
-            self._load()
+        """Embed sentences: (n, 384) float32, L2-normalized; callers on several threads take turns."""
+        with _ENCODING:  # two callers may load at once
+            if not self._loaded:
+                self._load()
         texts = list(texts)
         result = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
@@ -147,7 +153,7 @@ class MiniLMEmbedder:
                 result[batch] = self._encode([encodings[i].ids for i in batch])
 
         shares = [batches[index::ENCODER_THREADS] for index in range(ENCODER_THREADS)]
-        with _thread_pools().limit(limits=BLAS_THREADS, user_api="blas"):
+        with _ENCODING, _thread_pools().limit(limits=BLAS_THREADS, user_api="blas"):
             helpers = [_helpers().submit(encode, share) for share in shares[1:] if share]
             encode(shares[0])
             for helper in helpers:

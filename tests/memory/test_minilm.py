@@ -1,6 +1,7 @@
 """The numpy all-MiniLM-L6-v2 encoder: same vectors as sentence-transformers, meaningful similarities, offline."""
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +41,19 @@ def test_a_vector_does_not_depend_on_the_other_sentences_of_its_batch(minilm, re
     alone = np.concatenate([minilm.embed([sentence]) for sentence in sentences])
     np.testing.assert_array_equal(minilm.embed(sentences), alone)
     np.testing.assert_array_equal(minilm.embed([*reversed(sentences), "the bed is idle"])[-2::-1], alone)
+
+
+def test_encoders_called_from_several_threads_at_once_give_the_vectors_each_gives_alone(reference):
+    """Two embedders' workers may encode at once (a Solara tab and a batch run, say). One BLAS thread per sentence is a
+    process-wide limit that threadpoolctl lets only one thread hold, so their encodings must not overlap."""
+    sentences, _ = reference
+    alone = np.concatenate([MiniLMEmbedder().embed([sentence]) for sentence in sentences])
+    encoders = [MiniLMEmbedder() for _ in range(3)]  # each loads its weights during the race
+    asked = [sentences[index::3] * 3 for index in range(3)]
+    with ThreadPoolExecutor(max_workers=3) as callers:
+        answers = list(callers.map(lambda encoder, texts: encoder.embed(texts), encoders, asked))
+    for index, answer in enumerate(answers):
+        np.testing.assert_array_equal(answer, np.tile(alone[index::3], (3, 1)))
 
 
 def test_related_sentences_score_higher_than_unrelated_ones():
