@@ -44,8 +44,9 @@ def test_a_vector_does_not_depend_on_the_other_sentences_of_its_batch(minilm, re
 
 
 def test_encoders_called_from_several_threads_at_once_give_the_vectors_each_gives_alone(reference):
-    """Two embedders' workers may encode at once (a Solara tab and a batch run, say). One BLAS thread per sentence is a
-    process-wide limit that threadpoolctl lets only one thread hold, so their encodings must not overlap."""
+    """Two embedders in one process (with different vector-cache files, say) may encode at once. One BLAS thread per
+    sentence is a process-wide limit that threadpoolctl lets only one thread hold, so their encodings must not overlap.
+    """
     sentences, _ = reference
     alone = np.concatenate([MiniLMEmbedder().embed([sentence]) for sentence in sentences])
     encoders = [MiniLMEmbedder() for _ in range(3)]  # each loads its weights during the race
