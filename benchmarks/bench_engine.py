@@ -11,8 +11,11 @@ Two minds: `loopback` goes through litellm to a loopback server that answers eve
 agent-day). `offline` is the offline mind with the latency added under the gateway's in-flight cap: a real model's
 call pattern (~100 calls per agent-day) without litellm.
 
-    .venv/bin/python benchmarks/bench_engine.py [--mind loopback|offline] [--agents 25] [--until 2023-02-14T00:00]
-        [--latency 0.3] [--thinking-steps 0,1,2,3] [--repeats 3]
+Two embedders: `hashing` (local, instant) or `loopback`, an embedding API through litellm: the loopback server's
+/v1/embeddings with the same latency, so storing and retrieving memories wait as they would for a hosted embedder.
+
+    .venv/bin/python benchmarks/bench_engine.py [--mind loopback|offline] [--embedder hashing|loopback] [--agents 25]
+        [--until 2023-02-14T00:00] [--latency 0.3] [--thinking-steps 0,1,2,3] [--repeats 3]
 """
 
 import argparse
@@ -22,23 +25,26 @@ import statistics
 import time
 from datetime import datetime
 
+from agents.embedder_choice import forget_embedders
 from agents.language.loopback_server import LoopbackServer
 from smallville.model import SmallvilleModel
 
 
-def run(mind: str, agents: int, until: datetime, latency: float, thinking_steps: int) -> dict:
+def run(mind: str, embedder: str, agents: int, until: datetime, latency: float, thinking_steps: int) -> dict:
     """One run; its figures."""
-    if mind == "offline":
-        model = SmallvilleModel(agents=agents, embedder="hashing", thinking_steps=thinking_steps)
-        most_in_flight = _add_latency(model.gateway.backend("offline"), latency)
-        return _figures(model, until, latency, most_in_flight)
     os.environ.setdefault("OPENAI_API_KEY", "sk-loopback")
+    forget_embedders()  # each run starts cold, as a new process would
     with LoopbackServer(latency=latency, lifetime_s=3600) as server:
-        model = SmallvilleModel(
-            agents=agents, embedder="hashing", llm="openai/loopback", api_base=server.url, thinking_steps=thinking_steps
-        )
-        figures = _figures(model, until, latency, most_in_flight=lambda: server.stats.max_in_flight)
-    return figures
+        embedding = {"embedder": "openai/loopback-embed"} if embedder == "loopback" else {"embedder": "hashing"}
+        if mind == "offline":
+            model = SmallvilleModel(agents=agents, api_base=server.url, thinking_steps=thinking_steps, **embedding)
+            most_in_flight = _add_latency(model.gateway.backend("offline"), latency)
+        else:
+            model = SmallvilleModel(
+                agents=agents, llm="openai/loopback", api_base=server.url, thinking_steps=thinking_steps, **embedding
+            )
+            most_in_flight = lambda: server.stats.max_in_flight  # noqa: E731 - read after the run
+        return _figures(model, until, latency, most_in_flight)
 
 
 def _add_latency(backend, latency: float):
@@ -71,6 +77,8 @@ def _figures(model: SmallvilleModel, until: datetime, latency: float, most_in_fl
         apply(names, view)
 
     model._apply_thoughts = counted
+    embedder = model.people[0].memories.embedder
+    batches = embedder.batches
     started = time.perf_counter()
     model.run_until(until)
     wall = time.perf_counter() - started
@@ -82,13 +90,15 @@ def _figures(model: SmallvilleModel, until: datetime, latency: float, most_in_fl
     aware = {fact.id: model.social.aware_share(fact.id) for fact in model.setting.facts}
     talks = sum(entry["kind"] == "talk" for entry in model.event_log)
     return {"wall": wall, "calls": totals.calls, "in_flight": in_flight, "waits": waits,
-            "busiest": busiest, "ideal": ideal, "talks": talks, "density": model.social.density(), "aware": aware,
+            "busiest": busiest, "ideal": ideal, "embedding_batches": embedder.batches - batches, "talks": talks,
+            "density": model.social.density(), "aware": aware,
             "load": os.getloadavg()[0]}  # fmt: skip
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mind", choices=("loopback", "offline"), default="loopback")
+    parser.add_argument("--embedder", choices=("hashing", "loopback"), default="hashing")
     parser.add_argument("--agents", type=int, default=25)
     parser.add_argument("--until", default="2023-02-14T00:00")
     parser.add_argument("--latency", type=float, default=0.3)
@@ -96,16 +106,20 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="runs of each setting (the wall time is their median)")
     args = parser.parse_args()
     until = datetime.fromisoformat(args.until)
-    print(f"{args.agents} agents to {until:%Y-%m-%d %H:%M}, {args.latency * 1000:.0f} ms a call, {args.mind} mind")
+    print(
+        f"{args.agents} agents to {until:%Y-%m-%d %H:%M}, {args.latency * 1000:.0f} ms a call, {args.mind} mind, "
+        f"{args.embedder} embedder"
+    )
     for steps in (int(value) for value in args.thinking_steps.split(",")):
-        runs = [run(args.mind, args.agents, until, args.latency, steps) for _ in range(args.repeats)]
+        runs = [run(args.mind, args.embedder, args.agents, until, args.latency, steps) for _ in range(args.repeats)]
         first, wall = runs[0], statistics.median(figures["wall"] for figures in runs)
         aware = ", ".join(f"{fact} {100 * share:.0f}%" for fact, share in first["aware"].items())
         print(
             f"thinking steps {steps}: wall {wall:.1f} s (median of {len(runs)}: "
             f"{', '.join(f'{figures["wall"]:.1f}' for figures in runs)}), {first['calls']} calls, "
             f"most in flight {first['in_flight']}, {first['waits']} steps waited, busiest agent {first['busiest']} "
-            f"calls, ideal {first['ideal']:.1f} s, ratio {wall / first['ideal']:.1f}x   "
+            f"calls, ideal {first['ideal']:.1f} s, ratio {wall / first['ideal']:.1f}x, "
+            f"{first['embedding_batches']} embedding batches   "
             f"load {', '.join(f'{figures["load"]:.2f}' for figures in runs)}"
         )
         print(f"    town: {first['talks']} talks, density {first['density']:.3f}, aware: {aware}")

@@ -271,6 +271,10 @@ class SmallvilleModel(mesa.Model):
         """
         if self.thoughts:
             self.run_async(self.thoughts.finish())
+        self.fill_vectors()
+
+    def fill_vectors(self) -> None:
+        """Wait for the vectors of the memories stored before theirs arrived, and fill them in (see AgentMemory)."""
         for agent in self.people:
             if agent.memories.awaiting_vectors:  # asked for long ago, so waiting in turn costs nothing
                 self.run_async(agent.memories.vectors_arrived())
@@ -311,9 +315,14 @@ class SmallvilleModel(mesa.Model):
         ).start()
 
     def close(self) -> None:
-        """Release the event loop and the gateway's resources (thoughts still in flight are dropped)."""
+        """Release the event loop and the gateway's resources (thoughts still in flight are dropped).
+
+        The vectors still being encoded are waited for: the streams stay whole for whoever reads them afterwards, and
+        no request to an embedding API is left running.
+        """
         if self.thoughts:
             self.run_async(self.thoughts.drop())
+        self.fill_vectors()
         self.run_async(self.gateway.aclose())
         self.gateway.close()
         self._loop.close()

@@ -123,6 +123,7 @@ class LoopbackServer:
         body = await request.json()
         texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
         self.stats.requests += 1
+        await asyncio.sleep(self.latency)  # an embedding API answers late too
         data = [{"object": "embedding", "index": i, "embedding": _toy_vector(text)} for i, text in enumerate(texts)]
         usage = {"prompt_tokens": sum(map(estimate_tokens, texts)), "total_tokens": sum(map(estimate_tokens, texts))}
         return web.json_response({"object": "list", "data": data, "model": body.get("model"), "usage": usage})

@@ -109,3 +109,13 @@ def test_with_observation_off_perceived_events_are_not_stored():
         events = [node for node in agent.memories.stream if node.kind == "event"]
         assert events == []
         assert agent.spatial.knows("the Ville")
+
+
+def test_a_closed_town_has_every_memory_vector_filled_in():
+    model = morning()
+    assert any(agent.memories.awaiting_vectors for agent in model.people)  # stored since their last retrieval
+    model.close()
+    for agent in model.people:
+        assert not agent.memories.awaiting_vectors
+        state = agent.memories.stream.get_state()  # reads every vector
+        assert len(state["embeddings"]) == len(agent.memories.stream)
