@@ -9,6 +9,7 @@ from datetime import datetime
 import pytest
 
 from agents import AgentStatus, Decision
+from agents.embedder_choice import forget_embedders
 from agents.language.answers import ConversationSummary
 from agents.language.loopback_server import LoopbackServer
 from smallville.conversations import start_talk
@@ -108,6 +109,25 @@ def test_the_same_run_at_50_and_at_400_ms_a_call(monkeypatch):
         logs.append(_events(model))
     assert logs[0] == logs[1]
     assert any(kind in ("line", "action") for _, _, kind, _ in logs[0])
+
+
+@pytest.mark.slow
+def test_the_same_run_whether_an_embedding_api_answers_at_once_or_late(monkeypatch):
+    """Memories are stored before their vectors arrive and filled in at the next retrieval: when the vectors come
+    must not matter. The town's embeddings go through litellm to the loopback server, cold each time."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-loopback")
+    logs = []
+    for latency in (0.0, 0.1):
+        forget_embedders()
+        with LoopbackServer(latency=latency) as server:
+            model = SmallvilleModel(scenario_name="the_ville_n3", embedder="openai/loopback-embed", api_base=server.url)
+            model.run_until(datetime(2023, 2, 13, 13, 0))
+            retrievals = sum(agent.memories.retrievals for agent in model.people)
+            model.close()
+        logs.append((_events(model), retrievals))
+    assert logs[0] == logs[1]
+    events, retrievals = logs[0]
+    assert retrievals >= 5 and {"line", "talk", "recall"} <= {kind for _, _, kind, _ in events}
 
 
 def _jittered_run(seed: int, thinking_steps: int) -> list[tuple]:
