@@ -276,7 +276,7 @@ class SmallvilleModel(mesa.Model):
     def fill_vectors(self) -> None:
         """Wait for the vectors of the memories stored before theirs arrived, and fill them in (see AgentMemory)."""
         for agent in self.people:
-            if agent.memories.awaiting_vectors:  # asked for long ago, so waiting in turn costs nothing
+            if agent.memories.awaiting_vectors:  # all asked for already: waiting in turn costs no more than at once
                 self.run_async(agent.memories.vectors_arrived())
 
     def set_state(self, state: dict, streams: dict | None = None) -> None:
@@ -318,11 +318,14 @@ class SmallvilleModel(mesa.Model):
         """Release the event loop and the gateway's resources (thoughts still in flight are dropped).
 
         The vectors still being encoded are waited for: the streams stay whole for whoever reads them afterwards, and
-        no request to an embedding API is left running.
+        no request to an embedding API is left running. If they cannot come (the API is gone), closing goes on.
         """
         if self.thoughts:
             self.run_async(self.thoughts.drop())
-        self.fill_vectors()
+        try:
+            self.fill_vectors()
+        except Exception as error:  # closing after a failure must not hide it: say so and release the rest
+            logger.warning("closing with memories whose vectors did not arrive: %s", error)
         self.run_async(self.gateway.aclose())
         self.gateway.close()
         self._loop.close()

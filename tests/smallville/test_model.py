@@ -1,9 +1,11 @@
 """The town for one simulated morning of the three-agent scenario, offline, and its reproducibility."""
 
+import logging
 from datetime import datetime
 
 import pytest
 
+from agents import AgentMemory
 from agents.cognition.acting import IN_PLACE
 from agents.schedule import MINUTES_PER_DAY
 from smallville.model import SmallvilleModel
@@ -119,3 +121,16 @@ def test_a_closed_town_has_every_memory_vector_filled_in():
         assert not agent.memories.awaiting_vectors
         state = agent.memories.stream.get_state()  # reads every vector
         assert len(state["embeddings"]) == len(agent.memories.stream)
+
+
+def test_closing_goes_on_when_the_vectors_cannot_come(caplog, monkeypatch):
+    model = morning()
+
+    async def gone(self):
+        raise ConnectionError("embedding API gone")
+
+    monkeypatch.setattr(AgentMemory, "vectors_arrived", gone)
+    with caplog.at_level(logging.WARNING):
+        model.close()
+    assert "closing with memories whose vectors did not arrive: embedding API gone" in caplog.text
+    assert model._loop.is_closed()
