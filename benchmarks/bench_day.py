@@ -1,7 +1,9 @@
 """A simulated day of the 25 agents offline: wall time, peak memory, calls and tokens per agent-day by request kind.
 
 Targets (DESIGN.md): under 30 s on 2 cores; at most 60 model calls and 50k tokens (litellm's counter) per agent-day.
-Run: .venv/bin/python benchmarks/bench_day.py [minilm|hashing] [days] [name=value ...]   (2 days: the paper's run)
+Run: .venv/bin/python benchmarks/bench_day.py [minilm|hashing|minilm-onnx] [days] [name=value ...]   (2 days: the
+paper's run). `minilm-onnx` runs MiniLM's graph in onnxruntime instead of numpy (onnx_minilm.py; needs
+`uv pip install onnx onnxruntime`, which the project does not depend on).
 The name=value pairs set town or mind parameters (e.g. conversation_memories=10) to measure what a setting saves;
 runs=N runs the day N times in this process and prints each wall time with the load average, and their median (the
 figures below them are the last run's: every run makes the same calls). Each run starts with a cold embedding cache
@@ -14,13 +16,23 @@ import statistics
 import sys
 import time
 from datetime import timedelta
+from pathlib import Path
 
 from agents.embedder_choice import forget_embedders
 from smallville.model import SmallvilleModel
 
 
 def main() -> None:
-    embedder = sys.argv[1] if len(sys.argv) > 1 else "minilm"
+    label = sys.argv[1] if len(sys.argv) > 1 else "minilm"
+    embedder = "minilm" if label == "minilm-onnx" else label
+    if label == "minilm-onnx":
+        sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling onnx_minilm.py
+        from onnx_minilm import encode_minilm_with_onnxruntime
+
+        try:
+            encode_minilm_with_onnxruntime()
+        except ModuleNotFoundError as missing:
+            sys.exit(f"minilm-onnx needs {missing.name}: uv pip install onnx onnxruntime (not a dependency)")
     days = float(sys.argv[2]) if len(sys.argv) > 2 else 1.0
     settings = {name: int(value) for name, value in (pair.split("=", 1) for pair in sys.argv[3:])}
     walls = []
@@ -36,7 +48,7 @@ def main() -> None:
     print(f"median of {len(walls)}: {statistics.median(walls):.1f} s")
     people = len(model.people) * days
     totals = model.gateway.ledger.totals()
-    print(f"embedder {embedder}: build {built:.1f} s, {days:g} day(s) {wall - built:.1f} s (target < 30 s a day)")
+    print(f"embedder {label}: build {built:.1f} s, {days:g} day(s) {wall - built:.1f} s (target < 30 s a day)")
     print(f"peak memory {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
     print(f"model calls per agent-day {totals.calls / people:.1f} (target <= 60; the original ~600-1,300)")
     print(f"tokens per agent-day {totals.tokens / people:.0f} (target <= 50k; the original ~0.5 M)")

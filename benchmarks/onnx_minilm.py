@@ -8,6 +8,7 @@ Shape-Gather-Range subgraph was rewritten by onnxruntime's optimizer into an inv
 """
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -90,14 +91,16 @@ class OnnxMiniLMEmbedder:
 
     Args:
         threads: onnxruntime's intra-op threads.
+        batch: Sentences of similar length run together (1: each alone, as the numpy encoder does).
     """
 
     name = "minilm"
     dim = 384
 
-    def __init__(self, threads: int = 2):
+    def __init__(self, threads: int = 2, batch: int = BATCH):
         import onnxruntime
 
+        self._batch = batch
         self._encoder = MiniLMEmbedder()
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = threads
@@ -114,8 +117,8 @@ class OnnxMiniLMEmbedder:
             return result
         encodings = self._encoder._tokenizer.encode_batch(texts)
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
-        for start in range(0, len(order), BATCH):
-            batch = order[start : start + BATCH]
+        for start in range(0, len(order), self._batch):
+            batch = order[start : start + self._batch]
             length = max(len(encodings[i].ids) for i in batch)
             ids = np.zeros((len(batch), length), dtype=np.int64)
             mask = np.zeros((len(batch), length), dtype=np.float32)
@@ -126,3 +129,23 @@ class OnnxMiniLMEmbedder:
             feed = {"input_ids": ids, "attention_mask": mask, "position_ids": np.arange(length, dtype=np.int64)}
             result[batch] = self._session.run(["embedding"], feed)[0]
         return result
+
+
+def encode_minilm_with_onnxruntime() -> None:
+    """Make every MiniLMEmbedder of this process encode with onnxruntime (bench_day.py minilm-onnx).
+
+    One sentence at a time on one intra-op thread, and the two halves of a batch on two threads, as the numpy encoder
+    shares a batch's sentences.
+    """
+    encoder = OnnxMiniLMEmbedder(threads=1, batch=1)
+    halves = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ort")
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        texts = list(texts)
+        if len(texts) < 2:
+            return encoder.embed(texts)
+        result = np.zeros((len(texts), encoder.dim), dtype=np.float32)
+        result[0::2], result[1::2] = halves.map(encoder.embed, (texts[0::2], texts[1::2]))
+        return result
+
+    MiniLMEmbedder.embed = embed
