@@ -19,6 +19,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from agents.embedder_choice import forget_embedders
+from memory import embeddings
 from smallville.model import SmallvilleModel
 
 
@@ -26,13 +27,15 @@ def main() -> None:
     label = sys.argv[1] if len(sys.argv) > 1 else "minilm"
     embedder = "minilm" if label == "minilm-onnx" else label
     if label == "minilm-onnx":
-        sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling onnx_minilm.py
-        from onnx_minilm import encode_minilm_with_onnxruntime
-
         try:
-            encode_minilm_with_onnxruntime()
+            import onnx  # noqa: F401
+            import onnxruntime  # noqa: F401
         except ModuleNotFoundError as missing:
             sys.exit(f"minilm-onnx needs {missing.name}: uv pip install onnx onnxruntime (not a dependency)")
+        # The town's encoder process runs the sibling onnx_minilm.py's encoder instead of the numpy one.
+        here = str(Path(__file__).resolve().parent)
+        os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, (here, os.environ.get("PYTHONPATH"))))
+        embeddings.MINILM_ENCODER = "onnx_minilm:DayOnnxEncoder"
     days = float(sys.argv[2]) if len(sys.argv) > 2 else 1.0
     settings = {name: int(value) for name, value in (pair.split("=", 1) for pair in sys.argv[3:])}
     walls = []

@@ -131,21 +131,24 @@ class OnnxMiniLMEmbedder:
         return result
 
 
-def encode_minilm_with_onnxruntime() -> None:
-    """Make every MiniLMEmbedder of this process encode with onnxruntime (bench_day.py minilm-onnx).
+class DayOnnxEncoder:
+    """The encoder `bench_day.py minilm-onnx` runs in the town's encoder process, in place of MiniLMEmbedder.
 
     One sentence at a time on one intra-op thread, and the two halves of a batch on two threads, as the numpy encoder
-    shares a batch's sentences.
+    uses the second core for a batch's other pack.
     """
-    encoder = OnnxMiniLMEmbedder(threads=1, batch=1)
-    halves = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ort")
+
+    name = "minilm"
+    dim = 384
+
+    def __init__(self):
+        self._encoder = OnnxMiniLMEmbedder(threads=1, batch=1)
+        self._halves = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ort")
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         texts = list(texts)
         if len(texts) < 2:
-            return encoder.embed(texts)
-        result = np.zeros((len(texts), encoder.dim), dtype=np.float32)
-        result[0::2], result[1::2] = halves.map(encoder.embed, (texts[0::2], texts[1::2]))
+            return self._encoder.embed(texts)
+        result = np.zeros((len(texts), self.dim), dtype=np.float32)
+        result[0::2], result[1::2] = self._halves.map(self._encoder.embed, (texts[0::2], texts[1::2]))
         return result
-
-    MiniLMEmbedder.embed = embed

@@ -8,8 +8,9 @@ and the group's callers resume together, in the order they asked, once the vecto
 Replays: a caller waits for its tick's group even when every text is cached, so whether the cache is cold or warm (a
 second run in the same process) the coroutines suspend and resume at the same points and in the same order; in the
 offline model, where nothing else suspends, runs interleave identically. Vectors do not depend on batch-mates either:
-MiniLMEmbedder encodes each sentence alone, and the hashing embedder works text by text (an embedder that batches,
-such as a model API, may move a vector by float rounding with its batch-mates).
+MiniLMEmbedder places each sentence on its BLAS row tiles, and the hashing embedder works text by text (an embedder
+that batches, such as a model API, may move a vector by float rounding with its batch-mates). So the worker may also
+join the batches that queued while it was busy into one encoder call, which a packing encoder pays less for.
 
 Threads: only the thread running a loop touches that loop's groups and futures; the worker encodes (and caches what
 a synchronous caller asked for); the cache is touched under a lock held for dictionary operations only, never while
@@ -89,6 +90,9 @@ class BatchingEmbedder:
         self._lock = threading.Lock()
         # One thread: the encoder is used by one batch at a time (it loads lazily and is not known to be re-entrant).
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"embed-{inner.name}")
+        # Batches waiting for the worker (each with its caller's future), and whether it is draining them.
+        self._queue: list[tuple[list[str], Future]] = []
+        self._draining = False
         self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopState] = weakref.WeakKeyDictionary()
 
     # --- synchronous: for callers outside a coroutine --------------------------------------------------------------
@@ -108,17 +112,21 @@ class BatchingEmbedder:
         texts = list(texts)
         known = self._lookup(texts)
         missing = self._misses(texts, known)
-
-        def encode() -> np.ndarray:
+        answer: Future = Future()
+        if not missing or not self.offload:
             fresh = self._encode(missing) if missing else {}
             self._store(fresh)
-            return self._stack(texts, {**known, **fresh})
+            answer.set_result(self._stack(texts, {**known, **fresh}))
+            return answer
 
-        if missing and self.offload:
-            return self._worker.submit(encode)
-        done: Future = Future()
-        done.set_result(encode())
-        return done
+        def arrived(encoded: Future) -> None:
+            if encoded.exception() is not None:
+                answer.set_exception(encoded.exception())
+            else:
+                answer.set_result(self._stack(texts, {**known, **encoded.result()}))
+
+        self._encode_soon(missing).add_done_callback(arrived)
+        return answer
 
     # --- asynchronous: the event loop keeps running while the worker encodes ---------------------------------------
 
@@ -167,10 +175,12 @@ class BatchingEmbedder:
 
     def _start(self, loop: asyncio.AbstractEventLoop, texts: list[str]) -> asyncio.Future:
         if self.offload:
-            return loop.run_in_executor(self._worker, self._encode, texts)
+            return asyncio.wrap_future(self._encode_soon(texts), loop=loop)
         batch = loop.create_future()
         try:
-            batch.set_result(self._encode(texts))
+            fresh = self._encode(texts)
+            self._store(fresh)
+            batch.set_result(fresh)
         except Exception as error:  # delivered to the callers as a worker's error would be
             batch.set_exception(error)
         return batch
@@ -179,8 +189,6 @@ class BatchingEmbedder:
         texts = [text for text, future in state.in_flight.items() if future is batch]
         for text in texts:
             del state.in_flight[text]
-        if not batch.cancelled() and batch.exception() is None:
-            self._store(batch.result())
 
     def _arrived(self, group: _Group, batch: asyncio.Future) -> None:
         if batch.cancelled():
@@ -205,8 +213,43 @@ class BatchingEmbedder:
 
     # --- the worker's job and the cache ---------------------------------------------------------------------------
 
+    def _encode_soon(self, texts: list[str]) -> Future:
+        """The texts' vectors (a dict), from the worker; the batches asked for while it is busy are encoded together.
+
+        An encoder that packs sentences (MiniLM) pays much less per sentence in one call than in several, and its
+        vectors do not depend on batch-mates, so joining queued batches changes nothing but the time.
+        """
+        job: Future = Future()
+        with self._lock:
+            self._queue.append((texts, job))
+            idle, self._draining = not self._draining, True
+        if idle:
+            self._worker.submit(self._drain)
+        return job
+
+    def _drain(self) -> None:
+        """Runs on the worker thread: encodes everything queued, as one batch, until nothing is."""
+        while True:
+            with self._lock:
+                jobs, self._queue = self._queue, []
+                if not jobs:
+                    self._draining = False
+                    return
+            jobs = [(texts, job) for texts, job in jobs if job.set_running_or_notify_cancel()]
+            try:
+                fresh = self._encode(list(dict.fromkeys(text for texts, _ in jobs for text in texts)))
+                self._store(fresh)
+            except Exception as error:  # each waiting caller gets it
+                for _, job in jobs:
+                    job.set_exception(error)
+                continue
+            for texts, job in jobs:
+                job.set_result({text: fresh[text] for text in texts})
+
     def _encode(self, texts: list[str]) -> dict[str, np.ndarray]:
-        """Runs on the worker thread: the encoder only, no shared state but the counters."""
+        """The encoder only, no shared state but the counters (on the worker thread, or inline without offload)."""
+        if not texts:
+            return {}
         vectors = np.asarray(self.inner.embed(texts), dtype=np.float32)
         if vectors.shape != (len(texts), self.dim):
             raise ValueError(f"embedder {self.name!r} gave shape {vectors.shape} for {len(texts)} texts")

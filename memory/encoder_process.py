@@ -1,0 +1,122 @@
+"""An encoder run in a child process, so that its Python between numpy kernels never waits for the simulation's GIL.
+
+A numpy encoder releases the GIL inside each matrix product but needs it back for the next operation, about a hundred
+times a sentence; while the town steps, the main thread holds the GIL and hands it over every 5 ms at best. Measured
+on the MiniLM day (benchmarks/bench_day.py): the encoder thread was busy 40 s for 23 s of its own CPU, the rest waiting
+for the GIL. In its own process the encoder runs beside the town on the second core.
+
+The child is a plain `python memory/encoder_worker.py` speaking pickles over its stdin and stdout, not a
+multiprocessing pool: "spawn" re-imports the parent's main script, which breaks every script without a
+`if __name__ == "__main__"` guard, and forking beside the event loop's threads is unsafe.
+"""
+
+import logging
+import pickle
+import subprocess
+import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+WORKER = Path(__file__).with_name("encoder_worker.py")
+
+
+class EncoderProcessError(RuntimeError):
+    """The encoder's child process exited; what it printed on stderr says why."""
+
+
+class ProcessEmbedder:
+    """Runs an embedder class in one child process and forwards `embed` to it.
+
+    The child starts at once and is asked for a first vector, so that it loads its weights while the town is built. If
+    it exits, the next call starts another and logs a warning; if that one exits too, the call raises.
+
+    Args:
+        target: The embedder class, as "module:Class" (built with no arguments in the child).
+        name: The embedder's name, as the class gives it.
+        dim: Its vectors' length.
+        cache_key: What its vectors are filed under in a vector cache on disk.
+    """
+
+    def __init__(self, target: str, name: str, dim: int, cache_key: str | None = None):
+        self.target = target
+        self.name = name
+        self.dim = dim
+        self.cache_key = cache_key or f"{name}/{dim}"
+        self._lock = threading.Lock()
+        self._child: subprocess.Popen | None = None
+        self._unread = 0  # answers the child owes to requests nobody waits for (the warm-up)
+        with self._lock:
+            self._send(["warm-up"])
+            self._unread += 1
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed texts in the child process: (n, dim) float32."""
+        texts = list(texts)
+        with self._lock:
+            try:
+                return self._ask(texts)
+            except EncoderProcessError as error:
+                log.warning("the %s encoder process exited during a request (%s); starting another", self.name, error)
+                self._child = None
+                return self._ask(texts)
+
+    def close(self) -> None:
+        """Stop the child process; a later `embed` starts another."""
+        with self._lock:
+            child, self._child = self._child, None
+            self._unread = 0
+        if child is not None:
+            child.stdin.close()
+            try:
+                child.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
+            child.stdout.close()
+
+    def __del__(self):
+        if getattr(self, "_child", None) is not None:
+            self.close()
+
+    # --- the pipe (the caller holds the lock) ------------------------------------------------------------------------
+
+    def _ask(self, texts: list[str]) -> np.ndarray:
+        self._send(texts)
+        while self._unread:
+            self._unread -= 1
+            try:
+                self._receive()
+            except EncoderProcessError:
+                raise
+            except Exception as error:  # the warm-up's own error comes again with this request
+                log.debug("the %s encoder's warm-up failed: %s", self.name, error)
+        return self._receive()
+
+    def _send(self, texts: list[str]) -> None:
+        if self._child is not None and self._child.poll() is not None:
+            log.warning("the %s encoder process exited (code %s); starting another", self.name, self._child.returncode)
+            self._child = None
+        if self._child is None:
+            self._child = subprocess.Popen(
+                [sys.executable, str(WORKER), self.target], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+            )
+            self._unread = 0
+        try:
+            pickle.dump(texts, self._child.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+            self._child.stdin.flush()
+        except (BrokenPipeError, OSError) as error:
+            raise EncoderProcessError(f"code {self._child.poll()}") from error
+
+    def _receive(self) -> np.ndarray:
+        try:
+            ok, answer = pickle.load(self._child.stdout)
+        except EOFError as error:
+            raise EncoderProcessError(f"code {self._child.wait()}") from error
+        if not ok:
+            raise answer
+        return answer

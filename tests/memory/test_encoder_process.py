@@ -1,0 +1,81 @@
+"""The encoder's child process: same vectors as in the process, survives its child's death, reports its errors."""
+
+import logging
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memory import HashingEmbedder, MiniLMEmbedder
+from memory.encoder_process import ProcessEmbedder
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def hashing_child():
+    embedder = ProcessEmbedder("memory.embeddings:HashingEmbedder", "hashing", 256)
+    yield embedder
+    embedder.close()
+
+
+def test_the_child_gives_the_vectors_the_encoder_gives_in_this_process():
+    texts = ["Isabella is planning a party", "the bed is idle", "Klaus is reading about gentrification"]
+    child = ProcessEmbedder("memory.minilm:MiniLMEmbedder", "minilm", 384)
+    try:
+        np.testing.assert_array_equal(child.embed(texts), MiniLMEmbedder().embed(texts))
+    finally:
+        child.close()
+
+
+def test_a_child_that_dies_is_replaced_with_a_warning(hashing_child, caplog):
+    texts = ["a", "b"]
+    first = hashing_child.embed(texts)
+    hashing_child._child.kill()
+    hashing_child._child.wait()
+    with caplog.at_level(logging.WARNING, logger="memory.encoder_process"):
+        again = hashing_child.embed(texts)
+    np.testing.assert_array_equal(again, first)
+    assert "encoder process exited" in caplog.text
+
+
+def test_an_error_in_the_child_reaches_the_caller_as_itself():
+    child = ProcessEmbedder("memory.embeddings:NoSuchEncoder", "nothing", 3)
+    try:
+        with pytest.raises(AttributeError, match="NoSuchEncoder"):
+            child.embed(["text"])
+        with pytest.raises(AttributeError):  # and again: the child stays up
+            child.embed(["text"])
+    finally:
+        child.close()
+
+
+def test_close_stops_the_child_and_a_later_call_starts_another(hashing_child):
+    hashing_child.embed(["x"])
+    process = hashing_child._child
+    hashing_child.close()
+    assert process.poll() is not None
+    np.testing.assert_array_equal(hashing_child.embed(["x"]), HashingEmbedder().embed(["x"]))
+
+
+def test_a_script_without_a_main_guard_can_use_the_minilm_embedder(tmp_path):
+    """A multiprocessing "spawn" child would re-run such a script and fail; the worker is started on its own."""
+    script = tmp_path / "notebook_style.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            import sys
+            sys.path.insert(0, {str(ROOT)!r})
+            from memory import make_embedder
+            print(make_embedder("minilm").embed(["hello"]).shape)
+            """
+        )
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "(1, 384)"
