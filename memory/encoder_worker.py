@@ -2,16 +2,21 @@
 
 Reads pickled lists of texts from stdin until it closes, and answers each with a pickled (True, vectors) or
 (False, exception). Its stdout carries only answers; anything it logs goes to stderr, which it shares with the parent.
+It ignores Ctrl-C and SIGTERM, which reach the whole process group: the parent stops cleanly on them and may still need
+vectors for its checkpoint. It ends when its stdin closes, that is when the parent closes it or dies.
 """
 
 import importlib
 import pickle
+import signal
 import sys
 from pathlib import Path
 
 
 def main() -> None:
     """Serve requests until stdin closes."""
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, signal.SIG_IGN)
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the project, whatever the parent's directory
     import numpy as np  # noqa: PLC0415 - after the path is set
 

@@ -1,6 +1,7 @@
 """The encoder's child process: same vectors as in the process, survives its child's death, reports its errors."""
 
 import logging
+import signal
 import subprocess
 import sys
 import textwrap
@@ -79,3 +80,14 @@ def test_a_script_without_a_main_guard_can_use_the_minilm_embedder(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "(1, 384)"
+
+
+def test_the_child_outlives_a_ctrl_c_to_the_process_group(hashing_child, caplog):
+    """Ctrl-C reaches the whole group; the run then checkpoints, which may still need the child's vectors."""
+    hashing_child.embed(["before"])
+    hashing_child._child.send_signal(signal.SIGINT)
+    hashing_child._child.send_signal(signal.SIGTERM)
+    with caplog.at_level(logging.WARNING, logger="memory.encoder_process"):
+        np.testing.assert_array_equal(hashing_child.embed(["after"]), HashingEmbedder().embed(["after"]))
+    assert hashing_child._child.poll() is None
+    assert caplog.text == ""
