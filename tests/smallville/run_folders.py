@@ -1,6 +1,8 @@
 """Run folders for the tests: a small offline run, and what the tests read back (the event log and the final
 checkpoint, without wall-clock figures)."""
 
+import csv
+import io
 import json
 import sqlite3
 from pathlib import Path
@@ -19,6 +21,16 @@ def events(folder: Path) -> list[tuple]:
     """The stored event log: (time, agent, kind, text), oldest first."""
     with sqlite3.connect(folder / "events.sqlite") as db:
         return db.execute("select time, agent, kind, text from events order by id").fetchall()
+
+
+def metrics(folder: Path) -> tuple[str, str]:
+    """The model and agent metrics CSVs, as text."""
+    return (folder / "metrics" / "model.csv").read_text(), (folder / "metrics" / "agents.csv").read_text()
+
+
+def metric_rows(folder: Path) -> tuple[int, int]:
+    """The data rows of the model and agent metrics CSVs, read with the csv module (a field may hold a newline)."""
+    return tuple(len(list(csv.reader(io.StringIO(text)))) - 1 for text in metrics(folder))
 
 
 def final_state(folder: Path) -> dict:

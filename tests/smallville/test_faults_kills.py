@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from smallville.cli import main
-from tests.smallville.run_folders import events, final_state
+from tests.smallville.run_folders import events, final_state, metric_rows, metrics
 from tests.smallville.test_faults_inputs import FAST
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,6 +88,9 @@ def test_a_run_killed_at_a_random_moment_resumes_to_the_same_end(whole, tmp_path
     assert result.returncode == 0, result.stderr[-2000:]
     assert events(out) == events(whole)
     assert final_state(out) == final_state(whole)
+    assert metrics(out) == metrics(whole)
+    state = final_state(out)
+    assert (state["model_rows"], state["agent_rows"]) == metric_rows(out)
 
 
 @pytest.mark.slow
@@ -107,6 +110,9 @@ def test_sigterm_writes_a_checkpoint_and_the_run_resumes_to_the_same_end(whole, 
     assert result.returncode == 0, result.stderr[-2000:]
     assert events(out) == events(whole)
     assert final_state(out) == final_state(whole)
+    assert metrics(out) == metrics(whole)
+    state = final_state(out)
+    assert (state["model_rows"], state["agent_rows"]) == metric_rows(out)
 
 
 @pytest.mark.slow
@@ -122,6 +128,9 @@ def test_sigterm_while_loading_checkpoints_step_zero_and_the_run_resumes(whole, 
     assert result.returncode == 0, result.stderr[-2000:]
     assert events(out) == events(whole)
     assert final_state(out) == final_state(whole)
+    assert metrics(out) == metrics(whole)
+    state = final_state(out)
+    assert (state["model_rows"], state["agent_rows"]) == metric_rows(out)
 
 
 @pytest.mark.slow
