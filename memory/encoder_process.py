@@ -61,7 +61,7 @@ class ProcessEmbedder:
             try:
                 return self._ask(texts)
             except EncoderProcessError as error:
-                log.warning("the %s encoder process exited during a request (%s); starting another", self.name, error)
+                log.warning("%s during a request; starting another", error)
                 self._child = None
                 return self._ask(texts)
 
@@ -110,13 +110,18 @@ class ProcessEmbedder:
             pickle.dump(texts, self._child.stdin, protocol=pickle.HIGHEST_PROTOCOL)
             self._child.stdin.flush()
         except (BrokenPipeError, OSError) as error:
-            raise EncoderProcessError(f"code {self._child.poll()}") from error
+            raise self._exited(self._child.poll()) from error
 
     def _receive(self) -> np.ndarray:
         try:
             ok, answer = pickle.load(self._child.stdout)
         except EOFError as error:
-            raise EncoderProcessError(f"code {self._child.wait()}") from error
+            raise self._exited(self._child.wait()) from error
         if not ok:
             raise answer
         return answer
+
+    def _exited(self, code: int | None) -> EncoderProcessError:
+        return EncoderProcessError(
+            f"the {self.name} encoder process exited (code {code}; what it printed, if anything, is on stderr above)"
+        )

@@ -1,6 +1,7 @@
 """The encoder's child process: same vectors as in the process, survives its child's death, reports its errors."""
 
 import logging
+import os
 import signal
 import subprocess
 import sys
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 from memory import HashingEmbedder, MiniLMEmbedder
-from memory.encoder_process import ProcessEmbedder
+from memory.encoder_process import EncoderProcessError, ProcessEmbedder
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -91,3 +92,24 @@ def test_the_child_outlives_a_ctrl_c_to_the_process_group(hashing_child, caplog)
         np.testing.assert_array_equal(hashing_child.embed(["after"]), HashingEmbedder().embed(["after"]))
     assert hashing_child._child.poll() is None
     assert caplog.text == ""
+
+
+class Dying:
+    """An encoder whose process exits as it starts (imported by the child from this module)."""
+
+    def __init__(self):
+        os._exit(3)
+
+
+def test_a_child_that_dies_twice_in_one_call_is_one_clear_error(caplog):
+    child = ProcessEmbedder("tests.memory.test_encoder_process:Dying", "dying", 3)
+    try:
+        with (
+            caplog.at_level(logging.WARNING, logger="memory.encoder_process"),
+            pytest.raises(EncoderProcessError) as error,
+        ):
+            child.embed(["text"])
+        assert str(error.value).startswith("the dying encoder process exited (code 3;")
+        assert "starting another" in caplog.text
+    finally:
+        child.close()
