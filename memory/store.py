@@ -8,7 +8,7 @@ memories embedded one way are never mixed with, or retrieved by, vectors of anot
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
@@ -126,43 +126,62 @@ class MemoryStore:
             StoreError: If the stream's dimension differs from the store's, or the store holds more memories of
                 this agent than the stream (the stream was not loaded from here, or the store was not truncated).
         """
-        if self.dim is not None and stream.dim != self.dim:
-            raise StoreError(
-                f"{self.path}: holds {self.dim}-dimensional embeddings; the stream of {agent!r} has {stream.dim}; "
-                "use the same embedder as the run that wrote them"
-            )
-        self._record({"dim": str(stream.dim)})
-        start = self.stored_length(agent)
-        if start > len(stream):
-            raise StoreError(
-                f"{self.path}: holds {start} memories of {agent!r} but the stream to save has {len(stream)}; "
-                "load the stream from this store, or truncate the store to the stream first"
-            )
-        touched = stream.touched()
-        with self._guard(f"saving {agent!r}"), self._db:
-            self._db.execute(
-                "insert or replace into streams (agent, dim, recency_decay, reflection_sum, length) "
-                "values (?, ?, ?, ?, ?)",
-                (agent, stream.dim, stream.recency_decay, stream.importance_since_reflection, len(stream)),
-            )
-            self._db.executemany(
-                "insert into nodes (agent, id, node, accessed, embedding) values (?, ?, ?, ?, ?)",
-                [
-                    (
-                        agent,
-                        node_id,
-                        json.dumps(stream.node(node_id).to_dict(), ensure_ascii=False),
-                        seconds(stream.last_accessed(node_id)),
-                        stream.embedding(node_id).tobytes(),
-                    )
-                    for node_id in range(start, len(stream))
-                ],
-            )
-            self._db.executemany(
-                "update nodes set accessed = ? where agent = ? and id = ?",
-                [(seconds(stream.last_accessed(i)), agent, i) for i in sorted(touched) if i < start],
-            )
-        stream.forget_touched(touched)
+        self.save_all({agent: stream})
+
+    def save_all(self, streams: Mapping[str, MemoryStream]) -> None:
+        """`save` for several agents in one transaction.
+
+        One write to disk per checkpoint: one per agent cost a day's 24 checkpoints 1.2 s (25 agents).
+
+        Raises:
+            StoreError: As `save`, before anything is written.
+        """
+        starts, dim = {}, self.dim
+        for agent, stream in streams.items():
+            if dim is not None and stream.dim != dim:
+                raise StoreError(
+                    f"{self.path}: holds {dim}-dimensional embeddings; the stream of {agent!r} has {stream.dim}; "
+                    "use the same embedder as the run that wrote them"
+                )
+            dim = stream.dim
+            start = starts[agent] = self.stored_length(agent)
+            if start > len(stream):
+                raise StoreError(
+                    f"{self.path}: holds {start} memories of {agent!r} but the stream to save has {len(stream)}; "
+                    "load the stream from this store, or truncate the store to the stream first"
+                )
+        if dim is not None:
+            self._record({"dim": str(dim)})
+        touched = {agent: stream.touched() for agent, stream in streams.items()}
+        with self._guard(f"saving {', '.join(map(repr, streams))}"), self._db:
+            for agent, stream in streams.items():
+                self._write(agent, stream, starts[agent], touched[agent])
+        for agent, stream in streams.items():
+            stream.forget_touched(touched[agent])
+
+    def _write(self, agent: str, stream: MemoryStream, start: int, touched) -> None:
+        """An agent's part of a save (inside the caller's transaction)."""
+        self._db.execute(
+            "insert or replace into streams (agent, dim, recency_decay, reflection_sum, length) values (?, ?, ?, ?, ?)",
+            (agent, stream.dim, stream.recency_decay, stream.importance_since_reflection, len(stream)),
+        )
+        self._db.executemany(
+            "insert into nodes (agent, id, node, accessed, embedding) values (?, ?, ?, ?, ?)",
+            [
+                (
+                    agent,
+                    node_id,
+                    json.dumps(stream.node(node_id).to_dict(), ensure_ascii=False),
+                    seconds(stream.last_accessed(node_id)),
+                    stream.embedding(node_id).tobytes(),
+                )
+                for node_id in range(start, len(stream))
+            ],
+        )
+        self._db.executemany(
+            "update nodes set accessed = ? where agent = ? and id = ?",
+            [(seconds(stream.last_accessed(i)), agent, i) for i in sorted(touched) if i < start],
+        )
 
     def load(self, agent: str, length: int | None = None) -> MemoryStream:
         """An agent's stream as saved (only its first `length` nodes if given, as at an earlier checkpoint).

@@ -150,8 +150,7 @@ class RunStore:
         self._check_embedder(model)
         writing = self.folder.memory
         try:
-            for agent in model.people:
-                self.memory.save(agent.name, agent.memories.stream)
+            self.memory.save_all({agent.name: agent.memories.stream for agent in model.people})
             writing = self.folder.events
             events = self._flush_events(model)
             writing = self.folder.metrics

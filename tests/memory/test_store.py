@@ -125,6 +125,19 @@ def test_the_dimension_of_the_first_save_is_recorded(tmp_path):
         MemoryStore(path, "minilm", 384)
 
 
+def test_several_agents_are_saved_together_or_not_at_all(tmp_path):
+    path = tmp_path / "memory.sqlite"
+    maria, klaus = filled_stream(3), filled_stream(5)
+    with MemoryStore(path) as store:
+        with pytest.raises(StoreError, match=r"holds 384-dimensional embeddings; the stream of .B. has 16"):
+            store.save_all({"A": maria, "B": MemoryStream(dim=16)})
+        assert (node_rows(path), store.agents()) == (0, [])
+        store.save_all({"Maria Lopez": maria, "Klaus Mueller": klaus})
+    with MemoryStore(path) as store:
+        assert_same(store.load("Maria Lopez"), maria)
+        assert_same(store.load("Klaus Mueller"), klaus)
+
+
 def damage(path, how: str) -> None:
     data = path.read_bytes()
     if how == "half":

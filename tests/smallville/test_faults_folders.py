@@ -222,12 +222,12 @@ def test_a_full_disk_in_the_memory_store_does_not_blame_the_store(run, capsys, m
 
     _extend(run)
 
-    def full(self, agent, stream):
+    def full(self, streams):
         raise StoreError(f"{self.path}: saving failed: not a readable memory store") from sqlite3.OperationalError(
             "database or disk is full"
         )
 
-    monkeypatch.setattr(MemoryStore, "save", full)
+    monkeypatch.setattr(MemoryStore, "save_all", full)
     line = one_line(capsys, ["resume", str(run)], 1, after_progress=True)
     assert "memory.sqlite: cannot be written (database or disk is full)" in line
     assert "not a readable" not in line

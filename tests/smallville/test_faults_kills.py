@@ -199,9 +199,9 @@ def test_serve_killed_outright_takes_its_page_server_with_it():
 
 
 def _small_files() -> None:
-    """In the child: files may not grow past 250 KB (a full disk, for this process only); writes past it fail."""
+    """In the child: files may not grow past 160 KB (a full disk, for this process only); writes past it fail."""
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (250_000, resource.RLIM_INFINITY))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (160_000, resource.RLIM_INFINITY))
 
 
 @pytest.mark.slow
