@@ -242,7 +242,7 @@ def _row_tile(weights: Sequence[np.ndarray]) -> int | None:
             )
             for weight in weights
             for block in (noise(tile, weight.shape[0]), noise(3 * tile, weight.shape[0]))
-            for before, after in ((tile, 0), (0, 2 * tile), (5 * tile, 3 * tile), (PACK_ROWS - 4 * tile, tile))
+            for before, after in ((tile, 0), (0, 2 * tile), (5 * tile, 3 * tile), (PACK_ROWS // tile * tile, tile))
         ):
             return tile
     return None

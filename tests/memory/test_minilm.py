@@ -8,8 +8,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from threadpoolctl import threadpool_limits
 
 from memory import MiniLMEmbedder, make_embedder
+from memory import minilm as minilm_module
 
 REFERENCE = Path(__file__).resolve().parents[1] / "data" / "minilm_reference.json"
 
@@ -56,6 +58,18 @@ def test_a_vector_is_the_same_in_packs_of_any_size_and_order(minilm, reference):
         vectors = minilm.embed(batch)
         for text, vector in zip(batch, vectors, strict=True):
             np.testing.assert_array_equal(vector, alone[text])
+
+
+def test_the_row_tile_probe_tries_every_size_it_knows(minilm, monkeypatch):
+    """Another CPU's kernel may need a larger tile than this one's: probing the large sizes must work too."""
+    minilm.embed(["load the weights"])
+    weights = [minilm._layers[0]["qkv"][0], minilm._layers[0]["output"][0]]
+    monkeypatch.setattr(minilm_module, "ROW_TILES", (32, 48, 64))
+    with threadpool_limits(limits=minilm_module.BLAS_THREADS, user_api="blas"):
+        tile = minilm_module._row_tile(weights)
+    assert tile is None or tile in (32, 48, 64)
+    if minilm._tile is not None:  # a multiple of this machine's tile keeps rows apart as well
+        assert tile is not None and tile % minilm._tile == 0
 
 
 def test_encoders_called_from_several_threads_at_once_give_the_vectors_each_gives_alone(reference):
