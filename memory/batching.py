@@ -114,8 +114,7 @@ class BatchingEmbedder:
         missing = self._misses(texts, known)
         answer: Future = Future()
         if not missing or not self.offload:
-            fresh = self._encode(missing) if missing else {}
-            self._store(fresh)
+            fresh = self._encode(missing)
             answer.set_result(self._stack(texts, {**known, **fresh}))
             return answer
 
@@ -179,7 +178,6 @@ class BatchingEmbedder:
         batch = loop.create_future()
         try:
             fresh = self._encode(texts)
-            self._store(fresh)
             batch.set_result(fresh)
         except Exception as error:  # delivered to the callers as a worker's error would be
             batch.set_exception(error)
@@ -238,7 +236,6 @@ class BatchingEmbedder:
             jobs = [(texts, job) for texts, job in jobs if job.set_running_or_notify_cancel()]
             try:
                 fresh = self._encode(list(dict.fromkeys(text for texts, _ in jobs for text in texts)))
-                self._store(fresh)
             except Exception as error:  # each waiting caller gets it
                 for _, job in jobs:
                     job.set_exception(error)
@@ -247,7 +244,7 @@ class BatchingEmbedder:
                 job.set_result({text: fresh[text] for text in texts})
 
     def _encode(self, texts: list[str]) -> dict[str, np.ndarray]:
-        """The encoder only, no shared state but the counters (on the worker thread, or inline without offload)."""
+        """Encode texts and cache their vectors (on the worker thread, or inline without offload)."""
         if not texts:
             return {}
         vectors = np.asarray(self.inner.embed(texts), dtype=np.float32)
@@ -256,7 +253,9 @@ class BatchingEmbedder:
         with self._lock:
             self.batches += 1
             self.misses += len(texts)
-        return dict(zip(texts, vectors, strict=True))
+        fresh = dict(zip(texts, vectors, strict=True))
+        self._store(fresh)
+        return fresh
 
     def _lookup(self, texts: list[str]) -> dict[str, np.ndarray]:
         with self._lock:

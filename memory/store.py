@@ -153,7 +153,8 @@ class MemoryStore:
         if dim is not None:
             self._record({"dim": str(dim)})
         touched = {agent: stream.touched() for agent, stream in streams.items()}
-        with self._guard(f"saving {', '.join(map(repr, streams))}"), self._db:
+        saving = f"saving {next(iter(streams))!r}" if len(streams) == 1 else f"saving {len(streams)} agents' memories"
+        with self._guard(saving), self._db:
             for agent, stream in streams.items():
                 self._write(agent, stream, starts[agent], touched[agent])
         for agent, stream in streams.items():
