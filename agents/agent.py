@@ -21,7 +21,7 @@ from mesa.discrete_space import CellAgent
 from agents.agent_memory import AgentMemory, PendingMemory, mentioned_names
 from agents.cognition.acting import IN_PLACE, in_place_action, next_action
 from agents.cognition.conversing import next_line, remember_conversation, summarize
-from agents.cognition.perceiving import perceive
+from agents.cognition.perceiving import QuietLook, perceive
 from agents.cognition.planning import plan_day, rewrite_schedule, summarize_day
 from agents.cognition.reacting import ReactionOutcome, react, reaction_candidates
 from agents.cognition.reflecting import reflect, reflection_due
@@ -66,6 +66,7 @@ class GenerativeAgent(CellAgent):
         self.social = SocialClock()
         self.reuse = Reuse()
         self.journal: list[tuple[str, str, dict]] = []
+        self._quiet_look: QuietLook | None = None  # the last look, if it found nothing new (see `perceive`)
 
     def __str__(self) -> str:
         return self.name
@@ -186,7 +187,8 @@ class GenerativeAgent(CellAgent):
         if self._new_day_due(now) or self.conversation is not None or self._dozing(now):
             return []
         config = self.mind.config
-        perception = perceive(view, self.name, self.tile, config, self.spatial, self.memories)
+        perception = perceive(view, self.name, self.tile, config, self.spatial, self.memories, self._quiet_look)
+        self._quiet_look = perception.quiet
         noticed = perception.new_agents(set(view.agents))
         return reaction_candidates(view.agents[self.name], noticed, view, self.social, config)
 
@@ -380,6 +382,7 @@ class GenerativeAgent(CellAgent):
         self.memories.pending = [PendingMemory.from_state(memory) for memory in state["pending"]]
         self.journal = [(kind, text, details) for kind, text, details in state["journal"]]
         self.spatial.set_state(state["spatial"])
+        self._quiet_look = None
         if "stream" in state:
             stream = MemoryStream.from_state(state["stream"])
         if stream is not None:

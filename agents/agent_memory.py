@@ -273,6 +273,14 @@ class AgentMemory:
         ranked = sorted((item for result in retrieved for item in result), key=lambda item: -item.score)
         return list(dict.fromkeys(item.node.description for item in ranked))[:k]
 
+    def events_key(self) -> tuple:
+        """What `recent_keys` and `last_perceived` answer from: while it stays equal, so do their answers.
+
+        The stream only grows, and the queue, while the stream keeps its size, only grows too (what leaves the queue
+        goes into the stream), so the two sizes never come back to an earlier pair.
+        """
+        return id(self.stream), id(self.pending), len(self.stream), len(self.pending)
+
     def recent_keys(self, n: int) -> set[str]:
         """Descriptions of the n newest events, stored or pending: what counts as already perceived.
 

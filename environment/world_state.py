@@ -149,6 +149,15 @@ class WorldState:
             self._looks[(x, y, radius)] = kept
         return list(kept[1])
 
+    def look_key(self, tile: Tile, radius: int) -> tuple[int, int, int, int, int]:
+        """What decides `visible_events(tile, radius)` within the arena: two looks with equal keys see the same.
+
+        The key holds the viewer's tile and its arena's count of changes, which only grows.
+        """
+        x, y = int(tile[0]), int(tile[1])
+        area = self._sight.area_of(x, y)
+        return x, y, radius, area, self._changes.get(area, 0)
+
     def _look(self, x: int, y: int, radius: int, same_arena: bool) -> list[SeenEvent]:
         states = self._states
         seen = [

@@ -18,11 +18,40 @@ from memory import NodeKind
 
 
 @dataclass(frozen=True)
+class QuietLook:
+    """A look that found nothing new, and what it depended on: looking again finds nothing new while they hold.
+
+    Attributes:
+        look: The world's key for the look (`WorldState.look_key`): equal keys, the same events in sight.
+        memory: The memory's key (`AgentMemory.events_key`): equal keys, the same events remembered.
+        config: The settings it was taken with.
+        until: When the first of the events seen was remembered `retention_minutes` ago, so that it counts as new
+            again (None if none will by the clock alone).
+        seen: The events attended to.
+    """
+
+    look: tuple
+    memory: tuple
+    config: MindConfig
+    until: datetime | None
+    seen: tuple[SeenEvent, ...]
+
+    def holds(self, look: tuple, memory: tuple, config: MindConfig, now: datetime) -> bool:
+        """Whether a look now would find the same, and nothing new."""
+        fresh = self.until is None or now <= self.until
+        return fresh and look == self.look and memory == self.memory and config is self.config
+
+
+@dataclass(frozen=True)
 class Perception:
-    """What one step of perception found: the events attended to, and the new ones among them."""
+    """What one step of perception found: the events attended to and the new ones among them.
+
+    When nothing was new, `quiet` is the look to hand to the next perception.
+    """
 
     seen: tuple[SeenEvent, ...]
     new: tuple[SeenEvent, ...]
+    quiet: QuietLook | None = None
 
     def new_agents(self, names: set[str]) -> list[str]:
         """Other agents whose new activity the agent just noticed, nearest first."""
@@ -39,13 +68,22 @@ def perceive(
     config: MindConfig,
     spatial: SpatialMemory,
     memory: AgentMemory,
+    quiet: QuietLook | None = None,
 ) -> Perception:
     """Notice the nearest events, grow the spatial memory, and remember what is new.
 
     An event is new unless it is among the `retention` newest events remembered (the original's rule) or was
     remembered within the last `retention_minutes`: in a crowd the nearest few change at every step, and the first
     rule alone stored more than half of a day's events again within the hour.
+
+    `quiet` is the last perception's look if it found nothing new: when neither the view from the tile nor the
+    memory has changed since, and no event seen is due to count as new again, this look is that one (most agents
+    spend hours in one place), and only the clock is read.
     """
+    look = view.state.look_key(tile, config.vision_radius)
+    remembered = memory.events_key()
+    if quiet is not None and quiet.holds(look, remembered, config, view.now):
+        return Perception(seen=quiet.seen, new=(), quiet=quiet)
     already = memory.recent_keys(config.retention)
     since = view.now - timedelta(minutes=config.retention_minutes) if config.retention_minutes else None
     visible = view.state.visible_events(tile, radius=config.vision_radius, same_arena=True)
@@ -54,23 +92,24 @@ def perceive(
     for item in seen:
         if ":" in item.event.subject:
             spatial.add(item.event.subject)
-    new = tuple(
-        item
-        for item in seen
-        if item.event.description != "idle" and _is_new(event_text(item.event), already, since, memory)
-    )
-    if config.observation:
-        for item in new:
-            remember_event(memory, item.event, view)
-    return Perception(seen=seen, new=new)
-
-
-def _is_new(text: str, already: set[str], since: datetime | None, memory: AgentMemory) -> bool:
-    """Neither among the newest events remembered nor, if `since` is set, remembered since then."""
-    if text in already:
-        return False
-    last = memory.last_perceived(text) if since is not None else None
-    return last is None or last < since
+    new, renewed = [], []
+    for item in seen:
+        if item.event.description == "idle":
+            continue
+        text = event_text(item.event)
+        if text in already:
+            continue
+        last = memory.last_perceived(text) if since is not None else None
+        if last is None or last < since:
+            new.append(item)
+        else:  # remembered within the window: new again once it is `retention_minutes` old
+            renewed.append(last + timedelta(minutes=config.retention_minutes))
+    if new:
+        if config.observation:
+            for item in new:
+                remember_event(memory, item.event, view)
+        return Perception(seen=seen, new=tuple(new))
+    return Perception(seen=seen, new=(), quiet=QuietLook(look, remembered, config, min(renewed, default=None), seen))
 
 
 def remember_event(memory: AgentMemory, event: Event, view: WorldView) -> None:

@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from itertools import pairwise
 
 from agents import AgentMemory
 from agents.cognition.perceiving import perceive
@@ -29,6 +30,9 @@ class Scene:
 
     def visible_events(self, tile, radius, same_arena):
         return list(self.events)
+
+    def look_key(self, tile, radius):
+        return tile, radius, tuple(self.events)
 
     def arena_address_at(self, tile):
         return "the Ville:Hobbs Cafe:cafe"
@@ -111,3 +115,32 @@ def test_a_replaced_queue_is_read_afresh():
     assert memory.last_perceived("Person Aa is eating") == T0
     memory.pending = []
     assert memory.last_perceived("Person Aa is eating") is None
+
+
+def watch(config: MindConfig, scenes: list[tuple[int, list[str]]], *, reuse: bool) -> list[tuple[int, str]]:
+    """Look at each (minute, people in sight); what is remembered when. With `reuse`, each look is handed the last
+    one's quiet look, as the agent does."""
+    memory, spatial, quiet, remembered = (
+        AgentMemory(MemoryStream(dim=384), HashingEmbedder()),
+        SpatialMemory(),
+        None,
+        [],
+    )
+    for minute, people in scenes:
+        scene = Scene(now=T0 + timedelta(minutes=minute), events=sight(*people))
+        found = perceive(scene, "Viewer Person", (0, 0), config, spatial, memory, quiet if reuse else None)
+        quiet = found.quiet
+        remembered += [(minute, seen.event.subject) for seen in found.new]
+    return remembered
+
+
+def test_a_quiet_look_reused_finds_what_a_fresh_look_finds():
+    """Three people sit in sight for three hours (more than the 2 newest events kept), joined by a fourth for a
+    while: the look is reused while nothing changes, yet each person counts as new again once the hour has passed."""
+    config = MindConfig(retention=2)
+    sitting = ["Person Aa", "Person Bb", "Person Cc"]
+    scenes = [(minute, sitting + (["Person Dd"] if 50 <= minute < 70 else [])) for minute in range(0, 180)]
+    fresh = watch(config, scenes, reuse=False)
+    assert watch(config, scenes, reuse=True) == fresh
+    again = [minute for minute, name in fresh if name == "Person Cc"]
+    assert len(again) == 3 and all(60 < later - earlier <= 62 for earlier, later in pairwise(again))
