@@ -7,6 +7,7 @@ A look within one arena is kept until something in that arena changes: most agen
 """
 
 import math
+from bisect import bisect
 from dataclasses import dataclass
 
 import numpy as np
@@ -58,6 +59,10 @@ class WorldState:
         # Each arena's count of changes, and the looks kept: (x, y, radius) -> (the arena's count then, the look).
         self._changes: dict[int, int] = {}
         self._looks: dict[tuple[int, int, int], tuple[int, list[SeenEvent]]] = {}
+        # The same for its objects alone: an agent walking through an arena changes no object's look from it.
+        self._object_changes: dict[int, int] = {}
+        self._object_looks: dict[tuple[int, int, int, bool], tuple[int, list[tuple], list[SeenEvent]]] = {}
+        self._restores = 0  # set_state calls: a look key from before a restore never equals one from after
 
     # --- objects ------------------------------------------------------------------------------------------------
 
@@ -79,7 +84,7 @@ class WorldState:
         self._object(address)
         if self._states.get(address) != event:
             self._states[address] = event
-            self._changed(*self._sight.areas_of(address))
+            self._changed(*self._sight.areas_of(address), objects=True)
 
     def reset_object(self, address: str) -> None:
         """Set an object back to idle.
@@ -89,7 +94,7 @@ class WorldState:
         """
         self._object(address)
         if self._states.pop(address, None) is not None:
-            self._changed(*self._sight.areas_of(address))
+            self._changed(*self._sight.areas_of(address), objects=True)
 
     # --- agents -------------------------------------------------------------------------------------------------
 
@@ -149,34 +154,60 @@ class WorldState:
             self._looks[(x, y, radius)] = kept
         return list(kept[1])
 
-    def look_key(self, tile: Tile, radius: int) -> tuple[int, int, int, int, int]:
+    def look_key(self, tile: Tile, radius: int) -> tuple[int, ...]:
         """What decides `visible_events(tile, radius)` within the arena: two looks with equal keys see the same.
 
-        The key holds the viewer's tile and its arena's count of changes, which only grows.
+        The key holds the viewer's tile and its arena's count of changes, which only grows, and the restores.
         """
         x, y = int(tile[0]), int(tile[1])
         area = self._sight.area_of(x, y)
-        return x, y, radius, area, self._changes.get(area, 0)
+        return x, y, radius, area, self._changes.get(area, 0), self._restores
 
     def _look(self, x: int, y: int, radius: int, same_arena: bool) -> list[SeenEvent]:
-        states = self._states
-        seen = [
-            SeenEvent(states.get(address) or self._idle[address], spot, distance)
-            for address, spot, distance in self._sight.seen_from(x, y, radius, same_arena)
-        ]
+        """The objects' look (kept until an object in the arena changes) with the agents in sight sorted into it."""
+        keys, seen = self._objects_seen(x, y, radius, same_arena)
+        keys, seen = list(keys), list(seen)
         agent_xy, agent_area, events = self._agents_at()
-        if events:
-            near = (np.abs(agent_xy[:, 0] - x) <= radius) & (np.abs(agent_xy[:, 1] - y) <= radius)
-            if same_arena:
-                near &= agent_area == self._sight.area_of(x, y)
-            for i in np.flatnonzero(near):
-                ax, ay = int(agent_xy[i, 0]), int(agent_xy[i, 1])
-                seen.append(SeenEvent(events[i], (ax, ay), math.hypot(ax - x, ay - y)))
-        seen.sort(key=lambda item: (item.distance, item.event.description, item.event.subject, item.tile))
-        distinct: dict[Event, SeenEvent] = {}
-        for item in seen:
-            distinct.setdefault(item.event, item)
-        return list(distinct.values())
+        if not events:
+            return seen
+        near = (np.abs(agent_xy[:, 0] - x) <= radius) & (np.abs(agent_xy[:, 1] - y) <= radius)
+        if same_arena:
+            near &= agent_area == self._sight.area_of(x, y)
+        found = np.flatnonzero(near).tolist()
+        for i in found:
+            ax, ay = int(agent_xy[i, 0]), int(agent_xy[i, 1])
+            item = SeenEvent(events[i], (ax, ay), math.hypot(ax - x, ay - y))
+            key = _order(item)
+            at = bisect(keys, key)
+            keys.insert(at, key)
+            seen.insert(at, item)
+        if len({events[i] for i in found}) < len(found):  # agents showing one event: keep its nearest
+            distinct: dict[Event, SeenEvent] = {}
+            for item in seen:
+                distinct.setdefault(item.event, item)
+            seen = list(distinct.values())
+        return seen
+
+    def _objects_seen(self, x: int, y: int, radius: int, same_arena: bool) -> tuple[list[tuple], list[SeenEvent]]:
+        """The objects within sight as events in the look's order, with their sort keys."""
+        changes = self._object_changes.get(self._sight.area_of(x, y), 0) if same_arena else None
+        kept = self._object_looks.get((x, y, radius, same_arena))
+        if kept is not None and same_arena and kept[0] == changes:
+            return kept[1], kept[2]
+        states = self._states
+        seen = sorted(
+            (
+                SeenEvent(states.get(address) or self._idle[address], spot, distance)
+                for address, spot, distance in self._sight.seen_from(x, y, radius, same_arena)
+            ),
+            key=_order,
+        )
+        keys = [_order(item) for item in seen]
+        if same_arena:
+            if len(self._object_looks) >= CACHED_VIEWS:
+                self._object_looks.clear()
+            self._object_looks[(x, y, radius, same_arena)] = (changes, keys, seen)
+        return keys, seen
 
     # --- checkpoints --------------------------------------------------------------------------------------------
 
@@ -208,6 +239,8 @@ class WorldState:
             self._object(address)
         self._states, self._agents, self._agent_arrays = objects, {}, None
         self._looks.clear()
+        self._object_looks.clear()
+        self._restores += 1
         for name, tile, event in agents:
             self.place_agent(name, tile, event)
 
@@ -220,10 +253,12 @@ class WorldState:
                 f"'{self.ville.world}:Hobbs Cafe:cafe:piano')"
             )
 
-    def _changed(self, *areas: int) -> None:
-        """Something in these arenas changed: the looks kept from them are stale."""
+    def _changed(self, *areas: int, objects: bool = False) -> None:
+        """Something in these arenas changed (an object, if `objects`): the looks kept from them are stale."""
         for area in areas:
             self._changes[area] = self._changes.get(area, 0) + 1
+            if objects:
+                self._object_changes[area] = self._object_changes.get(area, 0) + 1
 
     def _agents_at(self) -> tuple[np.ndarray, np.ndarray, list[Event]]:
         """Placed agents as arrays (their tiles, their arena keys) and their events, rebuilt only after a change."""
@@ -232,6 +267,11 @@ class WorldState:
             xy = np.array([tile for tile, _ in placed], dtype=np.int64).reshape(-1, 2)
             self._agent_arrays = (xy, area_keys(self.ville, xy), [event for _, event in placed])
         return self._agent_arrays
+
+
+def _order(item: SeenEvent) -> tuple:
+    """Where an event goes in a look: nearest first, then by description, subject and tile."""
+    return item.distance, item.event.description, item.event.subject, item.tile
 
 
 def _fields(event: Event) -> tuple[str, str, str, str]:
