@@ -189,6 +189,8 @@ class GenerativeAgent(CellAgent):
         config = self.mind.config
         perception = perceive(view, self.name, self.tile, config, self.spatial, self.memories, self._quiet_look)
         self._quiet_look = perception.quiet
+        if not perception.new:
+            return []
         noticed = perception.new_agents(set(view.agents))
         return reaction_candidates(view.agents[self.name], noticed, view, self.social, config)
 
