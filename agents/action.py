@@ -29,11 +29,19 @@ class CurrentAction:
     object_state: str = ""
     path: list[tuple[int, int]] = field(default_factory=list)
     in_use: bool = False
+    _end: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def end(self) -> datetime:
-        """When the action is planned to end."""
-        return self.start + timedelta(minutes=self.minutes)
+        """When the action is planned to end.
+
+        Asked several times a step of every agent, so it is kept while the start and the minutes stay.
+        """
+        start, minutes = self.start, self.minutes
+        kept = self._end
+        if kept is None or kept[0] is not start or kept[1] != minutes:
+            kept = self._end = (start, minutes, start + timedelta(minutes=minutes))
+        return kept[2]
 
     def finished(self, now: datetime) -> bool:
         """Whether the action's time is up."""
