@@ -67,6 +67,8 @@ class GenerativeAgent(CellAgent):
         self.reuse = Reuse()
         self.journal: list[tuple[str, str, dict]] = []
         self._quiet_look: QuietLook | None = None  # the last look, if it found nothing new (see `perceive`)
+        self._status: tuple | None = None  # (what it was made from, the status) (see `status`)
+        self._shown: tuple[Any, Event] | None = None  # (action, the event it shows on its tile) (see `advance`)
 
     def __str__(self) -> str:
         return self.name
@@ -107,18 +109,25 @@ class GenerativeAgent(CellAgent):
         return self.mind.config.reflection_threshold or self.persona.reflection_threshold
 
     def status(self) -> AgentStatus:
-        """Its public face for this step's snapshot."""
+        """Its public face for this step's snapshot (kept while its tile, action, minutes and talk stay)."""
         action = self.action
-        return AgentStatus(
+        conversation = self.conversation
+        key = (self.cell, action, action.minutes if action else None, conversation)
+        kept = self._status
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        status = AgentStatus(
             name=self.name,
             tile=self.tile,
             activity=action.description if action else "",
             address=action.address if action else "",
             sleeping=self.sleeping,
-            talking_with=self.conversation.partner_of(self.name) if self.conversation else None,
+            talking_with=conversation.partner_of(self.name) if conversation else None,
             action_ends=action.end if action else None,
             emoji=action.emoji if action else "",
         )
+        self._status = (key, status)
+        return status
 
     def _ask(self):
         return partial(self.mind.gateway.ask, agent=self.name)
@@ -347,8 +356,11 @@ class GenerativeAgent(CellAgent):
         elif not action.in_use and action.object_state and action.address.count(":") == 3:
             state.set_object_state(action.address, Event(action.address, "is", "being used", action.object_state))
             action.in_use = True
-        _, predicate, obj = action.event
-        state.place_agent(self.name, self.tile, Event(self.name, predicate or "is", obj, action.description))
+        shown = self._shown
+        if shown is None or shown[0] is not action:
+            _, predicate, obj = action.event
+            shown = self._shown = (action, Event(self.name, predicate or "is", obj, action.description))
+        state.place_agent(self.name, self.tile, shown[1])
 
     # --- checkpoints ------------------------------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 from datetime import datetime, timedelta
 
+from agents.conversation import Conversation
 from smallville.model import SmallvilleModel
 
 
@@ -46,3 +47,24 @@ def test_neighbours_talk_remember_and_respect_the_cool_down():
     assert len([entry for entry in model.event_log if entry["kind"] == "talk"]) == 1  # cool-down: no second talk
     ids = {agent.name: {id(node) for node in agent.memories.stream} for agent in model.people}
     assert not ids["Isabella Rodriguez"] & ids["Maria Lopez"]
+
+
+def test_the_public_status_follows_the_tile_the_minutes_and_the_talk():
+    """The status is kept between steps: it must still change with whatever changes the agent's public face."""
+    model = SmallvilleModel(
+        scenario_name="the_ville_n3", agents=["Isabella Rodriguez", "Maria Lopez"], embedder="hashing", rng=1
+    )
+    isabella, maria = model.people
+    model.run_until(datetime(2023, 2, 13, 11, 0))
+    before = isabella.status()
+    assert isabella.status() is before  # nothing changed: the kept one
+    counter = model.ville.tiles_of("the Ville:Hobbs Cafe:cafe:behind the cafe counter")[0]
+    isabella.cell = model.grid[counter]
+    assert isabella.status().tile == counter
+    isabella.action.minutes += 5
+    assert isabella.status().action_ends == before.action_ends + timedelta(minutes=5)
+    talk = Conversation(first=isabella.name, second=maria.name, started=model.now, max_lines=4)
+    isabella.start_conversation(talk, model.now, 10)
+    status = isabella.status()
+    assert status.talking_with == "Maria Lopez" and status.activity == "talking with Maria Lopez"
+    assert status.action_ends == model.now + timedelta(minutes=10)
