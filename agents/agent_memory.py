@@ -164,6 +164,15 @@ class AgentMemory:
         start([node.description for node in nodes]).add_done_callback(_seen)
         return True
 
+    def encode_ahead(self, texts: Sequence[str]) -> None:
+        """Start encoding texts a coming retrieval will ask for, so that it finds their vectors ready.
+
+        Nothing waits here; an embedder that encodes only when called ignores it.
+        """
+        start = getattr(self.embedder, "request", None)
+        if start is not None:
+            start(list(texts)).add_done_callback(_seen)
+
     def queue(self, memory: PendingMemory) -> None:
         """Keep a memory until the next importance batch."""
         self.pending.append(memory)

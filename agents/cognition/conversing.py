@@ -4,6 +4,7 @@ Each line comes from the memories the speaker retrieves about its partner and th
 the talk as a chat memory and what they take from it as a thought, so news passes from one to the other.
 """
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from agents.agent_memory import AgentMemory, PendingMemory, mentioned_names
@@ -20,11 +21,13 @@ async def next_line(
     ask: Ask, speaker: Identity, memory: AgentMemory, conversation: Conversation, place: str, now: datetime,
     config: MindConfig,
 ) -> ConversationTurn:  # fmt: skip
-    """The speaker's next line, from what it remembers about the partner and what was just said."""
+    """The speaker's next line, from what it remembers about the partner and what was just said.
+
+    The partner's focal points for its answer are known once the line is: their encoding starts at once, so the
+    partner's next turn does not wait for them (the same vectors whenever they are encoded).
+    """
     partner = conversation.partner_of(speaker.name)
-    lines = conversation.lines[-config.conversation_focal_lines :]
-    recent = " ".join(text for _, text in lines)[: config.conversation_focal_characters]
-    focal = [partner, f"{partner} {recent}".strip()] if recent else [partner]
+    focal = focal_points(partner, conversation.lines, config)
     memories = await memory.recall(focal, now=now, k=config.conversation_memories, weights=config.retrieval_weights)
     request = ConversationLineRequest(
         speaker=speaker,
@@ -35,7 +38,17 @@ async def next_line(
         lines=tuple(conversation.lines),
         max_lines=conversation.max_lines,
     )
-    return await ask(request)
+    turn = await ask(request)
+    if not turn.end and len(conversation.lines) + 1 < conversation.max_lines:
+        memory.encode_ahead(focal_points(speaker.name, [*conversation.lines, (speaker.name, turn.line)], config))
+    return turn
+
+
+def focal_points(partner: str, lines: Sequence[tuple[str, str]], config: MindConfig) -> list[str]:
+    """What a speaker recalls with before its line: its partner, and its partner with what was said last."""
+    recent = " ".join(text for _, text in lines[-config.conversation_focal_lines :])
+    recent = recent[: config.conversation_focal_characters]
+    return [partner, f"{partner} {recent}".strip()] if recent else [partner]
 
 
 async def summarize(ask: Ask, conversation: Conversation) -> ConversationSummary:

@@ -2,7 +2,7 @@
 
 from agents import Conversation, MindConfig
 from agents.cognition.conversing import next_line, remember_conversation, summarize
-from memory import NodeKind
+from memory import BatchingEmbedder, HashingEmbedder, NodeKind
 from tests.agents.cognition.scripted import T0, ScriptedMind, memory_with, run
 from tests.agents.personas import identity
 
@@ -38,6 +38,32 @@ def test_a_line_is_made_from_memories_about_the_partner_and_the_talk_so_far():
     run(next_line(mind.ask, identity(KLAUS), memory, talk, "cafe", T0, MindConfig(conversation_memories=1)))
     (request,) = mind.asked("conversation_line")
     assert request.memories == ("Maria Lopez loves the telescope",) and request.partner == MARIA
+
+
+def test_the_partners_focal_points_are_encoded_as_soon_as_the_line_is_said():
+    """Maria's turn recalls with what Klaus just said: those texts go to the encoder with Klaus's line, not with her
+    turn, and they are exactly the ones her turn asks for."""
+    talk = Conversation(
+        first=MARIA, second=KLAUS, started=T0, max_lines=16, lines=[(MARIA, "Have you seen the telescope?")]
+    )
+    memory = memory_with(("Maria Lopez loves the telescope", 4))
+    memory.embedder = BatchingEmbedder(HashingEmbedder())
+    asked_ahead, recalled = [], []
+    request = memory.embedder.request
+    memory.embedder.request = lambda texts: asked_ahead.append(list(texts)) or request(texts)
+    recall = memory.recall
+    memory.recall = lambda queries, **kwargs: recalled.append(list(queries)) or recall(queries, **kwargs)
+    mind = ScriptedMind({"conversation_line": lambda r: {"line": f"line {len(r.lines)}", "end": False}})
+
+    async def klaus_then_maria():
+        turn = await next_line(mind.ask, identity(KLAUS), memory, talk, "cafe", T0, MindConfig())
+        ahead = list(asked_ahead)
+        talk.add_line(KLAUS, turn.line, turn.end)
+        await next_line(mind.ask, identity(MARIA), memory, talk, "cafe", T0, MindConfig())
+        return ahead
+
+    ahead = run(klaus_then_maria())
+    assert ahead[-1] == recalled[-1] == [KLAUS, f"{KLAUS} Have you seen the telescope? line 1"]
 
 
 def summarized(answer: dict):
