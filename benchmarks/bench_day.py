@@ -7,7 +7,8 @@ paper's run). `minilm-onnx` runs MiniLM's graph in onnxruntime instead of numpy 
 The name=value pairs set town or mind parameters (e.g. conversation_memories=10) to measure what a setting saves;
 runs=N runs the day N times in this process and prints each wall time with the load average, and their median (the
 figures below them are the last run's: every run makes the same calls). Each run starts with a cold embedding cache
-(the embedders are shared in a process, so a second run would otherwise find every text encoded).
+(the embedders are shared in a process, so a second run would otherwise find every text encoded). Each run also
+prints how long the town's thread worked and how long its event loop sat waiting (offline: for MiniLM's vectors).
 """
 
 import os
@@ -21,6 +22,22 @@ from pathlib import Path
 from agents.embedder_choice import forget_embedders
 from memory import embeddings
 from smallville.model import SmallvilleModel
+
+
+def _time_waits(model: SmallvilleModel) -> list[float]:
+    """Count the time the model's event loop sits idle (offline, that is waiting for the embedder's vectors)."""
+    selector, waited = model._loop._selector, [0.0]
+    select = selector.select
+
+    def timed(timeout=None):
+        started = time.perf_counter()
+        try:
+            return select(timeout)
+        finally:
+            waited[0] += time.perf_counter() - started
+
+    selector.select = timed
+    return waited
 
 
 def main() -> None:
@@ -44,10 +61,16 @@ def main() -> None:
         started = time.perf_counter()
         model = SmallvilleModel(scenario_name="the_ville_n25", embedder=embedder, rng=0, **settings)
         built = time.perf_counter() - started
+        waited = _time_waits(model)
+        cpu = time.thread_time()
         model.run_until(model.start + timedelta(days=days))
         wall = time.perf_counter() - started
         walls.append(wall - built)
-        print(f"run {run + 1}: build {built:.1f} s, day(s) {wall - built:.1f} s   load {os.getloadavg()[0]:.2f}")
+        print(
+            f"run {run + 1}: build {built:.1f} s, day(s) {wall - built:.1f} s (the town's thread worked "
+            f"{time.thread_time() - cpu:.1f} s and waited {waited[0]:.1f} s for vectors)   "
+            f"load {os.getloadavg()[0]:.2f}"
+        )
     print(f"median of {len(walls)}: {statistics.median(walls):.1f} s")
     people = len(model.people) * days
     totals = model.gateway.ledger.totals()
