@@ -234,12 +234,16 @@ class BatchingEmbedder:
                     self._draining = False
                     return
             jobs = [(texts, job) for texts, job in jobs if job.set_running_or_notify_cancel()]
+            asked = list(dict.fromkeys(text for texts, _ in jobs for text in texts))
+            with self._lock:  # encoded since they were queued: asked for again before the first encoding was cached
+                done = {text: self._cache[text] for text in asked if text in self._cache}
             try:
-                fresh = self._encode(list(dict.fromkeys(text for texts, _ in jobs for text in texts)))
+                fresh = self._encode([text for text in asked if text not in done])
             except Exception as error:  # each waiting caller gets it
                 for _, job in jobs:
                     job.set_exception(error)
                 continue
+            fresh.update(done)
             for texts, job in jobs:
                 job.set_result({text: fresh[text] for text in texts})
 

@@ -199,6 +199,21 @@ def test_without_offload_the_encoder_runs_on_the_loop_and_callers_still_resume_a
         asyncio.run(embedder.embed_async(["d"]))
 
 
+def test_a_text_submitted_again_while_it_is_being_encoded_is_not_encoded_again():
+    """A synchronous caller (a memory stored between loop turns) and a later one ask for the same text before its
+    first encoding is cached: the worker encodes it once."""
+    inner = RecordingEmbedder(held=True)
+    embedder = BatchingEmbedder(inner)
+    first = embedder.submit(["a"])
+    assert inner.started.wait(HANG_GUARD_S)
+    again = embedder.submit(["b", "a"])
+    inner.release.set()
+    first, again = first.result(HANG_GUARD_S), again.result(HANG_GUARD_S)
+    assert inner.batches == [["a"], ["b"]]
+    np.testing.assert_array_equal(again[1], first[0])
+    assert (embedder.misses, embedder.batches) == (2, 2)
+
+
 def test_batches_asked_for_while_the_worker_is_busy_are_encoded_together():
     inner = RecordingEmbedder(held=True)
     embedder = BatchingEmbedder(inner)
