@@ -116,14 +116,14 @@ class AgentMemory:
             evidence_ids=tuple(evidence_ids),
             **details,
         )
-        if not self._start_encoding([node], asynchronously=True):
+        if not self._start_encoding([node.description], asynchronously=True):
             await self.vectors_arrived()
         return node
 
     def add_now(self, kind: NodeKind, description: str, *, created: datetime, importance: int, **details) -> MemoryNode:
         """`add` for synchronous code between turns of the event loop (applying decisions); the vector follows."""
         node = self.stream.add(kind, description, created=created, importance=importance, embedding=None, **details)
-        if not self._start_encoding([node], asynchronously=False):
+        if not self._start_encoding([node.description], asynchronously=False):
             self.vectors_now()
         return node
 
@@ -151,8 +151,8 @@ class AgentMemory:
         for node, vector in zip(nodes, vectors, strict=True):
             self.stream.fill(node.id, vector)
 
-    def _start_encoding(self, nodes: Sequence[MemoryNode], *, asynchronously: bool) -> bool:
-        """Start encoding stored nodes' texts now, so their vectors are cached when asked for; False if it cannot.
+    def _start_encoding(self, texts: list[str], *, asynchronously: bool) -> bool:
+        """Start encoding texts now, so their vectors are cached when asked for; False if it cannot.
 
         From a coroutine they join this loop tick's batch; from synchronous code they go to the worker. Nothing waits
         here: an error surfaces when the vectors are asked for again (`retrieve`, `vectors_arrived`). An embedder
@@ -161,7 +161,7 @@ class AgentMemory:
         start = getattr(self.embedder, "request" if asynchronously else "submit", None)
         if start is None:
             return False
-        start([node.description for node in nodes]).add_done_callback(_seen)
+        start(texts).add_done_callback(_seen)
         return True
 
     def encode_ahead(self, texts: Sequence[str]) -> None:
@@ -169,9 +169,7 @@ class AgentMemory:
 
         Nothing waits here; an embedder that encodes only when called ignores it.
         """
-        start = getattr(self.embedder, "request", None)
-        if start is not None:
-            start(list(texts)).add_done_callback(_seen)
+        self._start_encoding(list(texts), asynchronously=True)
 
     def queue(self, memory: PendingMemory) -> None:
         """Keep a memory until the next importance batch."""
@@ -249,7 +247,7 @@ class AgentMemory:
                     lines=memory.lines,
                 )
             )
-        if not self._start_encoding(nodes, asynchronously=True):
+        if not self._start_encoding([node.description for node in nodes], asynchronously=True):
             await self.vectors_arrived()
         taken = {id(memory) for memory in chosen}
         self.pending[:] = [memory for memory in self.pending if id(memory) not in taken]

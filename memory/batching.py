@@ -177,8 +177,7 @@ class BatchingEmbedder:
             return asyncio.wrap_future(self._encode_soon(texts), loop=loop)
         batch = loop.create_future()
         try:
-            fresh = self._encode(texts)
-            batch.set_result(fresh)
+            batch.set_result(self._encode(texts))
         except Exception as error:  # delivered to the callers as a worker's error would be
             batch.set_exception(error)
         return batch
@@ -236,7 +235,7 @@ class BatchingEmbedder:
             jobs = [(texts, job) for texts, job in jobs if job.set_running_or_notify_cancel()]
             asked = list(dict.fromkeys(text for texts, _ in jobs for text in texts))
             with self._lock:  # encoded since they were queued: asked for again before the first encoding was cached
-                done = {text: self._cache[text] for text in asked if text in self._cache}
+                done = self._cached(asked)
             try:
                 fresh = self._encode([text for text in asked if text not in done])
             except Exception as error:  # each waiting caller gets it
@@ -263,18 +262,23 @@ class BatchingEmbedder:
 
     def _lookup(self, texts: list[str]) -> dict[str, np.ndarray]:
         with self._lock:
-            known = {}
-            for text in texts:
-                vector = self._cache.get(text)
-                if vector is not None:
-                    self._cache.move_to_end(text)
-                    known[text] = vector
+            known = self._cached(texts)
             if self.disk is not None and len(known) < len(texts):
                 kept = self.disk.get_many(self.disk_key, self.dim, (text for text in texts if text not in known))
                 self.disk_hits += len(kept)
                 self._remember(kept)
                 known.update(kept)
             return known
+
+    def _cached(self, texts: list[str]) -> dict[str, np.ndarray]:
+        """The texts' vectors in the in-memory cache, marked as recently used (the caller holds the lock)."""
+        known = {}
+        for text in texts:
+            vector = self._cache.get(text)
+            if vector is not None:
+                self._cache.move_to_end(text)
+                known[text] = vector
+        return known
 
     def _misses(self, texts: list[str], known: dict[str, np.ndarray]) -> list[str]:
         missing = [text for text in dict.fromkeys(texts) if text not in known]
