@@ -5,7 +5,7 @@ reaction asks for (TalkState), when it may next approach someone (SocialClock, e
 what it already asked a model and may reuse (Reuse).
 """
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from agents.action import CurrentAction
@@ -130,7 +130,7 @@ class Reuse:
         """Plain data for checkpoints."""
         return {
             "decompositions": {key: [list(piece) for piece in pieces] for key, pieces in self.decompositions.items()},
-            "action_choices": {text: asdict(choice) for text, choice in self.action_choices.items()},
+            "action_choices": {text: dict(vars(choice)) for text, choice in self.action_choices.items()},
         }
 
     def set_state(self, state: dict) -> None:

