@@ -6,13 +6,9 @@ the most calls in flight, the steps that waited for answers, the ideal bound max
 x latency and the ratio to it, with the load average; then what the choice changes in the town (talks, density,
 awareness of each tracked fact).
 
-With the offline mind and the hashing embedder it also prints the schedule's own bound: the wall time the run's
-thoughts force on any engine that keeps this rule (a thought started at step s takes effect at the end of step
-s + N), with the engine's own work taken as nothing and no cap on calls in flight. Each thought counts its rounds of
-calls (a call made while none of its other calls is in flight starts a round; each round takes the latency), and the
-end of step t can come no sooner than the end of step t - 1, nor sooner than the start of each thought due at t plus
-its rounds x latency. The wall's ratio to it is what the engine loses; its ratio to the ideal bound is what the rule
-costs.
+With the offline mind and the hashing embedder it also prints two bounds of the run's own thoughts
+(engine_bounds.py): the wall any engine with one clock for the town could reach (the wall's ratio to it is what this
+engine loses), and the wall of engines that let agents out of each other's sight step on their own clocks.
 
 Two minds: `loopback` goes through litellm to a loopback server that answers every request type validly
 (agents/language/loopback_answers.py) with the given latency; its call pattern is the loopback's (~17 calls per
@@ -34,10 +30,15 @@ import statistics
 import time
 from datetime import datetime
 
+from engine_bounds import Recording, barrier_bound, free_clocks_bound
+
 from agents.embedder_choice import forget_embedders
 from agents.language.loopback_server import LoopbackServer
 from smallville.model import SmallvilleModel
 
+# Tiles beyond the vision radius within which two agents must step together for the free-clocks bound: what each
+# sees, and the tile each may take in the step (engine_bounds.py).
+SIGHT_MARGIN = 2
 # The thought whose task makes a call (a task copies the context it was created in, so the thought's calls see it).
 _THOUGHT: contextvars.ContextVar[dict | None] = contextvars.ContextVar("thought", default=None)
 
@@ -48,51 +49,43 @@ def run(mind: str, embedder: str, agents: int, until: datetime, latency: float, 
     forget_embedders()  # each run starts cold, as a new process would
     with LoopbackServer(latency=latency, lifetime_s=3600) as server:
         embedding = {"embedder": "openai/loopback-embed"} if embedder == "loopback" else {"embedder": "hashing"}
-        thoughts = None
+        recording = None
         if mind == "offline":
             model = SmallvilleModel(agents=agents, api_base=server.url, thinking_steps=thinking_steps, **embedding)
             most_in_flight = _add_latency(model.gateway.backend("offline"), latency)
-            thoughts = _record_thoughts(model) if embedder == "hashing" else None
+            recording = _record(model) if embedder == "hashing" else None
         else:
             model = SmallvilleModel(
                 agents=agents, llm="openai/loopback", api_base=server.url, thinking_steps=thinking_steps, **embedding
             )
             most_in_flight = lambda: server.stats.max_in_flight  # noqa: E731 - read after the run
         figures = _figures(model, until, latency, most_in_flight)
-        figures["schedule"] = _schedule_bound(thoughts, latency) if thoughts is not None else None
+        if recording is not None:
+            figures["barrier"] = barrier_bound(recording, latency)
+            figures["free"] = free_clocks_bound(recording, latency, model.config.vision_radius + SIGHT_MARGIN)
         return figures
 
 
-def _record_thoughts(model: SmallvilleModel) -> list[dict]:
-    """Record each thought the model starts: its step, its due step, and (filled by the calls) its rounds of calls."""
-    thoughts, start = [], model.thoughts.start
+def _record(model: SmallvilleModel) -> Recording:
+    """Record each thought the model starts (its agent, step, due step and, filled by its calls, its rounds of calls)
+    and where each agent stands at each step."""
+    recording, start, step = Recording(names=[agent.name for agent in model.people]), model.thoughts.start, model._step
 
-    def recorded(name, thinking, shown, due):
-        thought = {"start": model.step_count, "due": due, "rounds": 0, "in_flight": 0}
-        thoughts.append(thought)
+    def started(name, thinking, shown, due):
+        thought = {"agent": name, "start": model.step_count, "due": due, "rounds": 0, "in_flight": 0}
+        recording.thoughts.append(thought)
         token = _THOUGHT.set(thought)
         try:
             start(name, thinking, shown, due)
         finally:
             _THOUGHT.reset(token)
 
-    model.thoughts.start = recorded
-    return thoughts
+    def stepped():
+        recording.tiles.append([agent.tile for agent in model.people])
+        step()
 
-
-def _schedule_bound(thoughts: list[dict], latency: float) -> float:
-    """The earliest the last step can end under the thinking rule, the engine's own work taken as nothing."""
-    due_at: dict[int, list[dict]] = {}
-    for thought in thoughts:
-        due_at.setdefault(thought["due"], []).append(thought)
-    ends: dict[int, float] = {}  # the end of each step that a thought was due at or that came before one's start
-    steps = sorted({thought["due"] for thought in thoughts} | {thought["start"] - 1 for thought in thoughts})
-    end = 0.0
-    for step in steps:
-        for thought in due_at.get(step, ()):
-            end = max(end, ends.get(thought["start"] - 1, 0.0) + thought["rounds"] * latency)
-        ends[step] = end
-    return end
+    model.thoughts.start, model._step = started, stepped
+    return recording
 
 
 def _add_latency(backend, latency: float):
@@ -176,11 +169,11 @@ def main() -> None:
             f"{first['embedding_batches']} embedding batches   "
             f"load {', '.join(f'{figures["load"]:.2f}' for figures in runs)}"
         )
-        if first["schedule"] is not None:
-            schedule = statistics.median(figures["schedule"] for figures in runs)
+        if "barrier" in first:
+            barrier, free = first["barrier"], first["free"]
             print(
-                f"    the thinking rule's own bound {schedule:.1f} s ({schedule / first['ideal']:.1f}x the ideal): "
-                f"the wall is {wall / schedule:.2f}x it"
+                f"    bounds of these thoughts: one clock {barrier:.1f} s ({barrier / first['ideal']:.1f}x the ideal; "
+                f"the wall is {wall / barrier:.2f}x it), free clocks {free:.1f} s ({free / first['ideal']:.1f}x)"
             )
         print(f"    town: {first['talks']} talks, density {first['density']:.3f}, aware: {aware}")
 

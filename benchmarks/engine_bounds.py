@@ -1,0 +1,87 @@
+"""How fast any engine could run a day's thoughts, from what one run recorded (bench_engine.py prints both bounds).
+
+The issue's ideal bound, max(busiest agent's calls, calls / cap) x latency, lets each agent's calls run beside the
+others' as if the agents never met. A run that is the same at any latency cannot: a thought started at step s takes
+effect at the end of step s + N (smallville/thinking.py), and what it decides then is seen by others, whose next
+thoughts depend on it. The two bounds here take the engine's own work as nothing and no cap on calls in flight; each
+thought counts its rounds of calls (a call made while none of its other calls is in flight starts one; a round
+takes the latency).
+
+- `barrier_bound`: engines with one clock (this one). The end of step t comes no sooner than the end of step t - 1,
+  nor sooner than the start of each thought due at t plus its rounds x latency.
+- `free_clocks_bound`: engines that let agents out of each other's reach step on their own clocks (conservative
+  parallel discrete-event simulation, built and measured on the branch free-clocks-experiment). Agent i's step t
+  waits for agent k only to have finished step t - (d - radius) when they are d > radius tiles apart (Chebyshev; a
+  walker moves a tile a step), and agents within the radius take the step together. A thinking agent stands still,
+  so while it thinks the others need only its start. With the radius at the vision radius plus two tiles (what an
+  agent sees, and the tile each may take in the step), it is below what any engine that keeps the run exact can do:
+  the branch also had to wait for a thought's N steps of walking.
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components
+
+
+@dataclass
+class Recording:
+    """What a run's bounds are computed from.
+
+    Attributes:
+        thoughts: One dict per thought: agent, start step, due step, rounds of calls.
+        tiles: Per step, where each agent stood when it began (agents in the model's order).
+        names: The agents' names in that order.
+    """
+
+    thoughts: list[dict] = field(default_factory=list)
+    tiles: list[list[tuple[int, int]]] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+
+
+def barrier_bound(recording: Recording, latency: float) -> float:
+    """The earliest the last step can end with one clock for the town."""
+    due_at: dict[int, list[dict]] = {}
+    for thought in recording.thoughts:
+        due_at.setdefault(thought["due"], []).append(thought)
+    ends: dict[int, float] = {}  # the end of each step that a thought was due at or that came before one's start
+    steps = sorted({thought["due"] for thought in recording.thoughts} | {t["start"] - 1 for t in recording.thoughts})
+    end = 0.0
+    for step in steps:
+        for thought in due_at.get(step, ()):
+            end = max(end, ends.get(thought["start"] - 1, 0.0) + thought["rounds"] * latency)
+        ends[step] = end
+    return end
+
+
+def free_clocks_bound(recording: Recording, latency: float, radius: int) -> float:
+    """The earliest the last agent can finish the recorded steps when agents farther apart than `radius` tiles need
+    not wait for each other (see the module's docstring)."""
+    tiles = np.asarray(recording.tiles)  # (steps, agents, 2)
+    steps, count = tiles.shape[:2]
+    index = {name: position for position, name in enumerate(recording.names)}
+    ends = np.zeros((steps + 1, count))  # ends[t + 1, k]: when agent k has finished step t; ends[0] = the start
+    known = np.tile(np.arange(1, steps + 1)[:, None], (1, count))  # known[r, k]: the row of `ends` that fixes k at r
+    due_at: dict[int, list[tuple[int, int, int]]] = {}
+    for thought in recording.thoughts:
+        agent, start, due = index[thought["agent"]], thought["start"], thought["due"]
+        due_at.setdefault(due, []).append((agent, start, thought["rounds"]))
+        known[start : min(due, steps), agent] = start  # standing still: fixed once it began thinking
+    agents = np.arange(count)
+    for step in range(steps):
+        ready = ends[step].copy()
+        for agent, start, rounds in due_at.get(step, ()):
+            ready[agent] = max(ready[agent], ends[start, agent] + rounds * latency)
+        apart = np.abs(tiles[step][:, None, :] - tiles[step][None, :, :]).max(axis=2)
+        behind = step - (apart - radius)  # the step another agent must have finished
+        waits = (apart > radius) & (behind >= 0)
+        if waits.any():
+            rows = known[np.clip(behind, 0, steps - 1), agents[None, :]]
+            ready = np.maximum(ready, np.where(waits, ends[rows, agents[None, :]], 0.0).max(axis=1))
+        _, group = connected_components(csr_matrix(apart <= radius), directed=False)
+        ends[step + 1] = ready
+        for member_of in np.unique(group):
+            members = group == member_of
+            ends[step + 1, members] = ready[members].max()
+    return float(ends[steps].max())
