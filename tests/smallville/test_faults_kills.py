@@ -154,7 +154,14 @@ def test_two_resumes_at_once_one_refused_nothing_doubled(whole, tmp_path):
     (out / "config.json").write_text(json.dumps(config))
     first = start("resume", str(out))
     wait_for(lambda: (out / ".lock").read_text().strip() == str(first.pid) or first.poll() is not None)
-    second = run("resume", str(out))
+    assert first.poll() is None, first.communicate()[1][-2000:]
+    # Held still while the second starts (its imports take longer than the first's two hours took once): the lock
+    # is the first's for as long as the second tries.
+    first.send_signal(signal.SIGSTOP)
+    try:
+        second = run("resume", str(out))
+    finally:
+        first.send_signal(signal.SIGCONT)
     first.communicate(timeout=300)
     assert first.returncode == 0
     assert second.returncode == 1
