@@ -35,8 +35,12 @@ class Conversation:
 
     def add_line(self, speaker: str, text: str, end: bool) -> None:
         """Record a line; the talk ends on goodbye or at the line limit."""
+        self.ended = self.would_end(end)
         self.lines.append((speaker, text))
-        self.ended = end or len(self.lines) >= self.max_lines
+
+    def would_end(self, end: bool) -> bool:
+        """Whether one more line (a goodbye if `end`) ends the talk: on goodbye or at the line limit."""
+        return end or len(self.lines) + 1 >= self.max_lines
 
     def copy(self) -> "Conversation":
         """The talk as it stands now, apart from the shared one (what a thought may read while the talk goes on)."""

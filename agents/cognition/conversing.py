@@ -39,7 +39,7 @@ async def next_line(
         max_lines=conversation.max_lines,
     )
     turn = await ask(request)
-    if not turn.end and len(conversation.lines) + 1 < conversation.max_lines:
+    if not conversation.would_end(turn.end):
         memory.encode_ahead(focal_points(speaker.name, [*conversation.lines, (speaker.name, turn.line)], config))
     return turn
 
