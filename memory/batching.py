@@ -88,11 +88,13 @@ class BatchingEmbedder:
         self.disk_key = getattr(inner, "cache_key", f"{inner.name}/{inner.dim}")
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
-        # One thread: the encoder is used by one batch at a time (it loads lazily and is not known to be re-entrant).
-        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"embed-{inner.name}")
-        # Batches waiting for the worker (each with its caller's future), and whether it is draining them.
+        # One thread per batch the encoder can take at once: its `workers` (ProcessPoolEmbedder's processes), else one,
+        # since an encoder that loads lazily is not known to be re-entrant.
+        self._workers = max(1, getattr(inner, "workers", 1))
+        self._worker = ThreadPoolExecutor(max_workers=self._workers, thread_name_prefix=f"embed-{inner.name}")
+        # Batches waiting for a worker (each with its caller's future), and how many workers are draining them.
         self._queue: list[tuple[list[str], Future]] = []
-        self._draining = False
+        self._draining = 0
         self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopState] = weakref.WeakKeyDictionary()
 
     # --- synchronous: for callers outside a coroutine --------------------------------------------------------------
@@ -219,7 +221,8 @@ class BatchingEmbedder:
         job: Future = Future()
         with self._lock:
             self._queue.append((texts, job))
-            idle, self._draining = not self._draining, True
+            idle = self._draining < self._workers
+            self._draining += idle
         if idle:
             self._worker.submit(self._drain)
         return job
@@ -230,7 +233,7 @@ class BatchingEmbedder:
             with self._lock:
                 jobs, self._queue = self._queue, []
                 if not jobs:
-                    self._draining = False
+                    self._draining -= 1
                     return
             jobs = [(texts, job) for texts, job in jobs if job.set_running_or_notify_cancel()]
             asked = list(dict.fromkeys(text for texts, _ in jobs for text in texts))

@@ -59,6 +59,8 @@ LOCAL_EMBEDDERS = ("minilm", "hashing")
 # The class the "minilm" embedder's child process runs ("module:Class"); a benchmark may name another encoder of the
 # same vectors (benchmarks/bench_day.py minilm-onnx).
 MINILM_ENCODER = "memory.minilm:MiniLMEmbedder"
+# MiniLM's encoder processes: a batch asked for while one encodes starts in the other (memory/encoder_process.py).
+MINILM_PROCESSES = 2
 
 
 @cache
@@ -75,9 +77,11 @@ def make_embedder(name: str, disk_path: str | None = None) -> Embedder:
         raise ValueError(f"unknown embedder {name!r}; choose one of: {', '.join(LOCAL_EMBEDDERS)}")
     disk = VectorCache(disk_path) if disk_path else None
     if name == "minilm":
-        from memory.encoder_process import ProcessEmbedder  # noqa: PLC0415 - only minilm runs in a child process
+        from memory.encoder_process import ProcessPoolEmbedder  # noqa: PLC0415 - only minilm runs in child processes
         from memory.minilm import MiniLMEmbedder  # noqa: PLC0415 - loads tokenizers only when chosen
 
-        encoder = ProcessEmbedder(MINILM_ENCODER, MiniLMEmbedder.name, MiniLMEmbedder.dim, MiniLMEmbedder.cache_key)
+        encoder = ProcessPoolEmbedder(
+            MINILM_ENCODER, MiniLMEmbedder.name, MiniLMEmbedder.dim, MiniLMEmbedder.cache_key, MINILM_PROCESSES
+        )
         return BatchingEmbedder(encoder, disk=disk)
     return BatchingEmbedder(HashingEmbedder(), offload=False, disk=disk)

@@ -226,3 +226,40 @@ def test_batches_asked_for_while_the_worker_is_busy_are_encoded_together():
     for texts, answer in zip((["a"], ["b", "c"], ["c", "d"]), vectors, strict=True):
         np.testing.assert_array_equal(answer, HashingEmbedder().embed(texts))
     assert (embedder.misses, embedder.batches) == (4, 2)
+
+
+class TwoAtOnceEmbedder(RecordingEmbedder):
+    """A RecordingEmbedder that can take two batches at once (as a pool of two encoder processes can)."""
+
+    workers = 2
+
+
+def test_a_batch_asked_for_while_one_encodes_starts_at_once_when_the_encoder_takes_two():
+    """The talk's next focal point must not queue behind a step's memories when another encoder process is free."""
+    inner = TwoAtOnceEmbedder(held=True)
+    embedder = BatchingEmbedder(inner)
+    first = embedder.submit(["the memories a step stored", "and another"])
+    assert inner.started.wait(HANG_GUARD_S)
+    second = embedder.submit(["a focal point"])
+    waited = 0.0
+    while len(inner.batches) < 2 and waited < HANG_GUARD_S:  # a hang guard, not a timing threshold
+        threading.Event().wait(0.01)
+        waited += 0.01
+    assert inner.batches == [["the memories a step stored", "and another"], ["a focal point"]]
+    assert len(set(inner.threads)) == 2 and not first.done()
+    inner.release.set()
+    np.testing.assert_array_equal(second.result(HANG_GUARD_S), HashingEmbedder().embed(["a focal point"]))
+    assert first.result(HANG_GUARD_S).shape == (2, 384)
+
+
+def test_with_one_encoder_a_batch_asked_for_meanwhile_waits_and_joins_the_queue():
+    inner = RecordingEmbedder(held=True)
+    embedder = BatchingEmbedder(inner)
+    first = embedder.submit(["a"])
+    assert inner.started.wait(HANG_GUARD_S)
+    second, third = embedder.submit(["b"]), embedder.submit(["c"])
+    assert inner.batches == [["a"]]
+    inner.release.set()
+    for future in (first, second, third):
+        future.result(HANG_GUARD_S)
+    assert inner.batches == [["a"], ["b", "c"]]

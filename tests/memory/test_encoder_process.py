@@ -6,13 +6,14 @@ import signal
 import subprocess
 import sys
 import textwrap
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from memory import HashingEmbedder, MiniLMEmbedder
-from memory.encoder_process import EncoderProcessError, ProcessEmbedder
+from memory.encoder_process import EncoderProcessError, ProcessEmbedder, ProcessPoolEmbedder
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -113,3 +114,20 @@ def test_a_child_that_dies_twice_in_one_call_is_one_clear_error(caplog):
         assert "starting another" in caplog.text
     finally:
         child.close()
+
+
+def test_a_pool_serves_two_callers_at_once_from_two_processes_with_the_vectors_of_one():
+    texts = [f"Isabella tells {name} about the party" for name in ("Klaus", "Maria", "Sam", "Tom")]
+    pool = ProcessPoolEmbedder("memory.minilm:MiniLMEmbedder", "minilm", 384, processes=2)
+    try:
+        assert pool.workers == 2
+        with ThreadPoolExecutor(max_workers=2) as callers:
+            answers = list(callers.map(lambda share: pool.embed(share), [texts[:2], texts[2:]] * 3))
+        np.testing.assert_array_equal(np.vstack(answers[:2]), MiniLMEmbedder().embed(texts))
+        for index, answer in enumerate(answers[2:]):
+            np.testing.assert_array_equal(answer, answers[index % 2])
+        children = [child._child for child in pool._children]
+        assert all(children) and len({child.pid for child in children}) == 2
+    finally:
+        pool.close()
+    assert all(child.poll() is not None for child in children)
