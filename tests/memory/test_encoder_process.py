@@ -122,7 +122,7 @@ def test_a_pool_serves_two_callers_at_once_from_two_processes_with_the_vectors_o
     try:
         assert pool.workers == 2
         with ThreadPoolExecutor(max_workers=2) as callers:
-            answers = list(callers.map(lambda share: pool.embed(share), [texts[:2], texts[2:]] * 3))
+            answers = list(callers.map(pool.embed, [texts[:2], texts[2:]] * 3))
         np.testing.assert_array_equal(np.vstack(answers[:2]), MiniLMEmbedder().embed(texts))
         for index, answer in enumerate(answers[2:]):
             np.testing.assert_array_equal(answer, answers[index % 2])
