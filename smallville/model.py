@@ -242,15 +242,16 @@ class SmallvilleModel(mesa.Model):
         while self.now < end:
             self.step()
 
-    def get_state(self, *, streams: bool = True) -> dict:
+    def get_state(self, *, streams: bool = True, ledger: bool = True) -> dict:
         """The whole state of the town as plain data: clock, RNGs, world, talks, agents, metrics, costs.
 
-        With `streams=False` the agents' memory streams are left out (a run folder keeps them in its store).
+        With `streams=False` the agents' memory streams are left out (a run folder keeps them in its store), and with
+        `ledger=False` the record of every model call (a run folder keeps it in its `calls` table).
         Thoughts in flight are finished first and kept with their decisions (see `finish_thoughts`).
         """
         self.finish_thoughts()
         version, internal, gauss = self.random.getstate()
-        return {
+        state = {
             "step_count": self.step_count,
             "random": [version, list(internal), gauss],
             "numpy_rng": self.rng.bit_generator.state,
@@ -258,9 +259,11 @@ class SmallvilleModel(mesa.Model):
             "conversations": [conversation.get_state() for conversation in self.conversations],
             "agents": {agent.name: agent.get_state(stream=streams) for agent in self.people},
             "social": self.social.get_state(),
-            "ledger": self.gateway.ledger.get_state(),
             "thoughts": self.thoughts.get_state(),
         }
+        if ledger:
+            state["ledger"] = self.gateway.ledger.get_state()
+        return state
 
     def finish_thoughts(self) -> None:
         """Wait for every thought in flight to be decided, applying none: they take effect at their own steps.

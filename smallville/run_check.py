@@ -17,12 +17,13 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from smallville.run_folder import RunFolder
+from smallville.run_folder import RunFolder, read_calls
 
 logger = logging.getLogger(__name__)
 
-# events.sqlite's layout version (`pragma user_version`); 0 is the same layout, written before it was versioned.
-EVENTS_SCHEMA_VERSION = 1
+# events.sqlite's layout version (`pragma user_version`); 0 is version 1's layout, written before it was versioned, and
+# 2 adds the table `calls` (the model requests, which checkpoints of versions 0 and 1 kept in state.json).
+EVENTS_SCHEMA_VERSION = 2
 EVENT_COLUMNS = ("id", "time", "agent", "kind", "text", "details")
 MEMORY_TABLES = {"meta", "streams", "nodes"}
 
@@ -53,7 +54,7 @@ class ModelState(BaseModel):
     conversations: list
     agents: dict[str, dict]
     social: dict
-    ledger: dict
+    ledger: dict | None = None  # only in checkpoints written before the `calls` table
     thoughts: list[dict]
 
 
@@ -65,6 +66,7 @@ class CheckpointState(BaseModel):
     model: ModelState
     stream_lengths: dict[str, int]
     events: int = Field(ge=0)
+    calls: int | None = Field(default=None, ge=0)  # rows of the `calls` table; None in checkpoints from before it
     model_rows: int = Field(ge=0)
     agent_rows: int = Field(ge=0)
 
@@ -72,6 +74,8 @@ class CheckpointState(BaseModel):
     def _agents_agree(self) -> "CheckpointState":
         if set(self.stream_lengths) != set(self.model.agents):
             raise ValueError("stream_lengths and model.agents name different agents")
+        if (self.calls is None) == (self.model.ledger is None):
+            raise ValueError("a checkpoint counts its calls or holds its ledger, one of the two")
         if any(length < 0 for length in self.stream_lengths.values()):
             raise ValueError("a stream length is negative")
         return self
@@ -171,6 +175,16 @@ def read_snapshot(folder: RunFolder) -> Snapshot | None:
     )
 
 
+def checkpoint_calls(folder: RunFolder, state: dict) -> list[dict]:
+    """The model calls a checkpoint covers, oldest first, as CallRecord fields.
+
+    They are in events.sqlite's `calls` table, or in the checkpoint itself if it was written before that table.
+    """
+    if state.get("calls") is None:
+        return state["model"]["ledger"]["records"]
+    return read_calls(folder.events, up_to=state["calls"])
+
+
 def _read_checkpoint(path: Path, folder: RunFolder) -> dict:
     data = _read_json(path, "the previous checkpoint is used when it is whole")
     try:
@@ -178,7 +192,7 @@ def _read_checkpoint(path: Path, folder: RunFolder) -> dict:
     except ValidationError as error:
         raise RunFolderError(f"{path}: {_first_error(error)}") from error
     have = {
-        folder.events: _count_events(folder.events),
+        folder.events: _count_rows_of(folder.events, "events"),
         folder.model_metrics: _count_rows(folder.model_metrics),
         folder.agent_metrics: _count_rows(folder.agent_metrics),
     }
@@ -187,6 +201,9 @@ def _read_checkpoint(path: Path, folder: RunFolder) -> dict:
     for file, count in wanted.items():
         if have[file] < count:
             raise RunFolderError(f"{file}: holds {have[file]} rows, the checkpoint {path.name} counts {count}")
+    calls = _count_rows_of(folder.events, "calls") if data.get("calls") else 0
+    if calls < (data.get("calls") or 0):
+        raise RunFolderError(f"{folder.events}: holds {calls} calls, the checkpoint {path.name} counts {data['calls']}")
     stored = _stored_lengths(folder.memory)
     for agent, length in data["stream_lengths"].items():
         if stored.get(agent, 0) < length:
@@ -242,13 +259,13 @@ class _read_only:  # noqa: N801 - used as a context manager, like open()
             raise RunFolderError(f"{self.path}: not a readable SQLite database ({error}); {self.fix}") from error
 
 
-def _count_events(path: Path) -> int:
+def _count_rows_of(path: Path, table: str) -> int:
     if not path.is_file():
         return 0
     with _read_only(path, "restore it from a copy") as db:
-        if not db.execute("select 1 from sqlite_master where name = 'events'").fetchone():
+        if not db.execute("select 1 from sqlite_master where name = ?", (table,)).fetchone():
             return 0
-        return db.execute("select count(*) from events").fetchone()[0]
+        return db.execute(f"select count(*) from {table}").fetchone()[0]
 
 
 def _stored_lengths(path: Path) -> dict[str, int]:

@@ -2,7 +2,8 @@
 
 <run>/
   config.json          the model's keyword arguments, resolved (never an API key)
-  events.sqlite        the event log: actions, talks and their lines, plans, reflections (table `events`)
+  events.sqlite        the event log: actions, talks and their lines, plans, reflections (table `events`), and
+                       every answered model request: agent, kind, model, tokens, latency, cost (table `calls`)
   memory.sqlite        every agent's memory stream (memory.MemoryStore)
   metrics/model.csv    the DataCollector's model frame (time, density, awareness, calls, ...)
   metrics/agents.csv   the DataCollector's agent frame (position, action, knowledge per agent)
@@ -15,8 +16,15 @@
 
 import json
 import sqlite3
-from dataclasses import dataclass
+from contextlib import closing
+from dataclasses import dataclass, fields
 from pathlib import Path
+
+from agents.language.accounting import CallRecord
+
+# The `calls` table's columns after its id: a CallRecord's fields, in order (SQLite keeps the booleans as 0 and 1).
+CALL_COLUMNS = tuple(field.name for field in fields(CallRecord))
+_FLAGS = {field.name for field in fields(CallRecord) if field.type is bool}
 
 
 @dataclass(frozen=True)
@@ -99,4 +107,22 @@ def read_events(path: Path) -> list[dict]:
     return [
         {"time": time, "agent": agent, "kind": kind, "text": text, **json.loads(details or "{}")}
         for time, agent, kind, text, details in rows
+    ]
+
+
+def read_calls(path: Path, up_to: int | None = None) -> list[dict]:
+    """The answered model requests in an events.sqlite (the first `up_to` of them), oldest first; [] if none yet."""
+    if not path.is_file():
+        return []
+    with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)) as db:
+        if not db.execute("select 1 from sqlite_master where name = 'calls'").fetchone():
+            return []
+        query = f"select {', '.join(CALL_COLUMNS)} from calls"
+        if up_to is None:
+            rows = db.execute(query + " order by id").fetchall()
+        else:
+            rows = db.execute(query + " where id <= ? order by id", (up_to,)).fetchall()
+    return [
+        {name: bool(value) if name in _FLAGS else value for name, value in zip(CALL_COLUMNS, row, strict=True)}
+        for row in rows
     ]

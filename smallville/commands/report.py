@@ -11,7 +11,14 @@ from contextlib import closing
 from pathlib import Path
 
 from smallville.cli import UserError
-from smallville.run_check import RunFolderError, Snapshot, check_databases, read_config, read_snapshot
+from smallville.run_check import (
+    RunFolderError,
+    Snapshot,
+    check_databases,
+    checkpoint_calls,
+    read_config,
+    read_snapshot,
+)
 from smallville.run_folder import RunFolder
 
 
@@ -119,7 +126,7 @@ def _summary_markdown(folder: RunFolder, frame, facts: list[str], snapshot: Snap
             f"- talks: {counts.get('talk', 0)} ({counts.get('line', 0)} lines), "
             f"reflections: {counts.get('reflection', 0)}, actions: {counts.get('action', 0)}"
         )
-    records = snapshot.state["model"]["ledger"].get("records", [])
+    records = checkpoint_calls(folder, snapshot.state)
     calls = sum(record.get("calls", 0) for record in records)
     tokens = sum(record.get("prompt_tokens", 0) + record.get("completion_tokens", 0) for record in records)
     cost = sum(record.get("cost") or 0 for record in records)

@@ -8,6 +8,8 @@ import sqlite3
 from pathlib import Path
 
 from smallville.cli import main
+from smallville.run_check import checkpoint_calls
+from smallville.run_folder import RunFolder
 
 
 def simulate_three(out: Path, until: str) -> Path:
@@ -34,8 +36,9 @@ def metric_rows(folder: Path) -> tuple[int, int]:
 
 
 def final_state(folder: Path) -> dict:
-    """The last checkpoint, without the call latencies that differ between two runs."""
+    """The last checkpoint with the model calls it covers, without the call latencies that differ between two runs."""
     state = json.loads((folder / "checkpoint" / "state.json").read_text())
-    for record in state["model"]["ledger"]["records"]:
+    state["covered_calls"] = checkpoint_calls(RunFolder(folder), state)
+    for record in state["covered_calls"]:
         record.pop("latency_s")
     return state

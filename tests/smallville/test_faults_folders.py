@@ -13,6 +13,8 @@ import pytest
 
 from memory import StoreError
 from smallville.cli import main
+from smallville.run_check import checkpoint_calls
+from smallville.run_folder import RunFolder, read_calls
 from smallville.run_lock import RunLock
 from tests.smallville.run_folders import events, final_state
 from tests.smallville.test_faults_inputs import FAST, one_line
@@ -69,6 +71,7 @@ FATAL = {
         "not a readable SQLite database",
     ),
     "events-emptied": (lambda r: _sql(r / "events.sqlite", "delete from events"), "events.sqlite", "holds 0 rows"),
+    "calls-emptied": (lambda r: _sql(r / "events.sqlite", "delete from calls"), "events.sqlite", "holds 0 calls"),
     "events-newer-layout": (
         lambda r: _sql(r / "events.sqlite", "pragma user_version = 99"),
         "events.sqlite",
@@ -122,6 +125,8 @@ DAMAGED_NEWEST = {
     "cut-short": lambda path: path.write_text(path.read_text()[:500]),
     "wrong-shape": lambda path: _json(path, lambda d: d.update(events=-1)),
     "counts-too-much": lambda path: _json(path, lambda d: d.update(events=10**6)),
+    "counts-too-many-calls": lambda path: _json(path, lambda d: d.update(calls=10**6)),
+    "calls-and-ledger": lambda path: _json(path, lambda d: d["model"].update(ledger={"records": []})),
     "agent-missing": lambda path: _json(path, lambda d: d["stream_lengths"].popitem()),
 }
 
@@ -251,3 +256,37 @@ def test_a_simulate_killed_before_its_config_was_in_place_can_be_started_again(t
     (out / "config.json.tmp").write_text('{"scenario_na')  # the kill came mid-write
     assert main(["simulate", *FAST, "--until", "2023-02-13T00:10", "--out", str(out)]) == 0
     assert json.loads((out / "config.json").read_text())["end"] == "2023-02-13T00:10:00"
+
+
+def test_the_calls_are_a_table_and_the_checkpoint_only_counts_them(finished):
+    state = json.loads((finished / "checkpoint" / "state.json").read_text())
+    assert "ledger" not in state["model"]  # state.json no longer grows with every call of the run
+    calls = read_calls(finished / "events.sqlite")
+    assert len(calls) == state["calls"] > 0
+    ledger = json.loads((finished / "ledger.json").read_text())
+    assert sum(call["calls"] for call in calls) == ledger["totals"]["calls"]
+    assert {call["kind"] for call in calls} == set(ledger["by_kind"])
+
+
+def test_a_run_from_before_the_calls_table_resumes_and_moves_its_calls_there(run, finished, capsys):
+    """Checkpoints written with events.sqlite layout 1 kept every call in state.json; such a run still goes on."""
+    _wal_free(run)
+    kept = {}
+    for name in ("state.json", "previous.json"):
+        path = run / "checkpoint" / name
+        state = json.loads(path.read_text())
+        kept[name] = checkpoint_calls(RunFolder(run), state)
+        state["model"]["ledger"] = {"records": kept[name]}
+        del state["calls"]
+        path.write_text(json.dumps(state))
+    _sql(run / "events.sqlite", "drop table calls")
+    _sql(run / "events.sqlite", "pragma user_version = 1")
+    assert main(["report", str(run)]) == 0  # a reader takes the calls from the old checkpoint
+    _extend(run)
+    assert main(["resume", str(run)]) == 0, capsys.readouterr().err
+    state = json.loads((run / "checkpoint" / "state.json").read_text())
+    calls = read_calls(run / "events.sqlite")
+    assert len(calls) == state["calls"] >= len(kept["state.json"]) > 0
+    assert calls[: len(kept["state.json"])] == kept["state.json"]  # the old calls, moved into the table as they were
+    with sqlite3.connect(run / "events.sqlite") as db:
+        assert db.execute("pragma user_version").fetchone()[0] == 2

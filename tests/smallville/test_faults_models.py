@@ -13,6 +13,8 @@ import pytest
 from agents.language import gateway
 from agents.language.backends.litellm_backend import LiteLLMBackend
 from smallville.cli import main
+from smallville.run_check import checkpoint_calls
+from smallville.run_folder import RunFolder
 from tests.smallville.fault_server import FaultInjectingServer
 
 # A hang lasts longer than the calls' timeout, so it is a timeout to retry; both short to keep the test quick.
@@ -36,6 +38,11 @@ def checkpoint(out) -> dict:
     return json.loads((out / "checkpoint" / "state.json").read_text())
 
 
+def covered_calls(out) -> list[dict]:
+    """The model calls the run's checkpoint covers (events.sqlite's `calls` table)."""
+    return checkpoint_calls(RunFolder(out), checkpoint(out))
+
+
 @pytest.mark.slow
 def test_a_fifth_of_answers_faulty_over_a_25_agent_hour_loses_nothing(quick_faults, tmp_path, capsys):
     out = tmp_path / "run"
@@ -48,7 +55,7 @@ def test_a_fifth_of_answers_faulty_over_a_25_agent_hour_loses_nothing(quick_faul
     assert code == 0, printed.err[-3000:]
     state = checkpoint(out)
     assert state["now"] == "2023-02-13T01:00:00"
-    records = state["model"]["ledger"]["records"]
+    records = covered_calls(out)
     retries = sum(record["retries"] for record in records)
     repairs = sum(record["repaired"] for record in records)
     fallbacks = sum(record["fallback"] for record in records)
@@ -80,7 +87,7 @@ def test_a_model_that_only_talks_nonsense_fails_the_run_loudly(quick_faults, tmp
     assert code == 3
     assert "were fallbacks, more than --max-fallback-share 0.5" in printed.err
     assert "pass --accept-fallbacks" in printed.err
-    records = checkpoint(tmp_path / "a")["model"]["ledger"]["records"]
+    records = covered_calls(tmp_path / "a")
     assert records and all(record["fallback"] and record["repaired"] for record in records)
     with FaultInjectingServer(rate=1.0, kinds=("malformed",)) as server:
         code = main([*args, "--api-base", server.url, "--out", str(tmp_path / "b"), "--accept-fallbacks"])
