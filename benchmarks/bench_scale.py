@@ -4,8 +4,10 @@ Each run is a fresh process (so its peak memory is its own): it builds the town 
 moved to --start (a copy of the scenario in a temporary folder: agents wake and plan at once), runs --warmup hours
 untimed for the figures, then measures the next simulated hour. Prints per size the median wall of the runs, wall,
 model calls and tokens per agent-hour, peak RSS, the load average beside each run, then each size's cost per
-agent-hour against 25's (1.0 is flat: the target in DESIGN.md). `--profile SIZE` runs one size under cProfile
-instead and prints the functions that took the most time in the measured hour.
+agent-hour against 25's and against the size before (1.0 is flat: the target in DESIGN.md), with the wall per model
+call beside them (the engine's share: more agents on the same map meet more often, so each makes more calls).
+`--profile SIZE` runs one size under cProfile instead and prints the functions that took the most time in the measured
+hour.
 
     .venv/bin/python benchmarks/bench_scale.py [hashing|minilm] [--sizes 25,100,250] [--repeats 3]
         [--start 08:00] [--warmup 1] [--profile 250 [--profile-out FILE]]
@@ -13,6 +15,7 @@ instead and prints the functions that took the most time in the measured hour.
 
 import argparse
 import cProfile
+import itertools
 import json
 import os
 import pstats
@@ -130,10 +133,15 @@ def main() -> None:
     for size in (int(value) for value in args.sizes.split(",")):
         costs[size] = report(size, [in_fresh_process(size, args) for _ in range(args.repeats)])
     base = min(costs)
-    for size, cost in costs.items():
-        if size != base:
-            ratios = ", ".join(f"{name} {cost[name] / costs[base][name]:.2f}x" for name in cost)
-            print(f"per agent-hour at {size} against {base}: {ratios}   load {os.getloadavg()[0]:.2f}")
+    sizes = sorted(costs)
+    for before, size in itertools.pairwise(sizes):  # against the smallest, and against the size before
+        for other in dict.fromkeys((base, before)):
+            ratios = ", ".join(f"{name} {costs[size][name] / costs[other][name]:.2f}x" for name in costs[size])
+            per_call = (costs[size]["wall"] / costs[size]["calls"]) / (costs[other]["wall"] / costs[other]["calls"])
+            print(
+                f"per agent-hour at {size} against {other}: {ratios} (wall per call {per_call:.2f}x)   "
+                f"load {os.getloadavg()[0]:.2f}"
+            )
 
 
 if __name__ == "__main__":
