@@ -60,6 +60,26 @@ def test_a_vector_is_the_same_in_packs_of_any_size_and_order(minilm, reference):
             np.testing.assert_array_equal(vector, alone[text])
 
 
+def test_a_short_ended_and_a_long_ended_sentence_share_a_tile_and_keep_their_vectors(minilm):
+    """A sentence whose last tile is nearly empty and one whose last tile is nearly full fit in one tile fewer."""
+    minilm.embed(["load the weights"])
+    if not minilm._shared_tiles:
+        pytest.skip("this BLAS mixes the rows of a tile: sentences do not share tiles here")
+    tile = minilm._tile
+    invitation = "the party at Hobbs Cafe on Valentine's Day starts at five and everyone in town is invited"
+    sentences = [invitation.rsplit(" ", cut)[0] for cut in range(invitation.count(" "), -1, -1)]
+    tails = {text: len(minilm._tokenizer.encode(text).ids) % tile for text in sentences}
+    short = next(text for text in sentences if 0 < tails[text] <= tile * minilm_module.END_ALIGNED_BEYOND)
+    long = next(text for text in sentences if tails[text] > tile * minilm_module.END_ALIGNED_BEYOND and
+                tails[short] + tails[text] <= tile)  # fmt: skip
+    lengths = [len(minilm._tokenizer.encode(text).ids) for text in (short, long)]
+    _, rows = minilm._layout(lengths)
+    assert rows == sum(minilm._rows(length) for length in lengths) - tile
+    alone = np.vstack([minilm.embed([short]), minilm.embed([long])])
+    np.testing.assert_array_equal(minilm.embed([short, long]), alone)
+    np.testing.assert_array_equal(minilm.embed([long, "the bed is idle", short])[[2, 0]], alone)
+
+
 def test_the_row_tile_probe_tries_every_size_it_knows(minilm, monkeypatch):
     """Another CPU's kernel may need a larger tile than this one's: probing the large sizes must work too."""
     minilm.embed(["load the weights"])
