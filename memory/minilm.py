@@ -23,9 +23,10 @@ MAX_TOKENS = 256
 HEADS = 12
 LAYERS = 6
 LAYER_NORM_EPS = 1e-12
-# Sentences encoded together: a batch's sentences share one matrix product per weight, each starting on a multiple of
-# the BLAS kernel's row tile (found at load, `_row_tile`) and padded to one, so each token row goes through the same
-# kernel lanes whatever its batch-mates: a sentence gets the same vector alone or in any batch, and runs replay exactly.
+# Sentences encoded together: a batch's sentences share one matrix product per weight, each starting (or, by its length,
+# ending) on a multiple of the BLAS kernel's row tile (found at load, `_row_tile`), so each token row goes through the
+# same kernel lanes whatever its batch-mates: a sentence gets the same vector alone or in any batch, and runs replay
+# exactly (see `_layout`).
 # Attention is computed per sentence, without padding. A product over 24 rows costs less than one over 19 (whole
 # kernel tiles), and a pack of 4 sentences costs about 3 sentences' time alone (benchmarks/bench_embed.py).
 # The tiles this probes for, smallest first; without one (a BLAS whose rows depend on their neighbours) each sentence is
