@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from smallville.run_folder import RunFolder, read_calls
+from smallville.run_folder import CALL_COLUMNS, RunFolder, read_calls
 
 logger = logging.getLogger(__name__)
 
@@ -134,6 +134,11 @@ def check_databases(folder: RunFolder) -> None:
             columns = tuple(row[1] for row in db.execute("pragma table_info(events)"))
             if columns and columns != EVENT_COLUMNS:
                 raise RunFolderError(f"{folder.events}: the events table has columns {columns}, not {EVENT_COLUMNS}")
+            columns = tuple(row[1] for row in db.execute("pragma table_info(calls)"))
+            if columns and columns != ("id", *CALL_COLUMNS):
+                raise RunFolderError(
+                    f"{folder.events}: the calls table has columns {columns}, not {('id', *CALL_COLUMNS)}; {fix}"
+                )
     if folder.memory.is_file():
         with _read_only(folder.memory, fix) as db:
             tables = {row[0] for row in db.execute("select name from sqlite_master where type = 'table'")}

@@ -72,6 +72,11 @@ FATAL = {
     ),
     "events-emptied": (lambda r: _sql(r / "events.sqlite", "delete from events"), "events.sqlite", "holds 0 rows"),
     "calls-emptied": (lambda r: _sql(r / "events.sqlite", "delete from calls"), "events.sqlite", "holds 0 calls"),
+    "calls-other-columns": (
+        lambda r: _sql(r / "events.sqlite", "alter table calls drop column cost"),
+        "events.sqlite",
+        "the calls table has columns",
+    ),
     "events-newer-layout": (
         lambda r: _sql(r / "events.sqlite", "pragma user_version = 99"),
         "events.sqlite",
