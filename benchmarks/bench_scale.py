@@ -1,16 +1,17 @@
-"""The scale series: cost per agent-hour at 25, 100 and 250 agents, offline, one simulated hour of the day.
+"""The scale series: cost per agent-hour at 25, 100 and 250 agents, offline, over one or more simulated hours.
 
 Each run is a fresh process (so its peak memory is its own): it builds the town from the_ville_n<size> with the start
 moved to --start (a copy of the scenario in a temporary folder: agents wake and plan at once), runs --warmup hours
-untimed for the figures, then measures the next simulated hour. Prints per size the median wall of the runs, wall,
-model calls and tokens per agent-hour, peak RSS, the load average beside each run, then each size's cost per
-agent-hour against 25's and against the size before (1.0 is flat: the target in DESIGN.md), with the wall per model
-call beside them (the engine's share: more agents on the same map meet more often, so each makes more calls).
-`--profile SIZE` runs one size under cProfile instead and prints the functions that took the most time in the measured
-hour.
+untimed for the figures, then measures the next --hours simulated hours (one by default; a reflection comes a few
+times a day, so one hour may hold none for a small town and several for a crowded one). Prints per size the median
+wall of the runs, wall, model calls and tokens per agent-hour, peak RSS, the load average beside each run, then each
+size's cost per agent-hour against 25's and against the size before (1.0 is flat: the target in DESIGN.md), with the
+wall per model call beside them (the engine's share: more agents on the same map meet more often, so each makes more
+calls). `--profile SIZE` runs one size under cProfile instead and prints the functions that took the most time in the
+measured hours.
 
     .venv/bin/python benchmarks/bench_scale.py [hashing|minilm] [--sizes 25,100,250] [--repeats 3]
-        [--start 08:00] [--warmup 1] [--profile 250 [--profile-out FILE]]
+        [--start 08:00] [--warmup 1] [--hours 1] [--profile 250 [--profile-out FILE]]
 """
 
 import argparse
@@ -42,8 +43,8 @@ def build(size: int, embedder: str, start: str, folder: Path) -> SmallvilleModel
     return SmallvilleModel(scenario_name=str(path), embedder=embedder, rng=0)
 
 
-def one_run(size: int, embedder: str, start: str, warmup: float, profile: str = "") -> dict:
-    """Build, warm up, then measure one simulated hour; the hour's figures."""
+def one_run(size: int, embedder: str, start: str, warmup: float, hours: float = 1.0, profile: str = "") -> dict:
+    """Build, warm up, then measure `hours` simulated hours; their figures per hour."""
     with tempfile.TemporaryDirectory() as folder:
         started = time.perf_counter()
         model = build(size, embedder, start, Path(folder))
@@ -57,12 +58,14 @@ def one_run(size: int, embedder: str, start: str, warmup: float, profile: str = 
         hour_started = time.perf_counter()
         if profiler:
             profiler.enable()
-        model.run_until(model.now + timedelta(hours=1))
+        model.run_until(model.now + timedelta(hours=hours))
         if profiler:
             profiler.disable()
         wall = time.perf_counter() - hour_started
         after = model.gateway.ledger.totals()
-        by_kind = {kind: totals.calls - kinds.get(kind, 0) for kind, totals in model.gateway.ledger.by_kind().items()}
+        by_kind = {
+            kind: (totals.calls - kinds.get(kind, 0)) / hours for kind, totals in model.gateway.ledger.by_kind().items()
+        }
         model.close()
     if profiler:
         stats = pstats.Stats(profiler)
@@ -70,15 +73,16 @@ def one_run(size: int, embedder: str, start: str, warmup: float, profile: str = 
             stats.dump_stats(profile)
         stats.sort_stats("tottime").print_stats(25)
         stats.sort_stats("cumulative").print_stats(40)
-    return {"size": size, "build": built, "warmup": warm, "wall": wall, "calls": after.calls - calls,
-            "tokens": after.tokens - tokens, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-            "load": os.getloadavg()[0], "by_kind": by_kind}  # fmt: skip
+    return {"size": size, "build": built, "warmup": warm, "wall": wall / hours, "calls": (after.calls - calls) / hours,
+            "tokens": (after.tokens - tokens) / hours,
+            "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "load": os.getloadavg()[0],
+            "by_kind": by_kind}  # fmt: skip
 
 
 def in_fresh_process(size: int, args: argparse.Namespace) -> dict:
     """One run in a child process (its own peak memory, no caches from the last run)."""
     command = [sys.executable, __file__, args.embedder, "--one", str(size), "--start", args.start]
-    command += ["--warmup", str(args.warmup)]
+    command += ["--warmup", str(args.warmup), "--hours", str(args.hours)]
     done = subprocess.run(command, check=True, capture_output=True, text=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -92,7 +96,7 @@ def report(size: int, runs: list[dict]) -> dict:
         "tokens": statistics.median(run["tokens"] for run in runs) / size,
     }
     print(
-        f"{size:4d} agents: hour {wall:6.1f} s median ({', '.join(f'{run["wall"]:.1f}' for run in runs)}), "
+        f"{size:4d} agents: an hour {wall:6.1f} s median ({', '.join(f'{run["wall"]:.1f}' for run in runs)}), "
         f"{1000 * per_agent['wall']:6.1f} ms wall/agent-hour, {per_agent['calls']:5.2f} calls/agent-hour, "
         f"{per_agent['tokens']:6.0f} tokens/agent-hour, peak RSS {max(run['rss_mb'] for run in runs):5.0f} MB, "
         f"build {statistics.median(run['build'] for run in runs):.1f} s, warm-up "
@@ -113,20 +117,21 @@ def main() -> None:
     parser.add_argument("--sizes", default="25,100,250")
     parser.add_argument("--repeats", type=int, default=3, help="runs of each size (the figures are their medians)")
     parser.add_argument("--start", default="08:00", help="the first day's hour the town starts at (HH:MM)")
-    parser.add_argument("--warmup", type=float, default=1.0, help="simulated hours run before the measured one")
+    parser.add_argument("--warmup", type=float, default=1.0, help="simulated hours run before the measured ones")
+    parser.add_argument("--hours", type=float, default=1.0, help="simulated hours measured (figures are per hour)")
     parser.add_argument("--profile", type=int, help="run this size once under cProfile and print the hot spots")
     parser.add_argument("--profile-out", default="-", help="also save the profile's statistics in this file")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)  # a child process's single run
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(one_run(args.one, args.embedder, args.start, args.warmup)))
+        print(json.dumps(one_run(args.one, args.embedder, args.start, args.warmup, args.hours)))
         return
     if args.profile:
-        print(one_run(args.profile, args.embedder, args.start, args.warmup, profile=args.profile_out))
+        print(one_run(args.profile, args.embedder, args.start, args.warmup, args.hours, profile=args.profile_out))
         return
     print(
-        f"offline, embedder {args.embedder}, start {args.start}, warm-up {args.warmup:g} h, then one simulated "
-        f"hour measured; {args.repeats} runs per size   load average: "
+        f"offline, embedder {args.embedder}, start {args.start}, warm-up {args.warmup:g} h, then {args.hours:g} "
+        f"simulated hour(s) measured, figures per hour; {args.repeats} runs per size   load average: "
         f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
     costs = {}
