@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from smallville.run_folder import CALL_COLUMNS, RunFolder, read_calls
+from smallville.run_folder import CALL_COLUMNS, RunFolder, has_table, read_calls
 
 logger = logging.getLogger(__name__)
 
@@ -206,9 +206,10 @@ def _read_checkpoint(path: Path, folder: RunFolder) -> dict:
     for file, count in wanted.items():
         if have[file] < count:
             raise RunFolderError(f"{file}: holds {have[file]} rows, the checkpoint {path.name} counts {count}")
-    calls = _count_rows_of(folder.events, "calls") if data.get("calls") else 0
-    if calls < (data.get("calls") or 0):
-        raise RunFolderError(f"{folder.events}: holds {calls} calls, the checkpoint {path.name} counts {data['calls']}")
+    counted = data.get("calls") or 0  # None in checkpoints from before the calls table
+    calls = _count_rows_of(folder.events, "calls") if counted else 0
+    if calls < counted:
+        raise RunFolderError(f"{folder.events}: holds {calls} calls, the checkpoint {path.name} counts {counted}")
     stored = _stored_lengths(folder.memory)
     for agent, length in data["stream_lengths"].items():
         if stored.get(agent, 0) < length:
@@ -268,7 +269,7 @@ def _count_rows_of(path: Path, table: str) -> int:
     if not path.is_file():
         return 0
     with _read_only(path, "restore it from a copy") as db:
-        if not db.execute("select 1 from sqlite_master where name = ?", (table,)).fetchone():
+        if not has_table(db, table):
             return 0
         return db.execute(f"select count(*) from {table}").fetchone()[0]
 
@@ -277,7 +278,7 @@ def _stored_lengths(path: Path) -> dict[str, int]:
     if not path.is_file():
         return {}
     with _read_only(path, "restore it from a copy") as db:
-        if not db.execute("select 1 from sqlite_master where name = 'nodes'").fetchone():
+        if not has_table(db, "nodes"):
             return {}
         return dict(db.execute("select agent, count(*) from nodes group by agent").fetchall())
 

@@ -110,12 +110,17 @@ def read_events(path: Path) -> list[dict]:
     ]
 
 
+def has_table(db: sqlite3.Connection, name: str) -> bool:
+    """Whether a SQLite database holds a table of that name (a run's files gain theirs at its first checkpoint)."""
+    return db.execute("select 1 from sqlite_master where name = ?", (name,)).fetchone() is not None
+
+
 def read_calls(path: Path, up_to: int | None = None) -> list[dict]:
     """The answered model requests in an events.sqlite (the first `up_to` of them), oldest first; [] if none yet."""
     if not path.is_file():
         return []
     with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)) as db:
-        if not db.execute("select 1 from sqlite_master where name = 'calls'").fetchone():
+        if not has_table(db, "calls"):
             return []
         query = f"select {', '.join(CALL_COLUMNS)} from calls"
         if up_to is None:

@@ -29,7 +29,7 @@ from smallville.run_check import (
     read_config,
     read_snapshot,
 )
-from smallville.run_folder import CALL_COLUMNS, RunFolder
+from smallville.run_folder import CALL_COLUMNS, RunFolder, has_table
 from smallville.run_lock import LOCK_NAME, RunFolderLocked, RunLock
 
 __all__ = ["RunFolderError", "RunStore", "safe_config"]
@@ -281,7 +281,7 @@ class RunStore:
         if self.folder.events.is_file():
             with closing(sqlite3.connect(self.folder.events, timeout=30)) as db, db:
                 db.execute("delete from events where id > ?", (state["events"],))
-                if db.execute("select 1 from sqlite_master where name = 'calls'").fetchone():
+                if has_table(db, "calls"):
                     db.execute("delete from calls where id > ?", (state.get("calls") or 0,))
         _keep_rows(self.folder.model_metrics, state["model_rows"])
         _keep_rows(self.folder.agent_metrics, state["agent_rows"])
