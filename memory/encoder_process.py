@@ -145,11 +145,9 @@ class ProcessPoolEmbedder:
     def __init__(self, target: str, name: str, dim: int, cache_key: str | None = None, processes: int = 2):
         if processes < 1:
             raise ValueError(f"processes must be at least 1, got {processes}")
-        self.name = name
-        self.dim = dim
-        self.cache_key = cache_key or f"{name}/{dim}"
-        self.workers = processes
         self._children = [ProcessEmbedder(target, name, dim, cache_key) for _ in range(processes)]
+        self.name, self.dim, self.cache_key = name, dim, self._children[0].cache_key
+        self.workers = processes
         self._free: queue.SimpleQueue[ProcessEmbedder] = queue.SimpleQueue()
         for child in self._children:
             self._free.put(child)

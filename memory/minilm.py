@@ -234,11 +234,10 @@ class MiniLMEmbedder:
         starting = sorted((index for index in range(len(lengths)) if tail[index] <= beyond), key=lambda i: -tail[i])
         pairs = []
         for first in starting:  # the fullest tails first, each with the fullest head that fits beside it
-            second = next((other for other in ending if tail[first] + tail[other] <= tile), None)
-            if second is not None and tail[first]:
+            fits = (other for other in ending if tail[first] + tail[other] <= tile)
+            second = next(fits, None) if tail[first] else None  # a whole last tile leaves no room
+            if second is not None:
                 ending.remove(second)
-            else:
-                second = None
             pairs.append((first, second))
         pairs += [(None, second) for second in ending]
         starts, cursor = [0] * len(lengths), 0
@@ -247,7 +246,7 @@ class MiniLMEmbedder:
                 starts[first] = cursor
                 cursor += self._rows(lengths[first])
             if second is not None:
-                if first is not None and tail[first]:
+                if first is not None:
                     cursor -= tile  # into the first one's last tile
                 padded = self._rows(lengths[second])
                 starts[second] = cursor + padded - lengths[second]
