@@ -61,6 +61,8 @@ def run(mind: str, embedder: str, agents: int, until: datetime, latency: float, 
             most_in_flight = lambda: server.stats.max_in_flight  # noqa: E731 - read after the run
         figures = _figures(model, until, latency, most_in_flight)
         if recording is not None:
+            for thought in recording.thoughts:
+                thought["due"] = thought.pop("of").due  # a thought that asked no model was due at its own step
             figures["barrier"] = barrier_bound(recording, latency)
             figures["free"] = free_clocks_bound(recording, latency, model.config.vision_radius + SIGHT_MARGIN)
         return figures
@@ -76,7 +78,7 @@ def _record(model: SmallvilleModel) -> Recording:
         recording.thoughts.append(thought)
         token = _THOUGHT.set(thought)
         try:
-            start(name, thinking, shown, due)
+            thought["of"] = start(name, thinking, shown, due)  # its due step is final once sorted out
         finally:
             _THOUGHT.reset(token)
 
@@ -120,7 +122,7 @@ def _figures(model: SmallvilleModel, until: datetime, latency: float, most_in_fl
 
     def counted(names, view):
         nonlocal waits
-        waits += bool(names)
+        waits += any(model.thoughts.asked_model(name) for name in names)  # others are applied at once
         apply(names, view)
 
     model._apply_thoughts = counted

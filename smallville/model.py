@@ -141,9 +141,10 @@ class SmallvilleModel(mesa.Model):
     def step(self) -> None:
         """Snapshot, perceive, think (concurrently), apply in agent order, move, collect.
 
-        A thought started now takes effect at the end of step `now + thinking_steps` (smallville/thinking.py):
-        0 is the paper's lock-step, where this step waits for every thought; with more, the town keeps stepping
-        while thoughts are in flight and waits only for those due. When a thought takes effect is fixed by the
+        A thought started now that asks a model takes effect at the end of step `now + thinking_steps`
+        (smallville/thinking.py), one that asks none at the end of this step: 0 is the paper's lock-step, where
+        this step waits for every thought; with more, the town keeps stepping while thoughts are in flight and waits
+        only for those due. When a thought takes effect is fixed by the
         simulation, never by when its answer arrived, so a run is the same at any latency.
 
         The budget (max_calls, max_cost) is checked before the step: BudgetExceeded leaves the town between two
@@ -157,12 +158,16 @@ class SmallvilleModel(mesa.Model):
         view = self.snapshot()
         free = [agent for agent in self.people if agent.name not in self.thoughts]
         noticed = [agent.perceive(view) for agent in free]
+        started = []
         for agent, candidates in zip(free, noticed, strict=True):
             thinking = agent.prepare(view, candidates)
             if thinking is not None:
                 self.thoughts.start(
                     agent.name, thinking, view.agents[agent.name], self.step_count + self.thinking_steps
                 )
+                started.append(agent.name)
+        if self.thinking_steps and started:  # a thought that asks no model takes effect now, as in lock-step
+            self.run_async(self.thoughts.sort_out(started, self.step_count))
         self._apply_thoughts(self.thoughts.due(self.step_count), view)
         for agent in self.people:
             if agent.name not in self.thoughts:

@@ -1,9 +1,11 @@
 """Thoughts in flight: when an agent's thinking takes effect is fixed by the simulation, never by a model's latency.
 
-A thought started at step s takes effect at the end of step s + `thinking_steps`. With 0 (the paper's lock-step)
-every step waits for all of its thoughts. With N >= 1 the town keeps stepping while thoughts are in flight: their
-model calls progress whenever the engine waits, and a step waits only for the thoughts due at it, so an agent's
-chain of calls overlaps with the next N steps of the others'.
+A thought started at step s that asks a model takes effect at the end of step s + `thinking_steps`; one that asks
+none (a reused choice, a reaction its cool-down settles) takes effect at the end of step s, as in lock-step. With 0
+(the paper's lock-step) every step waits for all of its thoughts. With N >= 1 the town keeps stepping while thoughts
+are in flight: their model calls progress whenever the engine waits, and a step waits only for the thoughts due at
+it, so an agent's chain of calls overlaps with the next N steps of the others'. Whether a thought asks a model is
+known once it has either asked (answered from the cache or not) or finished, which does not depend on latency.
 
 What keeps a run the same at any latency: while it thinks, an agent is frozen for the others. It stands still, does
 not perceive, shows what it was doing when it started, cannot be drawn into a talk (smallville/conversations.py),
@@ -22,6 +24,7 @@ from typing import Any
 from agents import AgentStatus, Decision
 from agents.decision import summary_from_state, summary_state
 from agents.language.answers import ConversationSummary
+from agents.language.gateway import asks_reported_to
 
 
 @dataclass
@@ -33,12 +36,14 @@ class Thought:
         shown: What the others see of the agent meanwhile: its status when it started.
         due: The step at whose end the thought takes effect.
         talks_ended: Its talk's ending (summary, when) if the partner ended it meanwhile, applied before the thought.
+        asked: Done once the thought has asked a model (None once restored: it had asked, or it would not be kept).
     """
 
     task: asyncio.Future
     shown: AgentStatus
     due: int
     talks_ended: list[tuple[ConversationSummary, datetime]] = field(default_factory=list)
+    asked: asyncio.Future | None = None
 
     @property
     def decision(self) -> Decision:
@@ -71,9 +76,40 @@ class Thoughts:
         thought = self._by_name.get(name)
         return thought.shown if thought else None
 
-    def start(self, name: str, thinking: Coroutine[Any, Any, Decision], shown: AgentStatus, due: int) -> None:
+    def start(self, name: str, thinking: Coroutine[Any, Any, Decision], shown: AgentStatus, due: int) -> Thought:
         """Put a thought in flight (its calls start the next time the loop runs)."""
-        self._by_name[name] = Thought(self._loop.create_task(thinking, name=f"thought of {name}"), shown, due)
+        asked = self._loop.create_future()
+
+        def report() -> None:
+            if not asked.done():
+                asked.set_result(None)
+
+        with asks_reported_to(report):
+            task = self._loop.create_task(thinking, name=f"thought of {name}")
+        thought = self._by_name[name] = Thought(task, shown, due, asked=asked)
+        return thought
+
+    async def sort_out(self, names: Iterable[str], step: int) -> None:
+        """Wait until each of these just-started thoughts has asked a model or finished.
+
+        One that finished without asking takes effect at `step` (its own): no latency stands between it and its
+        decision, and the agent is not held still for nothing.
+        """
+        thoughts = [self._by_name[name] for name in names]
+        waiting = [
+            asyncio.wait((thought.task, thought.asked), return_when=asyncio.FIRST_COMPLETED)
+            for thought in thoughts
+            if thought.asked is not None
+        ]
+        await asyncio.gather(*waiting)
+        for thought in thoughts:
+            if thought.asked is not None and not thought.asked.done():
+                thought.due = step
+
+    def asked_model(self, name: str) -> bool:
+        """Whether this agent's thought in flight has asked a model (a restored one had: no other is kept)."""
+        asked = self._by_name[name].asked
+        return asked is None or asked.done()
 
     def due(self, step: int) -> list[str]:
         """The thinking agents whose thoughts take effect at this step."""

@@ -10,7 +10,7 @@ import asyncio
 import logging
 import os
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -42,6 +42,21 @@ def budget_checked_by_caller() -> Iterator[None]:
         yield
     finally:
         _BUDGET_CHECKED_BY_CALLER.reset(token)
+
+
+# Set for a town's thought (and the tasks it starts): told of each ask, answered from the cache or not, so the town
+# knows whether the thought asks a model at all without depending on when answers arrive (smallville/thinking.py).
+_ON_ASK: ContextVar[Callable[[], None] | None] = ContextVar("on_ask", default=None)
+
+
+@contextmanager
+def asks_reported_to(report: Callable[[], None]) -> Iterator[None]:
+    """Within this block (and in the tasks started in it), each `Gateway.ask` first calls `report`."""
+    token = _ON_ASK.set(report)
+    try:
+        yield
+    finally:
+        _ON_ASK.reset(token)
 
 
 class BudgetExceeded(RuntimeError):
@@ -121,6 +136,8 @@ class Gateway:
     async def ask(self, request: Request, agent: str) -> Any:
         """The answer to a request: parsed, repaired once if needed, else the request's fallback."""
         model = self.config.model_for(request.kind)
+        if (report := _ON_ASK.get()) is not None:
+            report()
         if not _BUDGET_CHECKED_BY_CALLER.get():
             self.check_budget()
         started = time.perf_counter()

@@ -1,5 +1,6 @@
-"""Thinking that overlaps time: a thought started at step s takes effect at the end of step s + thinking_steps, a
-time the simulation fixes, so a run is the same at any model latency; 0 is the paper's lock-step."""
+"""Thinking that overlaps time: a thought started at step s that asks a model takes effect at the end of step
+s + thinking_steps (one that asks none at the end of step s), a time the simulation fixes, so a run is the same at
+any model latency; 0 is the paper's lock-step."""
 
 import asyncio
 import json
@@ -38,12 +39,16 @@ def test_lock_step_leaves_no_thought_in_flight_between_steps():
     model.close()
 
 
+def _asks_of(model, name: str) -> int:
+    return sum(record.agent == name for record in model.gateway.ledger.records)
+
+
 def test_a_thought_takes_effect_exactly_its_thinking_steps_later_while_the_agent_stands_still():
     model = town(thinking_steps=3)
     model.run_until(datetime(2023, 2, 13, 7, 0))
     started: dict[str, int] = {}
     seen = 0
-    for _ in range(90):
+    for _ in range(720):
         before = {agent.name: (agent.tile, model.public_status(agent)) for agent in model.people}
         thinking_before = set(model.thoughts)
         model.step()
@@ -56,6 +61,34 @@ def test_a_thought_takes_effect_exactly_its_thinking_steps_later_while_the_agent
             assert model.step_count - 1 == started.pop(name) + 3  # applied at the end of its due step
             seen += 1
     assert seen > 3
+    model.close()
+
+
+def test_a_thought_that_asks_no_model_takes_effect_at_its_own_step():
+    model = town(thinking_steps=3)
+    model.run_until(datetime(2023, 2, 13, 7, 0))
+    thought_at: dict[str, tuple[int, int]] = {}  # agent -> (the step its thought started, its asks before)
+    for agent in model.people:
+
+        def prepare(view, candidates, agent=agent, prepare=agent.prepare):
+            thinking = prepare(view, candidates)
+            if thinking is not None:
+                thought_at[agent.name] = (model.step_count, _asks_of(model, agent.name))
+            return thinking
+
+        agent.prepare = prepare
+    quick = slow = 0
+    for _ in range(720):
+        thought_at.clear()
+        model.step()
+        for name, (step, asks) in thought_at.items():
+            if name in model.thoughts:  # still in flight: it asked a model, and is due N steps on
+                assert model.thoughts._by_name[name].due == step + 3 and model.thoughts.asked_model(name)
+                slow += 1
+            else:  # applied at the end of this very step: it asked nothing
+                assert _asks_of(model, name) == asks
+                quick += 1
+    assert quick > 3 and slow > 3
     model.close()
 
 
