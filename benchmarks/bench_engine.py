@@ -122,8 +122,9 @@ def _figures(model: SmallvilleModel, until: datetime, latency: float, most_in_fl
 
     def counted(names, view):
         nonlocal waits
-        waits += any(model.thoughts.asked_model(name) for name in names)  # others are applied at once
+        thoughts = [model.thoughts[name] for name in names]
         apply(names, view)
+        waits += any(thought.asked_model for thought in thoughts)  # one that asked none took no latency
 
     model._apply_thoughts = counted
     embedder = model.people[0].memories.embedder

@@ -46,6 +46,11 @@ class Thought:
     asked: asyncio.Future | None = None
 
     @property
+    def asked_model(self) -> bool:
+        """Whether the thought has asked a model (a restored one had: no other is kept past its own step)."""
+        return self.asked is None or self.asked.done()
+
+    @property
     def decision(self) -> Decision:
         """What the thought decided (once its task is done)."""
         return self.task.result()
@@ -70,6 +75,9 @@ class Thoughts:
 
     def __iter__(self):
         return iter(list(self._by_name))
+
+    def __getitem__(self, name: str) -> Thought:
+        return self._by_name[name]
 
     def shown(self, name: str) -> AgentStatus | None:
         """What the others see of a thinking agent (None when it is not thinking)."""
@@ -105,11 +113,6 @@ class Thoughts:
         for thought in thoughts:
             if thought.asked is not None and not thought.asked.done():
                 thought.due = step
-
-    def asked_model(self, name: str) -> bool:
-        """Whether this agent's thought in flight has asked a model (a restored one had: no other is kept)."""
-        asked = self._by_name[name].asked
-        return asked is None or asked.done()
 
     def due(self, step: int) -> list[str]:
         """The thinking agents whose thoughts take effect at this step."""

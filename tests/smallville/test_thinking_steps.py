@@ -83,7 +83,7 @@ def test_a_thought_that_asks_no_model_takes_effect_at_its_own_step():
         model.step()
         for name, (step, asks) in thought_at.items():
             if name in model.thoughts:  # still in flight: it asked a model, and is due N steps on
-                assert model.thoughts._by_name[name].due == step + 3 and model.thoughts.asked_model(name)
+                assert model.thoughts[name].due == step + 3 and model.thoughts[name].asked_model
                 slow += 1
             else:  # applied at the end of this very step: it asked nothing
                 assert _asks_of(model, name) == asks
