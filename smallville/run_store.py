@@ -273,7 +273,7 @@ class RunStore:
         model.event_log.clear()
         self._events_flushed = 0
         # A checkpoint from before the calls table kept them in state.json: the next one writes them all to the table.
-        self._calls_flushed = state["calls"] if state.get("calls") is not None else 0
+        self._calls_flushed = state.get("calls") or 0
         self._model_rows_flushed = len(model.datacollector.get_model_vars_dataframe())
         self._agent_rows_flushed = len(model.datacollector.get_agent_vars_dataframe())
 

@@ -104,14 +104,11 @@ class Thoughts:
         decision, and the agent is not held still for nothing.
         """
         thoughts = [self._by_name[name] for name in names]
-        waiting = [
-            asyncio.wait((thought.task, thought.asked), return_when=asyncio.FIRST_COMPLETED)
-            for thought in thoughts
-            if thought.asked is not None
-        ]
-        await asyncio.gather(*waiting)
+        await asyncio.gather(
+            *(asyncio.wait((thought.task, thought.asked), return_when=asyncio.FIRST_COMPLETED) for thought in thoughts)
+        )
         for thought in thoughts:
-            if thought.asked is not None and not thought.asked.done():
+            if not thought.asked_model:
                 thought.due = step
 
     def due(self, step: int) -> list[str]:
