@@ -6,9 +6,10 @@ the most calls in flight, the steps that waited for answers, the ideal bound max
 x latency and the ratio to it, with the load average; then what the choice changes in the town (talks, density,
 awareness of each tracked fact).
 
-With the offline mind and the hashing embedder it also prints two bounds of the run's own thoughts
+With the offline mind and the hashing embedder it also prints three bounds of the run's own thoughts
 (engine_bounds.py): the wall any engine with one clock for the town could reach (the wall's ratio to it is what this
-engine loses), and the wall of engines that let agents out of each other's sight step on their own clocks.
+engine loses), the wall of engines that let agents out of each other's sight step on their own clocks, and the ideal
+with talk: the issue's ideal counting that a line of talk waits for the partner's line before it.
 
 Two minds: `loopback` goes through litellm to a loopback server that answers every request type validly
 (agents/language/loopback_answers.py) with the given latency; its call pattern is the loopback's (~17 calls per
@@ -30,7 +31,7 @@ import statistics
 import time
 from datetime import datetime
 
-from engine_bounds import Recording, barrier_bound, free_clocks_bound
+from engine_bounds import Recording, barrier_bound, free_clocks_bound, talk_chain_bound
 
 from agents.embedder_choice import forget_embedders
 from agents.language.loopback_server import LoopbackServer
@@ -65,16 +66,20 @@ def run(mind: str, embedder: str, agents: int, until: datetime, latency: float, 
                 thought["due"] = thought.pop("of").due  # a thought that asked no model was due at its own step
             figures["barrier"] = barrier_bound(recording, latency)
             figures["free"] = free_clocks_bound(recording, latency, model.config.vision_radius + SIGHT_MARGIN)
+            figures["talk_chain"] = max(talk_chain_bound(recording, latency), figures["ideal"])
         return figures
 
 
 def _record(model: SmallvilleModel) -> Recording:
-    """Record each thought the model starts (its agent, step, due step and, filled by its calls, its rounds of calls)
-    and where each agent stands at each step."""
+    """Record each thought the model starts (its agent, step, due step, talk partner and, filled by its calls, its
+    rounds of calls) and where each agent stands at each step."""
     recording, start, step = Recording(names=[agent.name for agent in model.people]), model.thoughts.start, model._step
+    people = {agent.name: agent for agent in model.people}
 
     def started(name, thinking, shown, due):
-        thought = {"agent": name, "start": model.step_count, "due": due, "rounds": 0, "in_flight": 0}
+        talk = people[name].conversation
+        thought = {"agent": name, "start": model.step_count, "due": due, "rounds": 0, "in_flight": 0,
+                   "partner": talk.partner_of(name) if talk else None}  # fmt: skip
         recording.thoughts.append(thought)
         token = _THOUGHT.set(thought)
         try:
@@ -177,6 +182,10 @@ def main() -> None:
             print(
                 f"    bounds of these thoughts: one clock {barrier:.1f} s ({barrier / first['ideal']:.1f}x the ideal; "
                 f"the wall is {wall / barrier:.2f}x it), free clocks {free:.1f} s ({free / first['ideal']:.1f}x)"
+            )
+            print(
+                f"    the ideal with talk (a line waits for the partner's): {first['talk_chain']:.1f} s, "
+                f"ratio {wall / first['talk_chain']:.1f}x"
             )
         print(f"    town: {first['talks']} talks, density {first['density']:.3f}, aware: {aware}")
 

@@ -1,14 +1,15 @@
 """The scale series: cost per agent-hour at 25, 100 and 250 agents, offline, over one or more simulated hours.
 
-Each run is a fresh process (so its peak memory is its own): it builds the town from the_ville_n<size> with the start
-moved to --start (a copy of the scenario in a temporary folder: agents wake and plan at once), runs --warmup hours
-untimed for the figures, then measures the next --hours simulated hours (one by default; a reflection comes a few
-times a day, so one hour may hold none for a small town and several for a crowded one). Prints per size the median
-wall of the runs, wall, model calls and tokens per agent-hour, peak RSS, the load average beside each run, then each
-size's cost per agent-hour against 25's and against the size before (1.0 is flat: the target in DESIGN.md), with the
-wall per model call beside them (the engine's share: more agents on the same map meet more often, so each makes more
-calls). `--profile SIZE` runs one size under cProfile instead and prints the functions that took the most time in the
-measured hours.
+Each run is a fresh process (so its peak memory is its own): it builds the town from the_ville_n<size> with the
+start moved to --start (a copy of the scenario in a temporary folder: agents wake and plan at once), runs --warmup
+hours untimed for the figures, then measures the next --hours simulated hours (one by default; a reflection comes a
+few times a day, so one hour may hold none for a small town and several for a crowded one). Prints per size the
+median wall of the runs, wall per agent-hour (and its split: the minds' time on the model's event loop, thinking,
+retrieving and embedding, and the engine's, the rest of each step), model calls and tokens per agent-hour, peak RSS,
+the load average beside each run, then each size's cost per agent-hour against 25's and against the size before (1.0
+is flat: the target in DESIGN.md), with the wall per model call beside them (the engine's share: more agents on the
+same map meet more often, so each makes more calls). `--profile SIZE` runs one size under cProfile instead and
+prints the functions that took the most time in the measured hours.
 
     .venv/bin/python benchmarks/bench_scale.py [hashing|minilm] [--sizes 25,100,250] [--repeats 3]
         [--start 08:00] [--warmup 1] [--hours 1] [--profile 250 [--profile-out FILE]]
@@ -55,6 +56,7 @@ def one_run(size: int, embedder: str, start: str, warmup: float, hours: float = 
         calls, tokens = before.calls, before.tokens  # read now: the ledger updates its totals in place
         kinds = {kind: totals.calls for kind, totals in model.gateway.ledger.by_kind().items()}
         profiler = cProfile.Profile() if profile else None
+        thinking = _time_thinking(model)
         hour_started = time.perf_counter()
         if profiler:
             profiler.enable()
@@ -62,6 +64,7 @@ def one_run(size: int, embedder: str, start: str, warmup: float, hours: float = 
         if profiler:
             profiler.disable()
         wall = time.perf_counter() - hour_started
+        minds = thinking()
         after = model.gateway.ledger.totals()
         by_kind = {
             kind: (totals.calls - kinds.get(kind, 0)) / hours for kind, totals in model.gateway.ledger.by_kind().items()
@@ -73,10 +76,28 @@ def one_run(size: int, embedder: str, start: str, warmup: float, hours: float = 
             stats.dump_stats(profile)
         stats.sort_stats("tottime").print_stats(25)
         stats.sort_stats("cumulative").print_stats(40)
-    return {"size": size, "build": built, "warmup": warm, "wall": wall / hours, "calls": (after.calls - calls) / hours,
+    return {"size": size, "build": built, "warmup": warm, "wall": wall / hours, "minds": minds / hours,
+            "engine": (wall - minds) / hours, "calls": (after.calls - calls) / hours,
             "tokens": (after.tokens - tokens) / hours,
             "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "load": os.getloadavg()[0],
             "by_kind": by_kind}  # fmt: skip
+
+
+def _time_thinking(model: SmallvilleModel):
+    """Time what runs on the model's event loop from now on (the minds: their thoughts, retrievals and embeddings);
+    returns a function that tells the seconds so far. The rest of a step is the engine's (perceiving, moving,
+    applying decisions, logging)."""
+    run_async, spent = model.run_async, [0.0]
+
+    def timed(coroutine):
+        started = time.perf_counter()
+        try:
+            return run_async(coroutine)
+        finally:
+            spent[0] += time.perf_counter() - started
+
+    model.run_async = timed
+    return lambda: spent[0]
 
 
 def in_fresh_process(size: int, args: argparse.Namespace) -> dict:
@@ -92,12 +113,15 @@ def report(size: int, runs: list[dict]) -> dict:
     wall = statistics.median(run["wall"] for run in runs)
     per_agent = {
         "wall": wall / size,
+        "engine": statistics.median(run["engine"] for run in runs) / size,
+        "minds": statistics.median(run["minds"] for run in runs) / size,
         "calls": statistics.median(run["calls"] for run in runs) / size,
         "tokens": statistics.median(run["tokens"] for run in runs) / size,
     }
     print(
         f"{size:4d} agents: an hour {wall:6.1f} s median ({', '.join(f'{run["wall"]:.1f}' for run in runs)}), "
-        f"{1000 * per_agent['wall']:6.1f} ms wall/agent-hour, {per_agent['calls']:5.2f} calls/agent-hour, "
+        f"{1000 * per_agent['wall']:6.1f} ms wall/agent-hour (engine {1000 * per_agent['engine']:.1f}, minds "
+        f"{1000 * per_agent['minds']:.1f}), {per_agent['calls']:5.2f} calls/agent-hour, "
         f"{per_agent['tokens']:6.0f} tokens/agent-hour, peak RSS {max(run['rss_mb'] for run in runs):5.0f} MB, "
         f"build {statistics.median(run['build'] for run in runs):.1f} s, warm-up "
         f"{statistics.median(run['warmup'] for run in runs):.1f} s   "

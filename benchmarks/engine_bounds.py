@@ -1,9 +1,9 @@
-"""How fast any engine could run a day's thoughts, from what one run recorded (bench_engine.py prints both bounds).
+"""How fast any engine could run a day's thoughts, from what one run recorded (bench_engine.py prints them).
 
 The issue's ideal bound, max(busiest agent's calls, calls / cap) x latency, lets each agent's calls run beside the
 others' as if the agents never met. A run that is the same at any latency cannot: a thought started at step s takes
 effect at the end of step s + N (smallville/thinking.py), and what it decides then is seen by others, whose next
-thoughts depend on it. The two bounds here take the engine's own work as nothing and no cap on calls in flight; each
+thoughts depend on it. The bounds here take the engine's own work as nothing and no cap on calls in flight; each
 thought counts its rounds of calls (a call made while none of its other calls is in flight starts one; a round
 takes the latency).
 
@@ -16,6 +16,11 @@ takes the latency).
   so while it thinks the others need only its start. With the radius at the vision radius plus two tiles (what an
   agent sees, and the tile each may take in the step), it is below what any engine that keeps the run exact can do:
   the branch also had to wait for a thought's N steps of walking.
+- `talk_chain_bound`: the issue's ideal with the one dependency it leaves out that no engine keeping turn-by-turn
+  talk can skip: a line of talk is asked only once the partner's line before it is in. Each agent's thoughts run
+  one after another and a thought in a talk also waits for the partner's thoughts already applied when it began;
+  no other agent, no cap, no N-step wait. The busiest agent's own calls are the chain when it never talks; in a
+  talk its chain is both speakers' lines.
 """
 
 from dataclasses import dataclass, field
@@ -30,7 +35,8 @@ class Recording:
     """What a run's bounds are computed from.
 
     Attributes:
-        thoughts: One dict per thought: agent, start step, due step, rounds of calls.
+        thoughts: One dict per thought: agent, start step, due step, rounds of calls, and the talk partner it
+            began with (None out of a talk).
         tiles: Per step, where each agent stood when it began (agents in the model's order).
         names: The agents' names in that order.
     """
@@ -85,3 +91,20 @@ def free_clocks_bound(recording: Recording, latency: float, radius: int) -> floa
             members = group == member_of
             ends[step + 1, members] = ready[members].max()
     return float(ends[steps].max())
+
+
+def talk_chain_bound(recording: Recording, latency: float) -> float:
+    """The longest chain of calls in the run when only an agent's own thoughts and its talk partner's lines are
+    waited for (see the module's docstring)."""
+    applied: dict[str, list[tuple[int, float]]] = {}  # per agent, (due step, end) of its thoughts in start order
+    longest = 0.0
+    for thought in sorted(recording.thoughts, key=lambda thought: thought["start"]):
+        agent, start = thought["agent"], thought["start"]
+        ready = max((end for _, end in applied.get(agent, [])[-1:]), default=0.0)
+        partner = thought.get("partner")
+        if partner is not None:
+            ready = max(ready, max((end for due, end in applied.get(partner, []) if due < start), default=0.0))
+        end = ready + thought["rounds"] * latency
+        applied.setdefault(agent, []).append((thought["due"], end))
+        longest = max(longest, end)
+    return longest
