@@ -6,10 +6,10 @@ one that asks none (a reused choice, a reaction its cool-down settles) takes eff
 lock-step. With 0 (the paper's lock-step) every step waits for all of its thoughts. With N >= 1 the town keeps
 stepping while thoughts are in flight: their model calls progress whenever the engine waits, and only a tick waits,
 for the thoughts due at it. Thoughts started anywhere in a tick's N steps share its wait, so an agent's chain of
-calls overlaps with the others' and the town pays a round of latency per tick, not per step that a thought started
-N steps before (a fixed N steps per thought spread the waits over nearly every step and made the day a third slower
-for the same talks: benchmarks/bench_engine.py). Whether a thought asks a model is known once it has either asked
-(answered from the cache or not) or finished, which does not depend on latency.
+calls overlaps with the others' and the town pays a round of latency per tick, not per step that a thought started N
+steps before (a fixed N steps per thought spread the waits over nearly every step: for as many talks the day took
+1.3-1.9x as long at 300 ms a call, README's "Thinking that overlaps time"). Whether a thought asks a model is known
+once it has either asked (answered from the cache or not) or finished, which does not depend on latency.
 
 What keeps a run the same at any latency: while it thinks, an agent is frozen for the others. It stands still, does
 not perceive, shows what it was doing when it started, cannot be drawn into a talk (smallville/conversations.py),
