@@ -1,9 +1,9 @@
 """How fast any engine could run a day's thoughts, from what one run recorded (bench_engine.py prints them).
 
 The issue's ideal bound, max(busiest agent's calls, calls / cap) x latency, lets each agent's calls run beside the
-others' as if the agents never met. A run that is the same at any latency cannot: a thought started at step s takes
-effect at the end of step s + N (smallville/thinking.py), and what it decides then is seen by others, whose next
-thoughts depend on it. The bounds here take the engine's own work as nothing and no cap on calls in flight; each
+others' as if the agents never met. A run that is the same at any latency cannot: a thought takes effect at a step
+the simulation fixes (smallville/thinking.py), and what it decides then is seen by others, whose next thoughts
+depend on it. The bounds here take the engine's own work as nothing and no cap on calls in flight; each
 thought counts its rounds of calls (a call made while none of its other calls is in flight starts one; a round
 takes the latency).
 
@@ -19,7 +19,7 @@ takes the latency).
 - `talk_chain_bound`: the issue's ideal with the one dependency it leaves out that no engine keeping turn-by-turn
   talk can skip: a line of talk is asked only once the partner's line before it is in. Each agent's thoughts run
   one after another and a thought in a talk also waits for the partner's thoughts already applied when it began;
-  no other agent, no cap, no N-step wait. The busiest agent's own calls are the chain when it never talks; in a
+  no other agent, no cap, no tick. The busiest agent's own calls are the chain when it never talks; in a
   talk its chain is both speakers' lines.
 """
 
