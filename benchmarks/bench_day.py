@@ -19,25 +19,11 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
+from timing import time_calls
+
 from agents.embedder_choice import forget_embedders
 from memory import embeddings
 from smallville.model import SmallvilleModel
-
-
-def _time_waits(model: SmallvilleModel) -> list[float]:
-    """Count the time the model's event loop sits idle (offline, that is waiting for the embedder's vectors)."""
-    selector, waited = model._loop._selector, [0.0]
-    select = selector.select
-
-    def timed(timeout=None):
-        started = time.perf_counter()
-        try:
-            return select(timeout)
-        finally:
-            waited[0] += time.perf_counter() - started
-
-    selector.select = timed
-    return waited
 
 
 def main() -> None:
@@ -61,7 +47,7 @@ def main() -> None:
         started = time.perf_counter()
         model = SmallvilleModel(scenario_name="the_ville_n25", embedder=embedder, rng=0, **settings)
         built = time.perf_counter() - started
-        waited = _time_waits(model)
+        waited = time_calls(model._loop._selector, "select")  # the event loop idle: waiting for vectors
         cpu = time.thread_time()
         model.run_until(model.start + timedelta(days=days))
         wall = time.perf_counter() - started

@@ -30,6 +30,8 @@ import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from timing import time_calls
+
 from smallville.model import SmallvilleModel
 from smallville.scenario import scenario_file
 
@@ -56,7 +58,8 @@ def one_run(size: int, embedder: str, start: str, warmup: float, hours: float = 
         calls, tokens = before.calls, before.tokens  # read now: the ledger updates its totals in place
         kinds = {kind: totals.calls for kind, totals in model.gateway.ledger.by_kind().items()}
         profiler = cProfile.Profile() if profile else None
-        thinking = _time_thinking(model)
+        # The minds: what runs on the model's event loop (thoughts, retrievals, embeddings); the rest is the engine's.
+        thinking = time_calls(model, "run_async")
         hour_started = time.perf_counter()
         if profiler:
             profiler.enable()
@@ -64,7 +67,7 @@ def one_run(size: int, embedder: str, start: str, warmup: float, hours: float = 
         if profiler:
             profiler.disable()
         wall = time.perf_counter() - hour_started
-        minds = thinking()
+        minds = thinking[0]
         after = model.gateway.ledger.totals()
         by_kind = {
             kind: (totals.calls - kinds.get(kind, 0)) / hours for kind, totals in model.gateway.ledger.by_kind().items()
@@ -81,23 +84,6 @@ def one_run(size: int, embedder: str, start: str, warmup: float, hours: float = 
             "tokens": (after.tokens - tokens) / hours,
             "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "load": os.getloadavg()[0],
             "by_kind": by_kind}  # fmt: skip
-
-
-def _time_thinking(model: SmallvilleModel):
-    """Time what runs on the model's event loop from now on (the minds: their thoughts, retrievals and embeddings);
-    returns a function that tells the seconds so far. The rest of a step is the engine's (perceiving, moving,
-    applying decisions, logging)."""
-    run_async, spent = model.run_async, [0.0]
-
-    def timed(coroutine):
-        started = time.perf_counter()
-        try:
-            return run_async(coroutine)
-        finally:
-            spent[0] += time.perf_counter() - started
-
-    model.run_async = timed
-    return lambda: spent[0]
 
 
 def in_fresh_process(size: int, args: argparse.Namespace) -> dict:
