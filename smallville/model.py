@@ -25,7 +25,7 @@ from smallville.parameters import MIND_SETTINGS, resolve, signature
 from smallville.reporters import make_datacollector
 from smallville.scenario import DATA_DIR, Scenario, load_scenario
 from smallville.social import SocialTracker
-from smallville.thinking import Thoughts, due_step
+from smallville.thinking import Thoughts
 from smallville.town import build_people, load_town
 
 logger = logging.getLogger(__name__)
@@ -141,11 +141,11 @@ class SmallvilleModel(mesa.Model):
     def step(self) -> None:
         """Snapshot, perceive, think (concurrently), apply in agent order, move, collect.
 
-        A thought started now that asks a model takes effect at the end of the minds' next tick, the next multiple
-        of `thinking_steps` (smallville/thinking.py), one that asks none at the end of this step: 0 is the paper's
-        lock-step, where this step waits for every thought; with more, the town keeps stepping while thoughts are in
-        flight and only a tick waits, for those due at it. When a thought takes effect is fixed by the simulation,
-        never by when its answer arrived, so a run is the same at any latency.
+        A thought started now that asks a model takes effect at the end of step `now + thinking_steps`
+        (smallville/thinking.py), one that asks none at the end of this step: 0 is the paper's lock-step, where
+        this step waits for every thought; with more, the town keeps stepping while thoughts are in flight and waits
+        only for those due. When a thought takes effect is fixed by the simulation, never by when its answer
+        arrived, so a run is the same at any latency.
 
         The budget (max_calls, max_cost) is checked before the step: BudgetExceeded leaves the town between two
         steps, its thoughts in flight intact, and a run resumed with more budget goes on exactly.
@@ -162,8 +162,9 @@ class SmallvilleModel(mesa.Model):
         for agent, candidates in zip(free, noticed, strict=True):
             thinking = agent.prepare(view, candidates)
             if thinking is not None:
-                due = due_step(self.step_count, self.thinking_steps)
-                self.thoughts.start(agent.name, thinking, view.agents[agent.name], due)
+                self.thoughts.start(
+                    agent.name, thinking, view.agents[agent.name], self.step_count + self.thinking_steps
+                )
                 started.append(agent.name)
         if self.thinking_steps and started:  # a thought that asks no model takes effect now, as in lock-step
             self.run_async(self.thoughts.sort_out(started, self.step_count))

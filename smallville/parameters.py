@@ -133,10 +133,9 @@ _TOWN = (
     Parameter(
         "thinking_steps",
         0,
-        "the minds' tick in steps: a thought that asks a model takes effect at the end of the next step that is a "
-        "multiple of N (1 to N steps after it began), one that asks none at the end of its own step (0: the paper's "
-        "lock-step, each step waits for every thought; 1 or more: the town keeps stepping while thoughts are in "
-        "flight and waits only at ticks, far less waiting for a real model)",
+        "steps a thought takes: one started at step s that asks a model takes effect at the end of step s+N, one "
+        "that asks none at the end of step s (0: the paper's lock-step, each step waits for every thought; 1 or "
+        "more: the town keeps stepping while thoughts are in flight, far less waiting for a real model)",
         "town",
         parse=check.whole_number(0),
     ),

@@ -1,15 +1,14 @@
 """Thoughts in flight: when an agent's thinking takes effect is fixed by the simulation, never by a model's latency.
 
-The town's minds answer on a clock of their own that ticks every `thinking_steps` steps (N). A thought started at
-step s that asks a model takes effect at the end of the next tick after s, the next multiple of N (1 to N steps on);
-one that asks none (a reused choice, a reaction its cool-down settles) takes effect at the end of step s, as in
-lock-step. With 0 (the paper's lock-step) every step waits for all of its thoughts. With N >= 1 the town keeps
-stepping while thoughts are in flight: their model calls progress whenever the engine waits, and only a tick waits,
-for the thoughts due at it. Thoughts started anywhere in a tick's N steps share its wait, so an agent's chain of
-calls overlaps with the others' and the town pays a round of latency per tick, not per step that a thought started N
-steps before (a fixed N steps per thought spread the waits over nearly every step: for as many talks the day took
-1.3-1.9x as long at 300 ms a call, README's "Thinking that overlaps time"). Whether a thought asks a model is known
-once it has either asked (answered from the cache or not) or finished, which does not depend on latency.
+A thought started at step s that asks a model takes effect at the end of step s + `thinking_steps`; one that asks
+none (a reused choice, a reaction its cool-down settles) takes effect at the end of step s, as in lock-step. With 0
+(the paper's lock-step) every step waits for all of its thoughts. With N >= 1 the town keeps stepping while thoughts
+are in flight: their model calls progress whenever the engine waits, and a step waits only for the thoughts due at
+it, so an agent's chain of calls overlaps with the next N steps of the others'. Whether a thought asks a model is
+known once it has either asked (answered from the cache or not) or finished, which does not depend on latency.
+Thoughts sharing ticks instead (each taking effect at the next multiple of N, so that a tick waits once for all
+begun in it) was measured and dropped: fewer steps wait, but for as many talks the day took as long or longer
+(README, "Thinking that overlaps time").
 
 What keeps a run the same at any latency: while it thinks, an agent is frozen for the others. It stands still, does
 not perceive, shows what it was doing when it started, cannot be drawn into a talk (smallville/conversations.py),
@@ -29,13 +28,6 @@ from agents import AgentStatus, Decision
 from agents.decision import summary_from_state, summary_state
 from agents.language.answers import ConversationSummary
 from agents.language.gateway import asks_reported_to
-
-
-def due_step(step: int, thinking_steps: int) -> int:
-    """The step at whose end a thought started at `step` takes effect if it asks a model: the minds' next tick."""
-    if not thinking_steps:
-        return step
-    return (step // thinking_steps + 1) * thinking_steps
 
 
 @dataclass
