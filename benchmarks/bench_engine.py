@@ -4,7 +4,9 @@ loopback server.
 Prints, for each number of thinking steps (0 = the paper's lock-step), the median wall time of the runs, model calls,
 the most calls in flight, the steps that waited for answers, the ideal bound max(busiest agent's calls, calls / cap)
 x latency and the ratio to it, with the load average; then what the choice changes in the town (talks, density,
-awareness of each tracked fact).
+awareness of each tracked fact). One day's town is one sample of a chaotic system, so the towns of other seeds
+(--town-seeds, run without latency: the run is the same at any latency) are shown beside it as ranges; a comparison
+of settings on seed 0 alone once showed a difference the other seeds did not bear out.
 
 With the offline mind and the hashing embedder it also prints three bounds of the run's own thoughts
 (engine_bounds.py): the wall any engine with one clock for the town could reach (the wall's ratio to it is what this
@@ -20,7 +22,7 @@ Two embedders: `hashing` (local, instant) or `loopback`, an embedding API throug
 /v1/embeddings with the same latency, so storing and retrieving memories wait as they would for a hosted embedder.
 
     .venv/bin/python benchmarks/bench_engine.py [--mind loopback|offline] [--embedder hashing|loopback] [--agents 25]
-        [--until 2023-02-14T00:00] [--latency 0.3] [--thinking-steps 0,1,2,3] [--repeats 3]
+        [--until 2023-02-14T00:00] [--latency 0.3] [--thinking-steps 0,1,2,3] [--repeats 3] [--town-seeds 1,2,3]
 """
 
 import argparse
@@ -44,20 +46,30 @@ SIGHT_MARGIN = 2
 _THOUGHT: contextvars.ContextVar[dict | None] = contextvars.ContextVar("thought", default=None)
 
 
-def run(mind: str, embedder: str, agents: int, until: datetime, latency: float, thinking_steps: int) -> dict:
-    """One run; its figures."""
+def run(
+    mind: str, embedder: str, agents: int, until: datetime, latency: float, thinking_steps: int, seed: int = 0,
+    bounds: bool = True,
+) -> dict:  # fmt: skip
+    """One run with this seed; its figures (with the bounds of its thoughts if asked and the mind is offline)."""
     os.environ.setdefault("OPENAI_API_KEY", "sk-loopback")
     forget_embedders()  # each run starts cold, as a new process would
     with LoopbackServer(latency=latency, lifetime_s=3600) as server:
         embedding = {"embedder": "openai/loopback-embed"} if embedder == "loopback" else {"embedder": "hashing"}
         recording = None
         if mind == "offline":
-            model = SmallvilleModel(agents=agents, api_base=server.url, thinking_steps=thinking_steps, **embedding)
+            model = SmallvilleModel(
+                agents=agents, api_base=server.url, thinking_steps=thinking_steps, rng=seed, **embedding
+            )
             most_in_flight = _add_latency(model.gateway.backend("offline"), latency)
-            recording = _record(model) if embedder == "hashing" else None
+            recording = _record(model) if embedder == "hashing" and bounds else None
         else:
             model = SmallvilleModel(
-                agents=agents, llm="openai/loopback", api_base=server.url, thinking_steps=thinking_steps, **embedding
+                agents=agents,
+                llm="openai/loopback",
+                api_base=server.url,
+                thinking_steps=thinking_steps,
+                rng=seed,
+                **embedding,
             )
             most_in_flight = lambda: server.stats.max_in_flight  # noqa: E731 - read after the run
         figures = _figures(model, until, latency, most_in_flight)
@@ -150,6 +162,12 @@ def _figures(model: SmallvilleModel, until: datetime, latency: float, most_in_fl
             "load": os.getloadavg()[0]}  # fmt: skip
 
 
+def _spread(towns: list[dict], name: str, form: str) -> str:
+    """A figure's range over the towns, with its median."""
+    values = sorted(town[name] for town in towns)
+    return f"{values[0]:{form}}-{values[-1]:{form}} (median {statistics.median_low(values):{form}})"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mind", choices=("loopback", "offline"), default="loopback")
@@ -159,6 +177,9 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.3)
     parser.add_argument("--thinking-steps", default="0,1,2,3", help="the settings to compare (0 = lock-step)")
     parser.add_argument("--repeats", type=int, default=3, help="runs of each setting (the wall time is their median)")
+    parser.add_argument(
+        "--town-seeds", default="1,2,3", help="other seeds whose towns to show beside seed 0's, run without latency"
+    )
     args = parser.parse_args()
     until = datetime.fromisoformat(args.until)
     print(
@@ -188,6 +209,13 @@ def main() -> None:
                 f"ratio {wall / first['talk_chain']:.1f}x"
             )
         print(f"    town: {first['talks']} talks, density {first['density']:.3f}, aware: {aware}")
+        seeds = [int(value) for value in args.town_seeds.split(",") if value]
+        if seeds:
+            towns = [first] + [
+                run(args.mind, args.embedder, args.agents, until, 0.0, steps, seed=seed, bounds=False) for seed in seeds
+            ]
+            print(f"    towns of seeds 0,{args.town_seeds}: " + _spread(towns, "talks", "d") + " talks, density "
+                  + _spread(towns, "density", ".3f") + ", calls " + _spread(towns, "calls", "d"))  # fmt: skip
 
 
 if __name__ == "__main__":
