@@ -163,7 +163,7 @@ def _figures(model: SmallvilleModel, until: datetime, latency: float, most_in_fl
 
 
 def _spread(towns: list[dict], name: str, form: str) -> str:
-    """A figure's range over the towns, with its median."""
+    """A figure's range over the towns, with its median (the lower middle value of an even count)."""
     values = sorted(town[name] for town in towns)
     return f"{values[0]:{form}}-{values[-1]:{form}} (median {statistics.median_low(values):{form}})"
 
