@@ -19,7 +19,7 @@ takes the latency).
 - `talk_chain_bound`: the issue's ideal with the one dependency it leaves out that no engine keeping turn-by-turn
   talk can skip: a line of talk is asked only once the partner's line before it is in. Each agent's thoughts run
   one after another and a thought in a talk also waits for the partner's thoughts already applied when it began;
-  no other agent, no cap, no tick. The busiest agent's own calls are the chain when it never talks; in a
+  no other agent, no cap, no N-step wait. The busiest agent's own calls are the chain when it never talks; in a
   talk its chain is both speakers' lines.
 """
 

@@ -6,8 +6,8 @@ none (a reused choice, a reaction its cool-down settles) takes effect at the end
 are in flight: their model calls progress whenever the engine waits, and a step waits only for the thoughts due at
 it, so an agent's chain of calls overlaps with the next N steps of the others'. Whether a thought asks a model is
 known once it has either asked (answered from the cache or not) or finished, which does not depend on latency.
-Thoughts sharing ticks instead (each taking effect at the next multiple of N, so that a tick waits once for all
-begun in it) was measured and dropped: fewer steps wait, but for as many talks the day took as long or longer
+Letting thoughts share ticks instead (each taking effect at the next multiple of N, so that a tick waits once for
+all begun in it) was measured and dropped: fewer steps wait, but for as many talks the day took as long or longer
 (README, "Thinking that overlaps time").
 
 What keeps a run the same at any latency: while it thinks, an agent is frozen for the others. It stands still, does
