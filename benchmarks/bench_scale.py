@@ -1,18 +1,23 @@
 """The scale series: cost per agent-hour at 25, 100 and 250 agents, offline, over one or more simulated hours.
 
-Each run is a fresh process (so its peak memory is its own): it builds the town from the_ville_n<size> with the
-start moved to --start (a copy of the scenario in a temporary folder: agents wake and plan at once), runs --warmup
-hours untimed for the figures, then measures the next --hours simulated hours (one by default; a reflection comes a
-few times a day, so one hour may hold none for a small town and several for a crowded one). Prints per size the
-median wall of the runs, wall per agent-hour (and its split: the minds' time on the model's event loop, thinking,
-retrieving and embedding, and the engine's, the rest of each step), model calls and tokens per agent-hour, peak RSS,
-the load average beside each run, then each size's cost per agent-hour against 25's and against the size before (1.0
-is flat: the target in DESIGN.md), with the wall per model call beside them (the engine's share: more agents on the
-same map meet more often, so each makes more calls). `--profile SIZE` runs one size under cProfile instead and
-prints the functions that took the most time in the measured hours.
+Two layouts: `crowded` (the default, as the issue asks) puts every size on one Ville (the_ville_n<size>), so a
+bigger town crowds the same cafe and each agent meets more people and makes more calls; `tiled` lays the map once
+per 25 people, each copy of the 25 on its own copy (smallville/derived_town.py `write_tiled_town`), so every
+neighbourhood is as crowded as the original and what grows is the engine's own cost.
 
-    .venv/bin/python benchmarks/bench_scale.py [hashing|minilm] [--sizes 25,100,250] [--repeats 3]
-        [--start 08:00] [--warmup 1] [--hours 1] [--profile 250 [--profile-out FILE]]
+Each run is a fresh process (so its peak memory is its own): it builds the town with the start moved to --start
+(a copy of the scenario in a temporary folder: agents wake and plan at once), runs --warmup hours untimed for the
+figures, then measures the next --hours simulated hours (one by default; a reflection comes a few times a day, so
+one hour may hold none for a small town and several for a crowded one). Prints per size the median wall of the
+runs, wall per agent-hour (and its split: the minds' time on the model's event loop, thinking, retrieving and
+embedding, and the engine's, the rest of each step), model calls and tokens per agent-hour, peak RSS, the load
+average beside each run, then each size's cost per agent-hour against 25's and against the size before (1.0 is flat:
+the target in DESIGN.md), with the wall per model call beside them (the engine's share, whatever the crowding does to
+the calls). `--profile SIZE` runs one size under cProfile instead and prints the functions that took the most time
+in the measured hours.
+
+    .venv/bin/python benchmarks/bench_scale.py [hashing|minilm] [--layout crowded|tiled] [--sizes 25,100,250]
+        [--repeats 3] [--start 08:00] [--warmup 1] [--hours 1] [--profile 250 [--profile-out FILE]]
 """
 
 import argparse
@@ -32,13 +37,21 @@ from pathlib import Path
 
 from timing import time_calls
 
+from smallville.derived_town import write_tiled_town
 from smallville.model import SmallvilleModel
 from smallville.scenario import scenario_file
 
+BASE_SIZE = 25  # the original town: a tiled town of n people lays the map n / 25 times (rounded up)
 
-def build(size: int, embedder: str, start: str, folder: Path) -> SmallvilleModel:
-    """The town of `size` agents starting at `start` on its scenario's first day."""
-    scenario = json.loads(scenario_file(f"the_ville_n{size}").read_text())
+
+def build(size: int, embedder: str, start: str, folder: Path, layout: str = "crowded") -> SmallvilleModel:
+    """The town of `size` agents starting at `start` on its scenario's first day, on one Ville (`crowded`) or on
+    as many copies of it as `size` fills (`tiled`)."""
+    if layout == "tiled" and size > BASE_SIZE:
+        source = write_tiled_town(size, folder)
+    else:
+        source = scenario_file(f"the_ville_n{size}")
+    scenario = json.loads(source.read_text())
     first_day = datetime.fromisoformat(scenario["start"])
     scenario["start"] = datetime.combine(first_day.date(), datetime.strptime(start, "%H:%M").time()).isoformat()
     path = folder / f"the_ville_n{size}_from_{start.replace(':', '')}.json"
@@ -46,11 +59,13 @@ def build(size: int, embedder: str, start: str, folder: Path) -> SmallvilleModel
     return SmallvilleModel(scenario_name=str(path), embedder=embedder, rng=0)
 
 
-def one_run(size: int, embedder: str, start: str, warmup: float, hours: float = 1.0, profile: str = "") -> dict:
+def one_run(
+    size: int, embedder: str, start: str, warmup: float, hours: float = 1.0, profile: str = "", layout: str = "crowded"
+) -> dict:
     """Build, warm up, then measure `hours` simulated hours; their figures per hour."""
     with tempfile.TemporaryDirectory() as folder:
         started = time.perf_counter()
-        model = build(size, embedder, start, Path(folder))
+        model = build(size, embedder, start, Path(folder), layout)
         built = time.perf_counter() - started
         model.run_until(model.now + timedelta(hours=warmup))
         warm = time.perf_counter() - started - built
@@ -89,7 +104,7 @@ def one_run(size: int, embedder: str, start: str, warmup: float, hours: float = 
 def in_fresh_process(size: int, args: argparse.Namespace) -> dict:
     """One run in a child process (its own peak memory, no caches from the last run)."""
     command = [sys.executable, __file__, args.embedder, "--one", str(size), "--start", args.start]
-    command += ["--warmup", str(args.warmup), "--hours", str(args.hours)]
+    command += ["--warmup", str(args.warmup), "--hours", str(args.hours), "--layout", args.layout]
     done = subprocess.run(command, check=True, capture_output=True, text=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -126,6 +141,13 @@ def main() -> None:
     parser.add_argument("embedder", nargs="?", default="hashing", help="hashing (default) or minilm")
     parser.add_argument("--sizes", default="25,100,250")
     parser.add_argument("--repeats", type=int, default=3, help="runs of each size (the figures are their medians)")
+    parser.add_argument(
+        "--layout",
+        choices=("crowded", "tiled"),
+        default="crowded",
+        help="crowded: every size on one Ville (the_ville_n<size>); tiled: the map laid once per 25 people, each copy "
+        "of the 25 on its own copy (the engine's growth without the crowding)",
+    )
     parser.add_argument("--start", default="08:00", help="the first day's hour the town starts at (HH:MM)")
     parser.add_argument("--warmup", type=float, default=1.0, help="simulated hours run before the measured ones")
     parser.add_argument("--hours", type=float, default=1.0, help="simulated hours measured (figures are per hour)")
@@ -134,15 +156,15 @@ def main() -> None:
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)  # a child process's single run
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(one_run(args.one, args.embedder, args.start, args.warmup, args.hours)))
+        print(json.dumps(one_run(args.one, args.embedder, args.start, args.warmup, args.hours, layout=args.layout)))
         return
     if args.profile:
-        print(one_run(args.profile, args.embedder, args.start, args.warmup, args.hours, profile=args.profile_out))
+        print(one_run(args.profile, args.embedder, args.start, args.warmup, args.hours, args.profile_out, args.layout))
         return
     print(
-        f"offline, embedder {args.embedder}, start {args.start}, warm-up {args.warmup:g} h, then {args.hours:g} "
-        f"simulated hour(s) measured, figures per hour; {args.repeats} runs per size   load average: "
-        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+        f"offline, {args.layout} layout, embedder {args.embedder}, start {args.start}, warm-up {args.warmup:g} h, "
+        f"then {args.hours:g} simulated hour(s) measured, figures per hour; {args.repeats} runs per size   "
+        f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
     costs = {}
     for size in (int(value) for value in args.sizes.split(",")):

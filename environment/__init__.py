@@ -7,6 +7,7 @@ This layer knows nothing of language models or agents' minds: it answers questio
 from environment.describe import describe_choices, describe_event, describe_place, describe_surroundings
 from environment.errors import MapError, UnknownAddress, Unreachable
 from environment.grid import make_grid
+from environment.map_copies import copy_offset, copy_sector_name
 from environment.paths import PathFinder
 from environment.spatial_memory import SpatialMemory
 from environment.ville import Place, Tile, Ville, load_ville
@@ -24,6 +25,8 @@ __all__ = [
     "Unreachable",
     "Ville",
     "WorldState",
+    "copy_offset",
+    "copy_sector_name",
     "describe_choices",
     "describe_event",
     "describe_place",

@@ -89,19 +89,27 @@ class SpatialMemory:
             node = node[part] if isinstance(node, dict) else []
         return True
 
-    def choices(self, agent_name: str) -> dict[str, dict[str, list[str]]]:
+    def choices(self, agent_name: str, home: str = "") -> dict[str, dict[str, list[str]]]:
         """The sectors, arenas and objects the agent may choose for its next action, in the order it learned them.
 
-        Other people's private sectors and arenas are left out; a sector is listed only with at least one arena
-        the agent may choose, since an action needs an arena.
+        Other people's private sectors and arenas are left out; the agent's own home (`home`, its living area
+        "world:sector:arena") is its own whatever it is named (someone who moved into "Arthur Burton's apartment"
+        sleeps there). A sector is listed only with at least one arena the agent may choose, since an action needs
+        an arena.
         """
         last_name = (agent_name.split() or [agent_name])[-1]
+        _, home_sector, home_arena = ([*home.split(":"), "", "", ""])[:3]
         result: dict[str, dict[str, list[str]]] = {}
         for sectors in self.tree.values():
             for sector, arenas in sectors.items():
-                if not may_choose(sector, last_name):
+                own = sector == home_sector
+                if not (own or may_choose(sector, last_name)):
                     continue
-                kept = {arena: list(objects) for arena, objects in arenas.items() if may_choose(arena, last_name)}
+                kept = {
+                    arena: list(objects)
+                    for arena, objects in arenas.items()
+                    if (own and arena == home_arena) or may_choose(arena, last_name)
+                }
                 if kept:
                     result.setdefault(sector, {}).update(kept)
         return result

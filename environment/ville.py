@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from environment.errors import UnknownAddress
+from environment.map_copies import side_by_side
 from environment.tile_map import RawMap, cell_names, read_map
 
 type Tile = tuple[int, int]
@@ -204,10 +205,10 @@ def _xy(yx: np.ndarray) -> list[Tile]:
     return [(int(x), int(y)) for y, x in yx]
 
 
-def load_ville(root: Path) -> Ville:
-    """Load the map under `root` (a folder holding matrix/, e.g. data/the_ville).
+def load_ville(root: Path, copies: int = 1) -> Ville:
+    """Load the map under `root` (a folder holding matrix/, e.g. data/the_ville), laid `copies` times side by side.
 
     Raises:
         MapError: If a map file is missing or malformed.
     """
-    return Ville(read_map(Path(root)))
+    return Ville(side_by_side(read_map(Path(root)), copies))

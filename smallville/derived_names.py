@@ -74,12 +74,14 @@ def draw_copy_names(originals: Mapping[str, str], rng: random.Random, taken: set
             return names
 
 
-def renamer(names: Mapping[str, str], places: Iterable[str]):
+def renamer(names: Mapping[str, str], places: Iterable[str], moved_places: Mapping[str, str] | None = None):
     """A function rewriting a text of a copy: every original's name, full or first or last, becomes the copy's.
 
     Place names are left alone ("Johnson Park" names a park, not Hailey Johnson; "Lin family's house" is a house on
-    the map). A misspelled full name ("Haily Johnson", "Abigail Chan") counts as the original's when one part is
-    exact and the other one letter away; a lone first or last name must be exact ("When" is not "Chen").
+    the map), or become their `moved_places` name where it gives one (a copy living on a copy of the map names its
+    own neighbourhood's cafe: "Hobbs Cafe 2"). A misspelled full name ("Haily Johnson", "Abigail Chan") counts as
+    the original's when one part is exact and the other one letter away; a lone first or last name must be exact
+    ("When" is not "Chen").
     """
     words: dict[str, str] = {}
     pairs: dict[tuple[str, str], str] = {}
@@ -89,6 +91,7 @@ def renamer(names: Mapping[str, str], places: Iterable[str]):
         pairs[old_first, old_last] = new
     places_first = sorted(places, key=len, reverse=True)
     place_pattern = re.compile("|".join(re.escape(place) for place in places_first)) if places_first else None
+    moved = dict(moved_places or {})
 
     def rename_pair(match: re.Match[str]) -> str:
         first, last = match.group(1), match.group(2)
@@ -103,7 +106,7 @@ def renamer(names: Mapping[str, str], places: Iterable[str]):
         kept: list[str] = []
 
         def hide(match: re.Match[str]) -> str:
-            kept.append(match.group(0))
+            kept.append(moved.get(match.group(0), match.group(0)))
             return f"\x00{len(kept) - 1}\x00"
 
         hidden = place_pattern.sub(hide, text) if place_pattern else text

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from agents import load_whispers
-from environment import PathFinder, Ville, load_ville
+from environment import PathFinder, Ville, copy_offset, copy_sector_name, load_ville
 from smallville.derived_names import draw_copy_names, gender_of, renamer
 from smallville.scenario import DATA_DIR, Scenario, TrackedFact, load_scenario
 
@@ -93,6 +93,39 @@ def derived_files(sizes: list[int], seed: int = 0) -> dict[str, str]:
     return files
 
 
+def write_tiled_town(size: int, folder: Path, seed: int = 0) -> Path:
+    """Write a town of `size` people on the map laid side by side in `folder`; its scenario file.
+
+    Copy k of the 25 lives on copy k of the map (as many copies as it takes), in the originals' homes and on their
+    start tiles: each neighbourhood is as crowded as the 25-agent Ville, so what a bigger town costs an agent-hour
+    is the engine's own growth (benchmarks/bench_scale.py --layout tiled). The files are not committed: the
+    scenario names its personas and whispers by their paths under `folder`.
+    """
+    source = load_scenario(SOURCE_SCENARIO)
+    if size <= len(source.agents):
+        raise ValueError(f"a derived town needs more than the {len(source.agents)} originals (got {size})")
+    files, starts = _derive_people(source, size, seed, tiled=True)
+    copies = -(-size // len(source.agents))
+    scenario = json.loads(_scenario_text(source, size, seed, starts))
+    scenario |= {
+        "name": f"the_ville_tiled_n{size}",
+        "description": (
+            f"The tiled scale series: the 25 of {source.name} and {size - len(source.agents)} people derived from "
+            f"them, copy k living on copy k of the map laid {copies} times side by side (seed {seed}; "
+            "smallville/derived_town.py)."
+        ),
+        "map_copies": copies,
+        "personas": str(folder / PERSONA_DIR),
+        "whispers": str(folder / WHISPER_FILE),
+    }
+    files[f"the_ville_tiled_n{size}.json"] = json.dumps(scenario, indent=2) + "\n"
+    for relative, text in files.items():
+        path = folder / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return folder / f"the_ville_tiled_n{size}.json"
+
+
 def write_derived_town(sizes: list[int], seed: int = 0, data_dir: Path = DATA_DIR) -> list[Path]:
     """Write `derived_files` under the data directory; the paths written."""
     written = []
@@ -104,8 +137,12 @@ def write_derived_town(sizes: list[int], seed: int = 0, data_dir: Path = DATA_DI
     return written
 
 
-def _derive_people(source: Scenario, size: int, seed: int) -> tuple[dict[str, str], list[dict]]:
-    """The persona files and whisper file of `size` people, and their start tiles in the scenario's order."""
+def _derive_people(source: Scenario, size: int, seed: int, tiled: bool = False) -> tuple[dict[str, str], list[dict]]:
+    """The persona files and whisper file of `size` people, and their start tiles in the scenario's order.
+
+    On one Ville (`tiled` False) each copy's households move to other homes; on a map laid side by side (`tiled`,
+    environment/map_copies.py) copy k keeps the originals' homes and routines on its own copy of the map.
+    """
     ville = load_ville(DATA_DIR / source.map)
     paths = PathFinder(ville)
     original_dir = DATA_DIR / source.personas
@@ -125,11 +162,26 @@ def _derive_people(source: Scenario, size: int, seed: int) -> tuple[dict[str, st
     starts = [agent.model_dump(mode="json") for agent in source.agents]
     rows = [(agent.name, ";".join(whispers[agent.name])) for agent in source.agents if agent.name in whispers]
     while len(starts) < size:
+        copy = len(starts) // len(source.agents)
         names = draw_copy_names(genders, rng, taken)
-        rename = renamer(names, places)
-        moves = _move_households(scratches, homes, rng)
+        if tiled:
+            sectors = {sector: copy_sector_name(sector, copy) for sector in ville.sectors()}
+            rename = renamer(names, places, sectors)
+        else:
+            rename = renamer(names, places)
+            moves = _move_households(scratches, homes, rng)
         for original in source.agents[: size - len(starts)]:
-            scratch, new_name, home = scratches[original.name], names[original.name], moves[original.name]
+            scratch, new_name = scratches[original.name], names[original.name]
+            known = json.loads((folders[original.name] / "spatial_memory.json").read_text())
+            if tiled:
+                home = _in_copy(scratch["living_area"], sectors)
+                moved = {sectors[name]: rooms for name, rooms in known[ville.world].items()}
+                spatial = json.dumps({ville.world: moved}, indent=2) + "\n"
+                tile = [original.tile[0] + copy_offset(ville.width, copy), original.tile[1]]
+            else:
+                home = moves[original.name]
+                spatial = _spatial_memory(known, scratch, home, ville)
+                tile = list(_free_tile(start_tiles(ville, paths, home), used))
             derived = {"name": new_name, "first_name": new_name.split()[0], "last_name": new_name.split()[-1]}
             derived |= {key: scratch[key] for key in KEPT_FIELDS if key in scratch}
             for key in TEXT_FIELDS:
@@ -137,15 +189,20 @@ def _derive_people(source: Scenario, size: int, seed: int) -> tuple[dict[str, st
                 derived[key] = rename(" ".join(s for s in _sentences(text) if not drops_fact(s, text, source.facts)))
             derived["living_area"] = home
             files[_persona_file(new_name, "scratch.json")] = json.dumps(derived, indent=2) + "\n"
-            known = json.loads((folders[original.name] / "spatial_memory.json").read_text())
-            files[_persona_file(new_name, "spatial_memory.json")] = _spatial_memory(known, scratch, home, ville)
+            files[_persona_file(new_name, "spatial_memory.json")] = spatial
             context = " ".join((original.name, *whispers.get(original.name, ())))
             kept = [s for s in whispers.get(original.name, ()) if not drops_fact(s, context, source.facts)]
             if kept:
                 rows.append((new_name, ";".join(rename(statement) for statement in kept)))
-            starts.append({"name": new_name, "tile": list(_free_tile(start_tiles(ville, paths, home), used))})
+            starts.append({"name": new_name, "tile": tile})
     files[WHISPER_FILE] = _whisper_text(rows)
     return files, starts
+
+
+def _in_copy(address: str, sectors: dict[str, str]) -> str:
+    """An address of the original map in a copy of it: its sector renamed (see environment/map_copies.py)."""
+    world, sector, *rest = address.split(":")
+    return ":".join((world, sectors[sector], *rest))
 
 
 def _free_tile(tiles: list[tuple[int, int]], used: set[tuple[int, int]]) -> tuple[int, int]:
@@ -200,7 +257,7 @@ def _spatial_memory(known: dict, scratch: dict, home: str, ville: Ville) -> str:
 
 
 def _scenario_text(source: Scenario, size: int, seed: int, starts: list[dict]) -> str:
-    scenario = source.model_dump(mode="json")
+    scenario = source.model_dump(mode="json", exclude={"map_copies"})  # one map: the field's default
     scenario |= {
         "name": f"the_ville_n{size}",
         "description": (

@@ -23,10 +23,10 @@ from memory import RetrievalWeights, embed_async
 from smallville.conversations import apply_decisions
 from smallville.parameters import MIND_SETTINGS, resolve, signature
 from smallville.reporters import make_datacollector
-from smallville.scenario import DATA_DIR, Scenario, load_scenario
+from smallville.scenario import Scenario, load_scenario
 from smallville.social import SocialTracker
 from smallville.thinking import Thoughts
-from smallville.town import build_people, load_town
+from smallville.town import build_people, town_map
 
 logger = logging.getLogger(__name__)
 
@@ -76,7 +76,7 @@ class SmallvilleModel(mesa.Model):
                 max_cost=values["max_cost"],
             )
         )
-        self.ville, self.paths = load_town(DATA_DIR / self.setting.map)
+        self.ville, self.paths = town_map(self.setting)
         self.grid = make_grid(self.ville, self.random)
         self.state = WorldState(self.ville)
         self.mind = Mind(gateway=self.gateway, config=self.config, ville=self.ville, paths=self.paths)

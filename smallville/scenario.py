@@ -82,6 +82,8 @@ class Scenario(BaseModel):
     name: str
     description: str = ""
     map: str
+    # The map laid this many times side by side (environment/map_copies.py): the tiled towns of the scale series.
+    map_copies: int = Field(default=1, ge=1, le=100)
     personas: str
     whispers: str
     start: datetime

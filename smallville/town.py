@@ -6,13 +6,21 @@ from pathlib import Path
 from agents import AgentMemory, GenerativeAgent, load_persona, load_whispers, make_agent_embedder
 from environment import PathFinder, SpatialMemory, Ville, load_ville
 from memory import MemoryStream
-from smallville.scenario import DATA_DIR
+from smallville.scenario import DATA_DIR, Scenario
+
+
+def town_map(setting: Scenario) -> tuple[Ville, PathFinder]:
+    """A scenario's map (laid as many times side by side as it says) and its path finder."""
+    return load_town(DATA_DIR / setting.map, setting.map_copies)
 
 
 @cache
-def load_town(map_dir: Path) -> tuple[Ville, PathFinder]:
-    """The map and a path finder, shared by every model of the process (both are read-only; paths are cached)."""
-    ville = load_ville(map_dir)
+def load_town(map_dir: Path, copies: int = 1) -> tuple[Ville, PathFinder]:
+    """The map, laid `copies` times side by side, and a path finder, shared by every model of the process.
+
+    Both are read-only; paths are cached.
+    """
+    ville = load_ville(map_dir, copies)
     return ville, PathFinder(ville)
 
 

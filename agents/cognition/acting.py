@@ -29,11 +29,11 @@ logger = logging.getLogger(__name__)
 IN_PLACE = re.compile(r"^(talking with|waiting for)\b", re.IGNORECASE)
 
 
-def place_options(spatial: SpatialMemory, agent_name: str) -> tuple[PlaceOption, ...]:
+def place_options(spatial: SpatialMemory, identity: Identity) -> tuple[PlaceOption, ...]:
     """The places an agent may choose for its next action, as the request lists them."""
     return tuple(
         PlaceOption(sector=sector, arena=arena, objects=tuple(objects))
-        for sector, arenas in spatial.choices(agent_name).items()
+        for sector, arenas in spatial.choices(identity.name, identity.living_area).items()
         for arena, objects in arenas.items()
     )
 
@@ -62,7 +62,7 @@ async def resolve_action(
         actions=tuple(batch),
         current_sector=here[0],
         current_arena=here[1],
-        places=place_options(spatial, identity.name),
+        places=place_options(spatial, identity),
     )
     choices = await ask(request)
     known.update(zip(batch, choices, strict=True))

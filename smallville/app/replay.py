@@ -32,7 +32,7 @@ from smallville.run_check import read_snapshot
 from smallville.run_folder import RunFolder, read_events
 from smallville.run_store import RunFolderError
 from smallville.scenario import DATA_DIR, load_scenario
-from smallville.town import load_town
+from smallville.town import town_map
 
 TALKING = "talking with "
 
@@ -58,7 +58,7 @@ class ReplayModel(mesa.Model):
             raise RunFolderError(f"{run_folder}: no metrics yet; the run stopped before its first checkpoint")
         self.config = json.loads(self.folder.config.read_text())
         setting = load_scenario(self.config["scenario_name"]).select(self.config.get("agents"))
-        self.ville, _ = load_town(DATA_DIR / setting.map)
+        self.ville, _ = town_map(setting)
         self.identities = {
             name: load_persona(DATA_DIR / setting.personas, name, {}).identity for name in setting.agent_names
         }

@@ -39,8 +39,8 @@ def check(settings: dict) -> None:
     """
     from agents import check_model  # noqa: PLC0415 - heavy
     from smallville.run_store import RunFolderError  # noqa: PLC0415
-    from smallville.scenario import DATA_DIR, ScenarioError, load_scenario, scenario_file  # noqa: PLC0415
-    from smallville.town import load_town  # noqa: PLC0415
+    from smallville.scenario import ScenarioError, load_scenario, scenario_file  # noqa: PLC0415
+    from smallville.town import town_map  # noqa: PLC0415
 
     try:
         if "replay" in settings:
@@ -59,7 +59,7 @@ def check(settings: dict) -> None:
         for name in {kwargs["llm"], *(kwargs["routes"] or {}).values()}:
             check_model(name, api_base=kwargs["api_base"])
         setting = load_scenario(kwargs["scenario_name"]).select(kwargs["agents"])
-        setting.check_map(load_town(DATA_DIR / setting.map)[0], str(scenario_file(kwargs["scenario_name"])))
+        setting.check_map(town_map(setting)[0], str(scenario_file(kwargs["scenario_name"])))
     except (ValueError, ScenarioError, RunFolderError) as error:
         raise UserError(str(error).splitlines()[0]) from error
 

@@ -33,15 +33,15 @@ def _simulate(args: argparse.Namespace, stop: StopRequests) -> int:
     from agents import check_model  # noqa: PLC0415 - heavy
     from smallville.model import SmallvilleModel  # noqa: PLC0415
     from smallville.run_store import RunFolderError, RunStore  # noqa: PLC0415
-    from smallville.scenario import DATA_DIR, ScenarioError, load_scenario, scenario_file  # noqa: PLC0415
-    from smallville.town import load_town  # noqa: PLC0415
+    from smallville.scenario import ScenarioError, load_scenario, scenario_file  # noqa: PLC0415
+    from smallville.town import town_map  # noqa: PLC0415
 
     kwargs = model_kwargs(args)
     try:
         for name in {kwargs["llm"], *(kwargs["routes"] or {}).values()}:
             check_model(name, api_base=kwargs["api_base"])
         setting = load_scenario(kwargs["scenario_name"]).select(kwargs["agents"])
-        setting.check_map(load_town(DATA_DIR / setting.map)[0], str(scenario_file(kwargs["scenario_name"])))
+        setting.check_map(town_map(setting)[0], str(scenario_file(kwargs["scenario_name"])))
         end = end_time(args, setting.start)
         out = Path(args.out) if args.out else Path("runs") / f"{Path(kwargs['scenario_name']).stem}-{_stamp()}"
         store = RunStore.create(out, {**kwargs, "end": end.isoformat(), "checkpoint_minutes": args.checkpoint_minutes})

@@ -68,6 +68,20 @@ def test_private_arenas_inside_a_shared_sector_are_left_out():
     assert only_private.choices("Maria Lopez") == {}
 
 
+def test_ones_own_home_is_ones_own_whatever_its_name():
+    """Someone who moved into "Arthur Burton's apartment" (a copy of the scale series) may go home; others may not."""
+    memory = SpatialMemory(
+        {"the Ville": {"Arthur Burton's apartment": {"main room": ["bed"]}, "Lin family's house": {
+            "Mei and John Lin's bedroom": ["bed"], "Eddy Lin's bedroom": ["desk"], "kitchen": ["stove"]}}}
+    )  # fmt: skip
+    home = "the Ville:Arthur Burton's apartment:main room"
+    assert memory.choices("Bruno Yamada", home) == {"Arthur Burton's apartment": {"main room": ["bed"]}}
+    assert memory.choices("Bruno Yamada") == {}
+    # In a home of private rooms, one's own room and the shared ones: not the other rooms.
+    lodger = memory.choices("Rafael Lindberg", "the Ville:Lin family's house:Eddy Lin's bedroom")
+    assert lodger == {"Lin family's house": {"Eddy Lin's bedroom": ["desk"], "kitchen": ["stove"]}}
+
+
 def test_every_persona_may_choose_its_own_home():
     for name in all_personas():
         scratch, _ = persona_files(name)

@@ -1,9 +1,12 @@
 """The scale series' towns: the committed files are what the generator writes, and each town builds and steps."""
 
+import json
+
 import pytest
 
+from environment import SpatialMemory, copy_offset
 from smallville.derived_names import renamer
-from smallville.derived_town import derived_files, drops_fact
+from smallville.derived_town import derived_files, drops_fact, write_tiled_town
 from smallville.model import SmallvilleModel
 from smallville.scenario import DATA_DIR, load_scenario
 
@@ -61,6 +64,38 @@ def test_a_copy_builds_and_steps_without_the_originals():
         model.close()
 
 
+def test_every_copy_may_go_home():
+    """A copy living in "Arthur Burton's apartment" finds its home among the places it may choose."""
+    town = load_scenario("the_ville_n250")
+    for name in town.agent_names:
+        folder = DATA_DIR / town.personas / name / "bootstrap_memory"
+        home = json.loads((folder / "scratch.json").read_text())["living_area"]
+        _, sector, arena = home.split(":")
+        memory = SpatialMemory.from_file(folder / "spatial_memory.json")
+        memory.add(home)  # where everyone wakes up (Eddy Lin's file lacks his own room; he sees it at once)
+        choices = memory.choices(name, home)
+        assert arena in choices.get(sector, {}), (name, home)
+
+
+def test_a_tiled_town_puts_each_copy_on_its_own_map(tmp_path):
+    """Copy k lives on copy k of the map, at home, renamed to match: "Hobbs Cafe 2" in its texts, not Hobbs Cafe."""
+    scenario = write_tiled_town(60, tmp_path)
+    assert json.loads(scenario.read_text())["map_copies"] == 3
+    model = SmallvilleModel(scenario_name=str(scenario), embedder="hashing")
+    try:
+        width = copy_offset(140, 1)
+        for index, agent in enumerate(model.people):
+            assert agent.tile[0] // width == index // 25, agent.name
+            assert model.paths.distance(agent.tile, (72 + (index // 25) * width, 14)) is not None  # Isabella's bed
+        lodger = model.people[25 + ORIGINALS.agent_names.index("Arthur Burton")]
+        assert lodger.identity.living_area == "the Ville:Arthur Burton's apartment 2:main room"
+        bar_owner = (tmp_path / "the_ville/base_the_ville_derived/personas" / lodger.name).glob("*/scratch.json")
+        assert "The Rose and Crown Pub 2" in json.loads(next(bar_owner).read_text())["daily_plan_req"]
+        _check_town(model, 60, tiled=True)
+    finally:
+        model.close()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("size", [100, 250])
 def test_town_builds_and_steps(size):
@@ -72,11 +107,12 @@ def test_town_builds_and_steps(size):
         model.close()
 
 
-def _check_town(model: SmallvilleModel, size: int) -> None:
+def _check_town(model: SmallvilleModel, size: int, tiled: bool = False) -> None:
     assert len(model.people) == size
     for agent in model.people:  # everyone starts in their own home, on a tile that reaches the town
         assert model.ville.arena_address_at(agent.tile) == agent.identity.living_area
-        assert model.paths.distance(agent.tile, (72, 14)) is not None  # Isabella's bed, across the map
+        if not tiled:
+            assert model.paths.distance(agent.tile, (72, 14)) is not None  # Isabella's bed, across the map
     for _ in range(3):
         model.step()
     assert model.step_count == 3
