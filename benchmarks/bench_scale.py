@@ -54,7 +54,7 @@ def build(size: int, embedder: str, start: str, folder: Path, layout: str = "cro
     scenario = json.loads(source.read_text())
     first_day = datetime.fromisoformat(scenario["start"])
     scenario["start"] = datetime.combine(first_day.date(), datetime.strptime(start, "%H:%M").time()).isoformat()
-    path = folder / f"the_ville_n{size}_from_{start.replace(':', '')}.json"
+    path = folder / f"{scenario['name']}_from_{start.replace(':', '')}.json"
     path.write_text(json.dumps(scenario))
     return SmallvilleModel(scenario_name=str(path), embedder=embedder, rng=0)
 
