@@ -2,15 +2,19 @@
 
 Agents re-plan often and mostly towards a few hundred places, so the path finder keeps a distance field per
 destination (a breadth-first search from the destination's tiles, computed once in C by scipy) and reads each path
-off the field by descending it: a query after warm-up costs the length of the path, not a search of the map.
+off the field by descending it: a query after warm-up costs the length of the path, not a search of the map. A
+field covers only the region the destination's tiles can reach (its connected part of the map, cropped to that
+part's box): on a map laid several times side by side (map_copies.py), each copy walled off, a field costs one
+copy's search and memory, not the whole map's.
 """
 
 from collections import OrderedDict
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import numpy as np
 from scipy.sparse import coo_matrix, csr_matrix
-from scipy.sparse.csgraph import dijkstra
+from scipy.sparse.csgraph import connected_components, dijkstra
 
 from environment.errors import Unreachable
 from environment.ville import Tile, Ville
@@ -22,40 +26,59 @@ STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))
 CACHED_FIELDS = 512
 
 
+@dataclass(frozen=True)
+class _Region:
+    """A connected part of the walkable graph: its tiles, their box, and the graph restricted to them."""
+
+    nodes: np.ndarray  # flat indices y * width + x, sorted
+    xs: np.ndarray
+    ys: np.ndarray
+    left: int
+    top: int
+    shape: tuple[int, int]  # (rows, columns) of the box
+    graph: csr_matrix
+
+
+@dataclass(frozen=True)
+class _Field:
+    """Steps to the goals over one region's box (inf where unreachable); the box starts at (left, top)."""
+
+    left: int
+    top: int
+    steps: np.ndarray  # read-only, (rows, columns)
+
+    def at(self, x: int, y: int) -> float:
+        """Steps from tile (x, y), inf outside the box."""
+        row, column = y - self.top, x - self.left
+        inside = 0 <= row < self.steps.shape[0] and 0 <= column < self.steps.shape[1]
+        return float(self.steps[row, column]) if inside else float("inf")
+
+
 class PathFinder:
     """Shortest walkable paths between tiles of a Ville, with cached distance fields."""
 
     def __init__(self, ville: Ville, cached_fields: int = CACHED_FIELDS):
-        """Build the walkable graph of `ville`, keeping up to `cached_fields` distance fields."""
+        """Build the walkable graph of `ville` and its connected regions, keeping up to `cached_fields` fields."""
         self.ville = ville
         self.width, self.height = ville.width, ville.height
         self._walkable = ~ville.collision
         self._graph = _grid_graph(self._walkable)
-        self._fields: OrderedDict[tuple[Tile, ...], np.ndarray] = OrderedDict()
+        self._labels = connected_components(self._graph, directed=False)[1]
+        self._regions: dict[tuple[int, ...], _Region] = {}
+        self._fields: OrderedDict[tuple[Tile, ...], _Field] = OrderedDict()
         self._capacity = cached_fields
 
     def distance_field(self, goals: Iterable[Tile]) -> np.ndarray:
         """Steps from every tile to the nearest walkable goal, (height, width) indexed [y, x], inf where unreachable.
 
-        Fields are cached by the goal tiles as given (an address's tiles come sorted, so the same address hits the
-        same field), the least recently used dropped first. The array is shared: do not write to it.
+        A whole-map copy of the cached field (see `_field`), read-only.
         """
-        key = tuple((int(x), int(y)) for x, y in goals)
-        field = self._fields.get(key)
-        if field is not None:
-            self._fields.move_to_end(key)
-            return field
-        sources = sorted({y * self.width + x for x, y in key if self.ville.is_walkable((x, y))})
-        if sources:
-            flat = dijkstra(self._graph, directed=False, unweighted=True, indices=sources, min_only=True)
-            field = flat.reshape(self.height, self.width).astype(np.float32)
-        else:
-            field = np.full((self.height, self.width), np.inf, dtype=np.float32)
-        field.flags.writeable = False
-        self._fields[key] = field
-        if len(self._fields) > self._capacity:
-            self._fields.popitem(last=False)
-        return field
+        field = self._field(goals)
+        whole = np.full((self.height, self.width), np.inf, dtype=np.float32)
+        rows, columns = field.steps.shape
+        whole[field.top : field.top + rows, field.left : field.left + columns] = field.steps
+        whole.flags.writeable = False
+        return whole
 
     def path_to_nearest(self, start: Tile, goals: Iterable[Tile]) -> list[Tile]:
         """The shortest path from `start` to whichever goal is closest, excluding `start` ([] if on a goal).
@@ -66,22 +89,24 @@ class PathFinder:
             Unreachable: If `start` is a wall or off the map, or no goal is walkable and reachable from it.
         """
         goals = list(goals)
-        field = self.distance_field(goals)
+        field = self._field(goals)
         x, y = int(start[0]), int(start[1])
         if not self.ville.is_walkable((x, y)):
             raise Unreachable(f"the start {start} is a wall or off the map: no path leaves it")
-        if not np.isfinite(field[y, x]):
+        remaining = field.at(x, y)
+        if not np.isfinite(remaining):
             example = f" (e.g. {goals[0]})" if goals else ""
             raise Unreachable(f"no walkable path from {start} to any of {len(goals)} goal tiles{example}")
+        steps, (rows, columns) = field.steps, field.steps.shape
+        x, y = x - field.left, y - field.top  # in the box's coordinates: every tile of a finite path lies in it
         path = []
-        remaining = field[y, x]
         while remaining > 0:
             for dx, dy in STEPS:
                 nx, ny = x + dx, y + dy
-                if 0 <= nx < self.width and 0 <= ny < self.height and field[ny, nx] == remaining - 1:
+                if 0 <= nx < columns and 0 <= ny < rows and steps[ny, nx] == remaining - 1:
                     x, y, remaining = nx, ny, remaining - 1
                     break
-            path.append((x, y))
+            path.append((x + field.left, y + field.top))
         return path
 
     def path(self, start: Tile, goal: Tile) -> list[Tile]:
@@ -96,8 +121,47 @@ class PathFinder:
         """Steps from `start` to `goal`, or None if unreachable (a wall or off the map at either end)."""
         if not self.ville.is_walkable(start):
             return None
-        value = self.distance_field([goal])[start[1], start[0]]
+        value = self._field([goal]).at(int(start[0]), int(start[1]))
         return int(value) if np.isfinite(value) else None
+
+    def _field(self, goals: Iterable[Tile]) -> _Field:
+        """The distance field to the walkable goals over the box of the regions they lie in.
+
+        Fields are cached by the goal tiles as given (an address's tiles come sorted, so the same address hits the
+        same field), the least recently used dropped first.
+        """
+        key = tuple((int(x), int(y)) for x, y in goals)
+        field = self._fields.get(key)
+        if field is not None:
+            self._fields.move_to_end(key)
+            return field
+        sources = sorted({y * self.width + x for x, y in key if self.ville.is_walkable((x, y))})
+        if sources:
+            region = self._region(tuple(sorted(set(self._labels[sources].tolist()))))
+            local = np.searchsorted(region.nodes, sources)
+            flat = dijkstra(region.graph, directed=False, unweighted=True, indices=local, min_only=True)
+            steps = np.full(region.shape, np.inf, dtype=np.float32)
+            steps[region.ys - region.top, region.xs - region.left] = flat
+            field = _Field(region.left, region.top, steps)
+        else:
+            field = _Field(0, 0, np.full((0, 0), np.inf, dtype=np.float32))
+        field.steps.flags.writeable = False
+        self._fields[key] = field
+        if len(self._fields) > self._capacity:
+            self._fields.popitem(last=False)
+        return field
+
+    def _region(self, labels: tuple[int, ...]) -> _Region:
+        """The connected regions with these labels as one region (kept: a map has few that people walk in)."""
+        region = self._regions.get(labels)
+        if region is None:
+            nodes = np.flatnonzero(np.isin(self._labels, labels))
+            ys, xs = np.divmod(nodes, self.width)
+            left, top = int(xs.min()), int(ys.min())
+            shape = (int(ys.max()) - top + 1, int(xs.max()) - left + 1)
+            region = _Region(nodes, xs, ys, left, top, shape, self._graph[nodes][:, nodes])
+            self._regions[labels] = region
+        return region
 
 
 def _grid_graph(walkable: np.ndarray) -> csr_matrix:

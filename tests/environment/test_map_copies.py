@@ -44,3 +44,11 @@ def test_one_copy_is_the_map_itself(ville):
     assert load_ville(DATA, copies=1).sectors() == ville.sectors()
     with pytest.raises(ValueError, match="at least one copy"):
         load_ville(DATA, copies=0)
+
+
+def test_a_distance_field_covers_its_own_copy_only(ville, three, paths):
+    bed = (72, 14)
+    field = PathFinder(three).distance_field([_moved(bed, 1, ville)])
+    left, right = copy_offset(ville.width, 1), copy_offset(ville.width, 1) + ville.width
+    assert np.array_equal(field[:, left:right], paths.distance_field([bed]))
+    assert np.isinf(field[:, :left]).all() and np.isinf(field[:, right:]).all()
