@@ -87,10 +87,10 @@ def test_a_tiled_town_puts_each_copy_on_its_own_map(tmp_path):
         for index, agent in enumerate(model.people):
             assert agent.tile[0] // width == index // 25, agent.name
             assert model.paths.distance(agent.tile, (72 + (index // 25) * width, 14)) is not None  # Isabella's bed
-        lodger = model.people[25 + ORIGINALS.agent_names.index("Arthur Burton")]
-        assert lodger.identity.living_area == "the Ville:Arthur Burton's apartment 2:main room"
-        bar_owner = (tmp_path / "the_ville/base_the_ville_derived/personas" / lodger.name).glob("*/scratch.json")
-        assert "The Rose and Crown Pub 2" in json.loads(next(bar_owner).read_text())["daily_plan_req"]
+        arthur_2 = model.people[25 + ORIGINALS.agent_names.index("Arthur Burton")]  # the bar owner of copy 1
+        assert arthur_2.identity.living_area == "the Ville:Arthur Burton's apartment 2:main room"
+        folder = tmp_path / "the_ville/base_the_ville_derived/personas" / arthur_2.name / "bootstrap_memory"
+        assert "The Rose and Crown Pub 2" in json.loads((folder / "scratch.json").read_text())["daily_plan_req"]
         _check_town(model, 60, tiled=True)
     finally:
         model.close()
