@@ -200,7 +200,7 @@ class GenerativeAgent(CellAgent):
         self._quiet_look = perception.quiet
         if not perception.new:
             return []
-        noticed = perception.new_agents(set(view.agents))
+        noticed = perception.new_agents(view.agents.keys())
         return reaction_candidates(view.agents[self.name], noticed, view, self.social, config)
 
     def prepare(self, view: WorldView, candidates: list[str]) -> Coroutine[Any, Any, Decision] | None:

@@ -26,23 +26,46 @@ FIRST_NAME_CUTOFF = 0.8
 LAST_NAME_CUTOFF = 0.75
 
 
+class NameIndex:
+    """A town's names: which persona a possibly misspelled full name refers to ("Abigail Chan" -> "Abigail Chen").
+
+    Fuzzy matches are kept: the same place names ("Hobbs Cafe") recur in thousands of memories, and 250 people are
+    too many to compare again. Built once per town, so a lookup costs the same in a town of 25 or of 250.
+    """
+
+    def __init__(self, people: Sequence[str]):
+        self.people = tuple(people)
+        self.exact = frozenset(self.people)
+        self._matches: dict[str, str | None] = {}
+
+    def match(self, text: str) -> str | None:
+        """The persona `text` names, or None."""
+        if text in self.exact:
+            return text
+        if text not in self._matches:
+            self._matches[text] = _closest_person(text, self.people)
+        return self._matches[text]
+
+    def named_in(self, text: str) -> set[str]:
+        """Every persona a text names by full name, misspellings included."""
+        found = {self.match(candidate) for candidate in _NAME.findall(text)}
+        return {name for name in found if name}
+
+
 def match_person(text: str, people: Sequence[str]) -> str | None:
     """The persona a possibly misspelled full name refers to ("Abigail Chan" -> "Abigail Chen"), or None."""
-    exact, matches = _town_index(people if isinstance(people, tuple) else tuple(people))
-    if text in exact:
-        return text
-    if text not in matches:
-        matches[text] = _closest_person(text, people)
-    return matches[text]
+    return _town_index(tuple(people)).match(text)
+
+
+def people_named(text: str, people: Sequence[str]) -> set[str]:
+    """Every persona a text names by full name, misspellings included."""
+    return _town_index(tuple(people)).named_in(text)
 
 
 @lru_cache(maxsize=16)
-def _town_index(people: tuple[str, ...]) -> tuple[frozenset[str], dict[str, str | None]]:
-    """A town's names as a set, and its fuzzy matches so far.
-
-    The same place names ("Hobbs Cafe") recur in thousands of memories, and 250 people are too many to compare again.
-    """
-    return frozenset(people), {}
+def _town_index(people: tuple[str, ...]) -> NameIndex:
+    """The index of a town's names, for callers that pass the names each time (the evaluation's)."""
+    return NameIndex(people)
 
 
 def _closest_person(text: str, people: Sequence[str]) -> str | None:
@@ -59,12 +82,6 @@ def _closest_person(text: str, people: Sequence[str]) -> str | None:
         ):
             best, best_score = person, first_score + last_score
     return best
-
-
-def people_named(text: str, people: list[str]) -> set[str]:
-    """Every persona a text names by full name, misspellings included."""
-    found = {match_person(candidate, people) for candidate in _NAME.findall(text)}
-    return {name for name in found if name}
 
 
 @dataclass(frozen=True)
@@ -95,7 +112,8 @@ class SocialTracker:
     _scanned: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.people = tuple(self.people)  # the name index is kept per tuple (match_person)
+        self.people = tuple(self.people)
+        self._names = NameIndex(self.people)  # who a memory names, and who is a person, at a cost independent of N
         self.graph.add_nodes_from(self.people)
         for fact in self.facts:
             self.awareness.setdefault(fact.id, {})
@@ -123,15 +141,15 @@ class SocialTracker:
 
     def _read(self, owner: str, node) -> None:
         observed = getattr(node, "kind", None) == "event"
-        named = set() if observed else people_named(node.description, self.people) - {owner}
-        if node.partner and node.partner in self.people:
+        named = set() if observed else self._names.named_in(node.description) - {owner}
+        if node.partner and node.partner in self._names.exact:
             named.add(node.partner)
         for other in named:
             self.graph.add_edge(owner, other)
         for fact in self.facts:
             known = self.awareness[fact.id]
             if owner not in known and fact.matches(node.description):
-                source = node.partner or (node.object if node.object in self.people else None)
+                source = node.partner or (node.object if node.object in self._names.exact else None)
                 known[owner] = Awareness(node.created, source)
 
     def density(self) -> float:

@@ -6,6 +6,7 @@ grows with them) but not remembered: the original stores them at importance 1 an
 out of retrieval, so they cost storage and embedding and are never used.
 """
 
+from collections.abc import Container
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from itertools import islice
@@ -53,7 +54,7 @@ class Perception:
     new: tuple[SeenEvent, ...]
     quiet: QuietLook | None = None
 
-    def new_agents(self, names: set[str]) -> list[str]:
+    def new_agents(self, names: Container[str]) -> list[str]:
         """Other agents whose new activity the agent just noticed, nearest first."""
         return [seen.event.subject for seen in self.new if seen.event.subject in names]
 
