@@ -119,18 +119,20 @@ def write_tiled_town(size: int, folder: Path, seed: int = 0) -> Path:
         "whispers": str(folder / WHISPER_FILE),
     }
     files[f"the_ville_tiled_n{size}.json"] = json.dumps(scenario, indent=2) + "\n"
-    for relative, text in files.items():
-        path = folder / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+    _write(files, folder)
     return folder / f"the_ville_tiled_n{size}.json"
 
 
 def write_derived_town(sizes: list[int], seed: int = 0, data_dir: Path = DATA_DIR) -> list[Path]:
     """Write `derived_files` under the data directory; the paths written."""
+    return _write(derived_files(sizes, seed), data_dir)
+
+
+def _write(files: dict[str, str], root: Path) -> list[Path]:
+    """Write each file (path relative to `root` -> text), making its folders; the paths written."""
     written = []
-    for relative, text in derived_files(sizes, seed).items():
-        path = data_dir / relative
+    for relative, text in files.items():
+        path = root / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
         written.append(path)

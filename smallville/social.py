@@ -52,19 +52,12 @@ class NameIndex:
         return {name for name in found if name}
 
 
-def match_person(text: str, people: Sequence[str]) -> str | None:
-    """The persona a possibly misspelled full name refers to ("Abigail Chan" -> "Abigail Chen"), or None."""
-    return _town_index(tuple(people)).match(text)
-
-
-def people_named(text: str, people: Sequence[str]) -> set[str]:
-    """Every persona a text names by full name, misspellings included."""
-    return _town_index(tuple(people)).named_in(text)
-
-
 @lru_cache(maxsize=16)
-def _town_index(people: tuple[str, ...]) -> NameIndex:
-    """The index of a town's names, for callers that pass the names each time (the evaluation's)."""
+def town_names(people: tuple[str, ...]) -> NameIndex:
+    """The index of a town's names, one per town in the process, so every reader shares its fuzzy matches.
+
+    Take it once per call, not once per memory: hashing the names costs as much as the town is big.
+    """
     return NameIndex(people)
 
 
@@ -113,7 +106,7 @@ class SocialTracker:
 
     def __post_init__(self) -> None:
         self.people = tuple(self.people)
-        self._names = NameIndex(self.people)  # who a memory names, and who is a person, at a cost independent of N
+        self._names = town_names(self.people)  # who a memory names, and who is a person, at a cost independent of N
         self.graph.add_nodes_from(self.people)
         for fact in self.facts:
             self.awareness.setdefault(fact.id, {})

@@ -12,7 +12,7 @@ from datetime import datetime
 
 from memory import MemoryNode, NodeKind
 from smallville.scenario import Gathering, TrackedFact
-from smallville.social import people_named
+from smallville.social import town_names
 
 # Memories an interview itself left (with `interview --remember`) never ground an answer.
 INTERVIEW_PARTNER = "interviewer"
@@ -31,10 +31,10 @@ def fact_grounded(name: str, fact: TrackedFact, nodes: Iterable[MemoryNode]) -> 
 
 def people_known(nodes: Iterable[MemoryNode], people: list[str]) -> set[str]:
     """Everyone the agent's memory backs knowing: whom it talked with, and whom a memory of it names."""
-    known = set()
+    known, names = set(), town_names(tuple(people))
     for node in nodes:
         if node.partner != INTERVIEW_PARTNER:
-            known |= people_named(" ".join(_texts(node)), people) | ({node.partner} if node.partner else set())
+            known |= names.named_in(" ".join(_texts(node))) | ({node.partner} if node.partner else set())
     return known
 
 

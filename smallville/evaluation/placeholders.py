@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from memory import MemoryNode, NodeKind
-from smallville.social import people_named
+from smallville.social import town_names
 
 NO_ACQUAINTANCE = "a neighbour"
 NO_EVENT = "something that happened around you"
@@ -22,12 +22,12 @@ def placeholders(name: str, nodes: Iterable[MemoryNode], people: list[str]) -> d
     {acquaintance} is whom it talked with most (else whom its talks and thoughts name most); {stranger} the first
     agent of the town its memories never name; {event} its most important event memory about something else.
     """
-    talked, named, known = Counter(), Counter(), set()
+    talked, named, known, names = Counter(), Counter(), set(), town_names(tuple(people))
     best_event: MemoryNode | None = None
     for node in nodes:
         if node.partner and node.partner != name:
             talked[node.partner] += 1
-        others = people_named(node.description, people) - {name}
+        others = names.named_in(node.description) - {name}
         if node.kind != NodeKind.EVENT:  # seeing someone is not knowing them
             named.update(others)
         known |= others | ({node.partner} if node.partner else set())

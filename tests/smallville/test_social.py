@@ -4,7 +4,7 @@ from datetime import datetime
 import pytest
 
 from smallville.scenario import load_scenario
-from smallville.social import SocialTracker, match_person
+from smallville.social import SocialTracker, town_names
 
 PEOPLE = load_scenario("the_ville_n25").agent_names
 T0 = datetime(2023, 2, 13, 8, 0)
@@ -22,7 +22,7 @@ T0 = datetime(2023, 2, 13, 8, 0)
     ids=["chan-is-chen", "haily-is-hailey", "exact", "moore-is-not-moreno", "a-place"],
 )
 def test_misspelled_names_match_the_right_persona(text, person):
-    assert match_person(text, PEOPLE) == person
+    assert town_names(tuple(PEOPLE)).match(text) == person
 
 
 @dataclass(frozen=True)
