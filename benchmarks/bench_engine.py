@@ -8,7 +8,7 @@ awareness of each tracked fact). One day's town is one sample of a chaotic syste
 (--town-seeds, run without latency: the run is the same at any latency) are shown beside it as ranges; a comparison
 of settings on seed 0 alone once showed a difference the other seeds did not bear out.
 
-With the offline mind and the hashing embedder it also prints three bounds of the run's own thoughts
+With the hashing embedder it also prints three bounds of the run's own thoughts
 (engine_bounds.py): the wall any engine with one clock for the town could reach (the wall's ratio to it is what this
 engine loses), the wall of engines that let agents out of each other's sight step on their own clocks, and the ideal
 with talk: the issue's ideal counting that a line of talk waits for the partner's line before it.
@@ -21,16 +21,26 @@ call pattern (~100 calls per agent-day) without litellm.
 Two embedders: `hashing` (local, instant) or `loopback`, an embedding API through litellm: the loopback server's
 /v1/embeddings with the same latency, so storing and retrieving memories wait as they would for a hosted embedder.
 
+Where the server runs (`--server`): `process` (the default) serves from a process of its own, as a model server runs
+beside the town and not in it; `thread` serves from a thread of the town's own process, so that its work (reading
+requests, writing answers) takes turns with the town's under one interpreter lock.
+
     .venv/bin/python benchmarks/bench_engine.py [--mind loopback|offline] [--embedder hashing|loopback] [--agents 25]
         [--until 2023-02-14T00:00] [--latency 0.3] [--thinking-steps 0,1,2,3] [--repeats 3] [--town-seeds 1,2,3]
+        [--server process|thread]
 """
 
 import argparse
 import asyncio
+import contextlib
 import contextvars
+import json
 import os
 import statistics
+import subprocess
+import sys
 import time
+from collections.abc import Iterator
 from datetime import datetime
 
 from engine_bounds import Recording, barrier_bound, free_clocks_bound, talk_chain_bound
@@ -46,32 +56,39 @@ SIGHT_MARGIN = 2
 _THOUGHT: contextvars.ContextVar[dict | None] = contextvars.ContextVar("thought", default=None)
 
 
+@contextlib.contextmanager
+def loopback_server(latency: float, where: str) -> Iterator[str]:
+    """A loopback server answering `latency` seconds late, in its own process or in a thread of this one; its URL."""
+    if where == "thread":
+        with LoopbackServer(latency=latency, lifetime_s=3600) as server:
+            yield server.url
+        return
+    command = [sys.executable, "-m", "agents.language.loopback_server", "--latency", str(latency)]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as server:
+        try:
+            yield json.loads(server.stdout.readline())["url"]
+        finally:
+            server.terminate()
+
+
 def run(
     mind: str, embedder: str, agents: int, until: datetime, latency: float, thinking_steps: int, seed: int = 0,
-    bounds: bool = True,
+    bounds: bool = True, server: str = "process",
 ) -> dict:  # fmt: skip
     """One run with this seed; its figures (with the bounds of its thoughts if asked and the mind is offline)."""
     os.environ.setdefault("OPENAI_API_KEY", "sk-loopback")
     forget_embedders()  # each run starts cold, as a new process would
-    with LoopbackServer(latency=latency, lifetime_s=3600) as server:
+    with loopback_server(latency, server) as url:
         embedding = {"embedder": "openai/loopback-embed"} if embedder == "loopback" else {"embedder": "hashing"}
-        recording = None
         if mind == "offline":
-            model = SmallvilleModel(
-                agents=agents, api_base=server.url, thinking_steps=thinking_steps, rng=seed, **embedding
-            )
-            most_in_flight = _add_latency(model.gateway.backend("offline"), latency)
-            recording = _record(model) if embedder == "hashing" and bounds else None
+            model = SmallvilleModel(agents=agents, api_base=url, thinking_steps=thinking_steps, rng=seed, **embedding)
+            most_in_flight = _count_in_flight(model.gateway.backend("offline"), latency)
         else:
             model = SmallvilleModel(
-                agents=agents,
-                llm="openai/loopback",
-                api_base=server.url,
-                thinking_steps=thinking_steps,
-                rng=seed,
-                **embedding,
+                agents=agents, llm="openai/loopback", api_base=url, thinking_steps=thinking_steps, rng=seed, **embedding
             )
-            most_in_flight = lambda: server.stats.max_in_flight  # noqa: E731 - read after the run
+            most_in_flight = _count_in_flight(model.gateway.backend("openai/loopback"))
+        recording = _record(model) if embedder == "hashing" and bounds else None
         figures = _figures(model, until, latency, most_in_flight)
         if recording is not None:
             for thought in recording.thoughts:
@@ -107,9 +124,10 @@ def _record(model: SmallvilleModel) -> Recording:
     return recording
 
 
-def _add_latency(backend, latency: float):
-    """Make a backend answer `latency` seconds late (inside the gateway's cap, as a remote model would); returns a
-    function that tells the most calls it had in flight at once."""
+def _count_in_flight(backend, latency: float = 0.0):
+    """Count a backend's calls in flight (and the rounds of the thought each belongs to), making it answer `latency`
+    seconds late if asked (inside the gateway's cap, as a remote model would); returns a function that tells the most
+    calls it had in flight at once."""
     complete = backend.complete
     flight = {"now": 0, "most": 0}
 
@@ -121,7 +139,8 @@ def _add_latency(backend, latency: float):
             thought["rounds"] += thought["in_flight"] == 0
             thought["in_flight"] += 1
         try:
-            await asyncio.sleep(latency)
+            if latency:
+                await asyncio.sleep(latency)
             return await complete(*args, **kwargs)
         finally:
             flight["now"] -= 1
@@ -180,14 +199,21 @@ def main() -> None:
     parser.add_argument(
         "--town-seeds", default="1,2,3", help="other seeds whose towns to show beside seed 0's, run without latency"
     )
+    parser.add_argument(
+        "--server", choices=("process", "thread"), default="process",
+        help="where the loopback server runs: its own process (as a model server would) or a thread of the town's",
+    )  # fmt: skip
     args = parser.parse_args()
     until = datetime.fromisoformat(args.until)
     print(
         f"{args.agents} agents to {until:%Y-%m-%d %H:%M}, {args.latency * 1000:.0f} ms a call, {args.mind} mind, "
-        f"{args.embedder} embedder"
+        f"{args.embedder} embedder, loopback server in a {args.server}"
     )
     for steps in (int(value) for value in args.thinking_steps.split(",")):
-        runs = [run(args.mind, args.embedder, args.agents, until, args.latency, steps) for _ in range(args.repeats)]
+        runs = [
+            run(args.mind, args.embedder, args.agents, until, args.latency, steps, server=args.server)
+            for _ in range(args.repeats)
+        ]
         first, wall = runs[0], statistics.median(figures["wall"] for figures in runs)
         aware = ", ".join(f"{fact} {100 * share:.0f}%" for fact, share in first["aware"].items())
         print(

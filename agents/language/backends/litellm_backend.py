@@ -120,6 +120,9 @@ class LiteLLMBackend:
         if self.model in self.prices:
             per_prompt, per_completion = self.prices[self.model]
             return prompt * per_prompt + completion * per_completion
+        hidden = getattr(response, "_hidden_params", None)
+        if isinstance(hidden, dict) and hidden.get("response_cost") is not None:
+            return float(hidden["response_cost"])  # litellm priced it already, with its price map
         try:
             return float(self.litellm.completion_cost(completion_response=response))
         except Exception:  # an unpriced model costs "unknown", never a crash

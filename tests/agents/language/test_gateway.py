@@ -8,6 +8,7 @@ import pytest
 
 from agents.language.answers import PlanBlock
 from agents.language.backends import ScriptedBackend
+from agents.language.backends.litellm_backend import import_litellm
 from agents.language.gateway import BudgetExceeded, CacheMiss, Gateway, GatewayConfig, ModelUnavailable, check_model
 from agents.language.loopback_server import LoopbackServer
 from agents.language.requests import ImportanceRequest, WakeUpRequest
@@ -126,6 +127,19 @@ def test_unknown_price_is_counted_not_a_crash():
         )
         ask_many(priced, [WakeUpRequest(ISABELLA)])
         assert priced.ledger.totals().cost > 0
+
+
+def test_a_model_litellm_knows_is_priced_by_its_price_map():
+    with LoopbackServer() as server:
+        gateway = Gateway(GatewayConfig(model="openai/gpt-4o-mini", api_base=server.url))
+        ask_many(gateway, [WakeUpRequest(ISABELLA)])
+    totals = gateway.ledger.totals()
+    litellm = import_litellm()
+    per_prompt, per_completion = (
+        litellm.model_cost["gpt-4o-mini"][key] for key in ("input_cost_per_token", "output_cost_per_token")
+    )
+    assert totals.unknown_cost_calls == 0
+    assert totals.cost == pytest.approx(totals.prompt_tokens * per_prompt + totals.completion_tokens * per_completion)
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,9 @@ import jsonschema
 import pytest
 
 from agents.language.request import extract_json
+from agents.language.requests import ImportanceRequest
 
-from .test_requests import CAFE, HOME, REQUESTS
+from .test_requests import CAFE, HOME, ISABELLA, PARTY, REQUESTS
 from .test_requests_answers import WRONG
 
 WITH_SCHEMA = sorted(kind for kind, request in REQUESTS.items() if request.answer_model is not None)
@@ -96,6 +97,14 @@ def test_exact_counts_follow_the_request():
     assert (decompose["minItems"], decompose["maxItems"]) == (4, 12)
     plan = REQUESTS["day_plan"].answer_schema()["properties"]["plan"]
     assert (plan["minItems"], plan["maxItems"]) == (5, 8)
+
+
+def test_one_requests_limits_stay_out_of_the_next_ones_schema():
+    # The answer model's schema is built once and copied for each request to tighten in place.
+    five = ImportanceRequest(ISABELLA, ("a", "b", "c", "d", PARTY)).answer_schema()["properties"]["scores"]
+    one = ImportanceRequest(ISABELLA, (PARTY,)).answer_schema()["properties"]["scores"]
+    assert (five["minItems"], one["minItems"], one["maxItems"]) == (5, 1, 1)
+    assert REQUESTS["importance"].answer_schema()["properties"]["scores"]["maxItems"] == 2
 
 
 def test_the_action_schema_offers_exactly_the_places_listed():
