@@ -11,10 +11,11 @@ figures, then measures the next --hours simulated hours (one by default; a refle
 one hour may hold none for a small town and several for a crowded one). Prints per size the median wall of the
 runs, wall per agent-hour (and its split: the minds' time on the model's event loop, thinking, retrieving and
 embedding, and the engine's, the rest of each step), model calls and tokens per agent-hour, peak RSS, the load
-average beside each run, then each size's cost per agent-hour against 25's and against the size before (1.0 is flat:
-the target in DESIGN.md), with the wall per model call beside them (the engine's share, whatever the crowding does to
-the calls). `--profile SIZE` runs one size under cProfile instead and prints the functions that took the most time
-in the measured hours.
+average beside each run, the calls and tokens of the 25 original people among them (in the tiled layout the same as
+in the 25-agent town if the engine keeps the copies apart; the other copies are other people), then each size's
+cost per agent-hour against 25's and against the size before (1.0 is flat: the target in DESIGN.md), with the wall
+per model call beside them (the engine's share, whatever the crowding does to the calls). `--profile SIZE` runs one
+size under cProfile instead and prints the functions that took the most time in the measured hours.
 
     .venv/bin/python benchmarks/bench_scale.py [hashing|minilm] [--layout crowded|tiled] [--sizes 25,100,250]
         [--repeats 3] [--start 08:00] [--warmup 1] [--hours 1] [--profile 250 [--profile-out FILE]]
@@ -39,7 +40,7 @@ from timing import time_calls
 
 from smallville.derived_town import write_tiled_town
 from smallville.model import SmallvilleModel
-from smallville.scenario import scenario_file
+from smallville.scenario import load_scenario, scenario_file
 
 BASE_SIZE = 25  # the original town: a tiled town of n people lays the map n / 25 times (rounded up)
 
@@ -72,6 +73,7 @@ def one_run(
         before = model.gateway.ledger.totals()
         calls, tokens = before.calls, before.tokens  # read now: the ledger updates its totals in place
         kinds = {kind: totals.calls for kind, totals in model.gateway.ledger.by_kind().items()}
+        originals = _originals_totals(model)
         profiler = cProfile.Profile() if profile else None
         # The minds: what runs on the model's event loop (thoughts, retrievals, embeddings); the rest is the engine's.
         thinking = time_calls(model, "run_async")
@@ -87,6 +89,9 @@ def one_run(
         by_kind = {
             kind: (totals.calls - kinds.get(kind, 0)) / hours for kind, totals in model.gateway.ledger.by_kind().items()
         }
+        originals = [
+            (now - then) / (BASE_SIZE * hours) for now, then in zip(_originals_totals(model), originals, strict=True)
+        ]
         model.close()
     if profiler:
         stats = pstats.Stats(profiler)
@@ -98,7 +103,14 @@ def one_run(
             "engine": (wall - minds) / hours, "calls": (after.calls - calls) / hours,
             "tokens": (after.tokens - tokens) / hours,
             "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "load": os.getloadavg()[0],
-            "by_kind": by_kind}  # fmt: skip
+            "by_kind": by_kind, "originals": originals}  # fmt: skip
+
+
+def _originals_totals(model: SmallvilleModel) -> tuple[int, int]:
+    """The model calls and tokens so far of the 25 original people, who live in every town of the series."""
+    names = {start.name for start in load_scenario(scenario_file("the_ville_n25")).agents}
+    agents = [totals for name, totals in model.gateway.ledger.by_agent().items() if name in names]
+    return sum(totals.calls for totals in agents), sum(totals.tokens for totals in agents)
 
 
 def in_fresh_process(size: int, args: argparse.Namespace) -> dict:
@@ -133,7 +145,9 @@ def report(size: int, runs: list[dict]) -> dict:
     print(
         "      calls/agent-hour by kind: " + ", ".join(f"{kind} {share:.2f}" for kind, share in shares.items() if share)
     )
-    return per_agent
+    calls, tokens = (statistics.median(run["originals"][index] for run in runs) for index in (0, 1))
+    print(f"      the 25 originals among them: {calls:.2f} calls/agent-hour, {tokens:.0f} tokens/agent-hour")
+    return per_agent | {"originals' calls": calls, "originals' tokens": tokens}
 
 
 def main() -> None:
