@@ -75,7 +75,7 @@ def run(
     mind: str, embedder: str, agents: int, until: datetime, latency: float, thinking_steps: int, seed: int = 0,
     bounds: bool = True, server: str = "process",
 ) -> dict:  # fmt: skip
-    """One run with this seed; its figures (with the bounds of its thoughts if asked and the mind is offline)."""
+    """One run with this seed; its figures (with the bounds of its thoughts if asked and the embedder is hashing)."""
     os.environ.setdefault("OPENAI_API_KEY", "sk-loopback")
     forget_embedders()  # each run starts cold, as a new process would
     with loopback_server(latency, server) as url:
