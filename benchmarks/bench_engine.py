@@ -10,7 +10,8 @@ of settings on seed 0 alone once showed a difference the other seeds did not bea
 
 With the hashing embedder it also prints three bounds of the run's own thoughts
 (engine_bounds.py): the wall any engine with one clock for the town could reach (the wall's ratio to it is what this
-engine loses), the wall of engines that let agents out of each other's sight step on their own clocks, and the ideal
+engine loses), the wall of engines that let agents out of each other's sight step on their own clocks (and, a
+what-if, the same if agents saw each other a step late, so that none had to step together), and the ideal
 with talk: the issue's ideal counting that a line of talk waits for the partner's line before it.
 
 Two minds: `loopback` goes through litellm to a loopback server that answers every request type validly
@@ -52,6 +53,8 @@ from smallville.model import SmallvilleModel
 # Tiles beyond the vision radius within which two agents must step together for the free-clocks bound: what each
 # sees, and the tile each may take in the step (engine_bounds.py).
 SIGHT_MARGIN = 2
+# The what-if of engine_bounds.py: free clocks if agents saw each other this many steps late.
+PERCEPTION_DELAY = 1
 # The thought whose task makes a call (a task copies the context it was created in, so the thought's calls see it).
 _THOUGHT: contextvars.ContextVar[dict | None] = contextvars.ContextVar("thought", default=None)
 
@@ -94,7 +97,9 @@ def run(
             for thought in recording.thoughts:
                 thought["due"] = thought.pop("of").due  # a thought that asked no model was due at its own step
             figures["barrier"] = barrier_bound(recording, latency)
-            figures["free"] = free_clocks_bound(recording, latency, model.config.vision_radius + SIGHT_MARGIN)
+            radius = model.config.vision_radius + SIGHT_MARGIN
+            figures["free"] = free_clocks_bound(recording, latency, radius)
+            figures["free_late"] = free_clocks_bound(recording, latency, radius, lookahead=PERCEPTION_DELAY)
             figures["talk_chain"] = max(talk_chain_bound(recording, latency), figures["ideal"])
         return figures
 
@@ -225,10 +230,12 @@ def main() -> None:
             f"load {', '.join(f'{figures["load"]:.2f}' for figures in runs)}"
         )
         if "barrier" in first:
-            barrier, free = first["barrier"], first["free"]
+            barrier, free, late = first["barrier"], first["free"], first["free_late"]
             print(
                 f"    bounds of these thoughts: one clock {barrier:.1f} s ({barrier / first['ideal']:.1f}x the ideal; "
-                f"the wall is {wall / barrier:.2f}x it), free clocks {free:.1f} s ({free / first['ideal']:.1f}x)"
+                f"the wall is {wall / barrier:.2f}x it), free clocks {free:.1f} s ({free / first['ideal']:.1f}x), "
+                f"free clocks if agents saw each other {PERCEPTION_DELAY} step late {late:.1f} s "
+                f"({late / first['ideal']:.2f}x)"
             )
             print(
                 f"    the ideal with talk (a line waits for the partner's): {first['talk_chain']:.1f} s, "

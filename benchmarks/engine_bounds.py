@@ -15,7 +15,10 @@ takes the latency).
   walker moves a tile a step), and agents within the radius take the step together. A thinking agent stands still,
   so while it thinks the others need only its start. With the radius at the vision radius plus two tiles (what an
   agent sees, and the tile each may take in the step), it is below what any engine that keeps the run exact can do:
-  the branch also had to wait for a thought's N steps of walking.
+  the branch also had to wait for a thought's N steps of walking. With a `lookahead` of D steps, agents see each
+  other D steps late (a perception delay, which the engine does not have: a what-if), so no two need take a step
+  together: agent i's step t waits for agent k to have finished step t - max(d - radius, 0) - D. It bounds the same
+  thoughts; a run with the delay would think otherwise.
 - `talk_chain_bound`: the issue's ideal with the one dependency it leaves out that no engine keeping turn-by-turn
   talk can skip: a line of talk is asked only once the partner's line before it is in. Each agent's thoughts run
   one after another and a thought in a talk also waits for the partner's thoughts already applied when it began;
@@ -61,9 +64,9 @@ def barrier_bound(recording: Recording, latency: float) -> float:
     return end
 
 
-def free_clocks_bound(recording: Recording, latency: float, radius: int) -> float:
+def free_clocks_bound(recording: Recording, latency: float, radius: int, lookahead: int = 0) -> float:
     """The earliest the last agent can finish the recorded steps when agents farther apart than `radius` tiles need
-    not wait for each other (see the module's docstring)."""
+    not wait for each other, and with a `lookahead`, agents within it neither (see the module's docstring)."""
     tiles = np.asarray(recording.tiles)  # (steps, agents, 2)
     steps, count = tiles.shape[:2]
     index = {name: position for position, name in enumerate(recording.names)}
@@ -80,13 +83,15 @@ def free_clocks_bound(recording: Recording, latency: float, radius: int) -> floa
         for agent, start, rounds in due_at.get(step, ()):
             ready[agent] = max(ready[agent], ends[start, agent] + rounds * latency)
         apart = np.abs(tiles[step][:, None, :] - tiles[step][None, :, :]).max(axis=2)
-        behind = step - (apart - radius)  # the step another agent must have finished
-        waits = (apart > radius) & (behind >= 0)
+        behind = step - np.maximum(apart - radius, 0) - lookahead  # the step another agent must have finished
+        waits = (apart > radius if not lookahead else ~np.eye(count, dtype=bool)) & (behind >= 0)
         if waits.any():
             rows = known[np.clip(behind, 0, steps - 1), agents[None, :]]
             ready = np.maximum(ready, np.where(waits, ends[rows, agents[None, :]], 0.0).max(axis=1))
-        _, group = connected_components(csr_matrix(apart <= radius), directed=False)
         ends[step + 1] = ready
+        if lookahead:
+            continue  # no one waits for a step taken at the same time
+        _, group = connected_components(csr_matrix(apart <= radius), directed=False)
         for member_of in np.unique(group):
             members = group == member_of
             ends[step + 1, members] = ready[members].max()
