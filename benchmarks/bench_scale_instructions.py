@@ -8,8 +8,8 @@ the instructions the town executes, and simulates the caches (here the 2-core ma
 For each size: the town built and warmed up as in bench_scale.py (tiled layout by default: every neighbourhood as
 crowded as the 25-agent Ville), counted once without the measured hours and once with them; the difference over the
 agent-hours is what an agent-hour costs. Prints per agent-hour: instructions, data reads, L1 and L2 data read
-misses, model calls, with each size against the smallest. Slow: about 100 times the run's own time (a 250-agent
-hour: about 15 minutes, on one core per run; two runs go side by side).
+misses, model calls, with each size against the smallest. Slow: about 100 times the run's own time, one core per
+run, two runs side by side (25 and 250 agents, one hour: 19 minutes on 2 cores).
 
     .venv/bin/python benchmarks/bench_scale_instructions.py [--sizes 25,250] [--layout tiled|crowded] [--hours 1]
 """
