@@ -73,7 +73,8 @@ def one_run(
         before = model.gateway.ledger.totals()
         calls, tokens = before.calls, before.tokens  # read now: the ledger updates its totals in place
         kinds = {kind: totals.calls for kind, totals in model.gateway.ledger.by_kind().items()}
-        originals = _originals_totals(model)
+        names = {start.name for start in load_scenario(scenario_file("the_ville_n25")).agents}
+        originals = _totals_of(model, names)
         profiler = cProfile.Profile() if profile else None
         # The minds: what runs on the model's event loop (thoughts, retrievals, embeddings); the rest is the engine's.
         thinking = time_calls(model, "run_async")
@@ -90,7 +91,7 @@ def one_run(
             kind: (totals.calls - kinds.get(kind, 0)) / hours for kind, totals in model.gateway.ledger.by_kind().items()
         }
         originals = [
-            (now - then) / (BASE_SIZE * hours) for now, then in zip(_originals_totals(model), originals, strict=True)
+            (now - then) / (BASE_SIZE * hours) for now, then in zip(_totals_of(model, names), originals, strict=True)
         ]
         model.close()
     if profiler:
@@ -106,9 +107,8 @@ def one_run(
             "by_kind": by_kind, "originals": originals}  # fmt: skip
 
 
-def _originals_totals(model: SmallvilleModel) -> tuple[int, int]:
-    """The model calls and tokens so far of the 25 original people, who live in every town of the series."""
-    names = {start.name for start in load_scenario(scenario_file("the_ville_n25")).agents}
+def _totals_of(model: SmallvilleModel, names: set[str]) -> tuple[int, int]:
+    """The model calls and tokens so far of these people (the 25 originals, who live in every town of the series)."""
     agents = [totals for name, totals in model.gateway.ledger.by_agent().items() if name in names]
     return sum(totals.calls for totals in agents), sum(totals.tokens for totals in agents)
 

@@ -47,8 +47,9 @@ def count(size: int, layout: str, start: str, warmup: float, hours: float, folde
         command, check=True, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"}
     )
     calls = json.loads(done.stdout.strip().splitlines()[-1])["calls"]
-    header = next(line for line in out.read_text().splitlines() if line.startswith("events:")).split()[1:]
-    totals = next(line for line in out.read_text().splitlines() if line.startswith("summary:")).split()[1:]
+    lines = out.read_text().splitlines()
+    header = next(line for line in lines if line.startswith("events:")).split()[1:]
+    totals = next(line for line in lines if line.startswith("summary:")).split()[1:]
     return {**dict(zip(header, map(int, totals), strict=True)), "calls": calls}
 
 

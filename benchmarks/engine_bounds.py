@@ -78,13 +78,14 @@ def free_clocks_bound(recording: Recording, latency: float, radius: int, lookahe
         due_at.setdefault(due, []).append((agent, start, thought["rounds"]))
         known[start : min(due, steps), agent] = start  # standing still: fixed once it began thinking
     agents = np.arange(count)
+    others = ~np.eye(count, dtype=bool)
     for step in range(steps):
         ready = ends[step].copy()
         for agent, start, rounds in due_at.get(step, ()):
             ready[agent] = max(ready[agent], ends[start, agent] + rounds * latency)
         apart = np.abs(tiles[step][:, None, :] - tiles[step][None, :, :]).max(axis=2)
         behind = step - np.maximum(apart - radius, 0) - lookahead  # the step another agent must have finished
-        waits = (apart > radius if not lookahead else ~np.eye(count, dtype=bool)) & (behind >= 0)
+        waits = (others if lookahead else apart > radius) & (behind >= 0)
         if waits.any():
             rows = known[np.clip(behind, 0, steps - 1), agents[None, :]]
             ready = np.maximum(ready, np.where(waits, ends[rows, agents[None, :]], 0.0).max(axis=1))
