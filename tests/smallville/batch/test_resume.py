@@ -2,6 +2,7 @@
 table equals an uninterrupted batch's."""
 
 import contextlib
+import fcntl
 import json
 import os
 import signal
@@ -41,6 +42,23 @@ def _mid_batch(batch: Path) -> bool:
     return bool(done) and bool(started)
 
 
+def _until_orphans_leave(batch: Path, seconds: float = 120) -> None:
+    """Wait until no worker of the killed driver holds a cell's lock (smallville/batch/cell.py): an orphaned worker
+    leaves at its next check of the driver, or, past its last one, finishes its cell first. Only then does the
+    folder say what the killed batch left."""
+    deadline = time.monotonic() + seconds
+    for lock in (batch / "cells").glob(".*.lock"):
+        with lock.open("a") as handle:
+            while True:
+                try:
+                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    assert time.monotonic() < deadline, f"a worker of the killed driver still holds {lock.name}"
+                    time.sleep(0.05)
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def test_a_killed_batch_resumes_to_the_uninterrupted_result(tmp_path, local_table):
     batch = tmp_path / "batch"
     command = [sys.executable, str(ROOT / "run.py"), "batch", *TINY_FLAGS, "--workers", "1", "--out", str(batch)]
@@ -57,6 +75,7 @@ def test_a_killed_batch_resumes_to_the_uninterrupted_result(tmp_path, local_tabl
             time.sleep(0.02)
         os.kill(driver.pid, signal.SIGKILL)
         driver.wait()
+        _until_orphans_leave(batch)
         before = _records(batch)
         finished = {name for name, record in before.items() if record.get("status") == "done"}
         interrupted = {name for name, record in before.items() if record.get("status") == "running"}
