@@ -23,6 +23,7 @@ from timing import time_calls
 
 from agents.embedder_choice import forget_embedders
 from memory import embeddings
+from smallville.heap import settled_heap
 from smallville.model import SmallvilleModel
 
 
@@ -49,7 +50,8 @@ def main() -> None:
         built = time.perf_counter() - started
         waited = time_calls(model._loop._selector, "select")  # the event loop idle: waiting for vectors
         cpu = time.thread_time()
-        model.run_until(model.start + timedelta(days=days))
+        with settled_heap():  # the collector as `run.py simulate` sets it
+            model.run_until(model.start + timedelta(days=days))
         wall = time.perf_counter() - started
         walls.append(wall - built)
         print(

@@ -48,6 +48,7 @@ from engine_bounds import Recording, barrier_bound, free_clocks_bound, talk_chai
 
 from agents.embedder_choice import forget_embedders
 from agents.language.loopback_server import LoopbackServer
+from smallville.heap import settled_heap
 from smallville.model import SmallvilleModel
 
 # Tiles beyond the vision radius within which two agents must step together for the free-clocks bound: what each
@@ -171,7 +172,8 @@ def _figures(model: SmallvilleModel, until: datetime, latency: float, most_in_fl
     embedder = model.people[0].memories.embedder
     batches = embedder.batches
     started = time.perf_counter()
-    model.run_until(until)
+    with settled_heap():  # the collector as `run.py simulate` sets it
+        model.run_until(until)
     wall = time.perf_counter() - started
     model.close()
     in_flight = most_in_flight()

@@ -39,6 +39,7 @@ from pathlib import Path
 from timing import time_calls
 
 from smallville.derived_town import write_tiled_town
+from smallville.heap import settled_heap
 from smallville.model import SmallvilleModel
 from smallville.scenario import load_scenario, scenario_file
 
@@ -68,22 +69,23 @@ def one_run(
         started = time.perf_counter()
         model = build(size, embedder, start, Path(folder), layout)
         built = time.perf_counter() - started
-        model.run_until(model.now + timedelta(hours=warmup))
-        warm = time.perf_counter() - started - built
-        before = model.gateway.ledger.totals()
-        calls, tokens = before.calls, before.tokens  # read now: the ledger updates its totals in place
-        kinds = {kind: totals.calls for kind, totals in model.gateway.ledger.by_kind().items()}
-        names = {start.name for start in load_scenario(scenario_file("the_ville_n25")).agents}
-        originals = _totals_of(model, names)
-        profiler = cProfile.Profile() if profile else None
-        # The minds: what runs on the model's event loop (thoughts, retrievals, embeddings); the rest is the engine's.
-        thinking = time_calls(model, "run_async")
-        hour_started = time.perf_counter()
-        if profiler:
-            profiler.enable()
-        model.run_until(model.now + timedelta(hours=hours))
-        if profiler:
-            profiler.disable()
+        with settled_heap():  # the collector as `run.py simulate` sets it, for the warm-up and the measured hours
+            model.run_until(model.now + timedelta(hours=warmup))
+            warm = time.perf_counter() - started - built
+            before = model.gateway.ledger.totals()
+            calls, tokens = before.calls, before.tokens  # read now: the ledger updates its totals in place
+            kinds = {kind: totals.calls for kind, totals in model.gateway.ledger.by_kind().items()}
+            names = {start.name for start in load_scenario(scenario_file("the_ville_n25")).agents}
+            originals = _totals_of(model, names)
+            profiler = cProfile.Profile() if profile else None
+            # The minds: what runs on the event loop (thoughts, retrievals, embeddings); the rest is the engine's.
+            thinking = time_calls(model, "run_async")
+            hour_started = time.perf_counter()
+            if profiler:
+                profiler.enable()
+            model.run_until(model.now + timedelta(hours=hours))
+            if profiler:
+                profiler.disable()
         wall = time.perf_counter() - hour_started
         minds = thinking[0]
         after = model.gateway.ledger.totals()

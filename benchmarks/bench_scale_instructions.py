@@ -27,6 +27,8 @@ from pathlib import Path
 
 from bench_scale import build
 
+from smallville.heap import settled_heap
+
 # callgrind's cache simulation: what valgrind reads from the processor is unreliable in a virtual machine (it took a
 # 384 MB last level here), so the two first levels of these machines are given: (size, ways, line).
 L1_INSTRUCTIONS, L1_DATA, SECOND_LEVEL = "32768,8,64", "49152,12,64", "1048576,16,64"
@@ -57,9 +59,10 @@ def one(size: int, layout: str, start: str, warmup: float, hours: float) -> None
     """The counted run itself (in the child valgrind starts): build, warm up, run the hours; print the calls."""
     with tempfile.TemporaryDirectory() as folder:
         model = build(size, "hashing", start, Path(folder), layout)
-        model.run_until(model.now + timedelta(hours=warmup))
-        if hours:
-            model.run_until(model.now + timedelta(hours=hours))
+        with settled_heap():  # the collector as `run.py simulate` sets it
+            model.run_until(model.now + timedelta(hours=warmup))
+            if hours:
+                model.run_until(model.now + timedelta(hours=hours))
         print(json.dumps({"calls": model.gateway.ledger.totals().calls}))
         model.close()
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from smallville.batch.grid import CellSpec
+from smallville.heap import settled_heap
 
 logger = logging.getLogger(__name__)
 
@@ -158,21 +159,11 @@ def _simulate(spec: CellSpec, folder: Path, hooks: CellHooks) -> tuple[str, str]
         record = _record(spec)
     write_cell(folder, {**record, "status": "running", "sessions": record.get("sessions", 0) + 1})
     every = max(1, int(minutes * 60 // model.seconds_per_step))
-    total = max(1.0, (end - model.start).total_seconds())
     status, message = "simulated", ""
     try:
-        while model.now < end:
-            model.step()
-            if model.step_count % every == 0:
-                store.checkpoint(model)
-                hooks.on_checkpoint(folder)
-            if model.step_count % REPORT_EVERY == 0 or model.now >= end:
-                if not hooks.alive():
-                    raise DriverGone(spec.cell_id)
-                hooks.report(_progress(spec, model, total, "progress"))
-                if hooks.should_stop():
-                    status, message = "stopped", "the batch budget is spent"
-                    break
+        with settled_heap():
+            if _step_to(end, model, store, every, spec, folder, hooks):
+                status, message = "stopped", "the batch budget is spent"
     except (BudgetExceeded, ModelUnavailable) as error:
         status, message = "stopped", str(error)
     except DriverGone:
@@ -183,6 +174,27 @@ def _simulate(spec: CellSpec, folder: Path, hooks: CellHooks) -> tuple[str, str]
     store.close()
     model.close()
     return status, message
+
+
+def _step_to(end: datetime, model, store, every: int, spec: CellSpec, folder: Path, hooks: CellHooks) -> bool:
+    """Step to `end`, checkpointing every `every` steps and reporting; whether the batch's budget stopped it first.
+
+    Raises:
+        DriverGone: If the batch driver is gone (this cell's results would reach no one).
+    """
+    total = max(1.0, (end - model.start).total_seconds())
+    while model.now < end:
+        model.step()
+        if model.step_count % every == 0:
+            store.checkpoint(model)
+            hooks.on_checkpoint(folder)
+        if model.step_count % REPORT_EVERY == 0 or model.now >= end:
+            if not hooks.alive():
+                raise DriverGone(spec.cell_id)
+            hooks.report(_progress(spec, model, total, "progress"))
+            if hooks.should_stop():
+                return True
+    return False
 
 
 def _progress(spec: CellSpec, model, total: float, kind: str) -> dict:

@@ -14,6 +14,7 @@ from rich.console import Console
 
 from smallville.cli import UserError
 from smallville.commands.loading import build_model, open_store
+from smallville.heap import settled_heap
 from smallville.option_types import MAX_DAYS
 from smallville.options import model_kwargs
 from smallville.progress import fallback_share, print_summary, step_with_progress
@@ -123,13 +124,14 @@ def _run_to_end(
         if store.snapshot is None:
             store.checkpoint(model)  # step 0: from here on the run can always be resumed
         try:
-            step_with_progress(
-                model,
-                end,
-                console,
-                on_step=lambda: _maybe_checkpoint(model, store, every),
-                should_stop=lambda: stop.requested,
-            )
+            with settled_heap():
+                step_with_progress(
+                    model,
+                    end,
+                    console,
+                    on_step=lambda: _maybe_checkpoint(model, store, every),
+                    should_stop=lambda: stop.requested,
+                )
         except (BudgetExceeded, ModelUnavailable) as error:
             console.print(f"[red]stopped: {error}[/red] (resume with: run.py resume {root})")
             code = 2

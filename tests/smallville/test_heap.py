@@ -1,0 +1,41 @@
+"""The collector's settings for a run: the built town frozen while it runs, and handed back afterwards."""
+
+import gc
+import weakref
+
+from smallville.heap import YOUNG_GENERATION_SIZE, settled_heap
+
+
+class _Node:
+    """A cycle: reference counting alone never frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_a_run_collects_young_objects_less_often_and_restores_the_settings():
+    before = gc.get_threshold()
+    with settled_heap():
+        assert gc.get_threshold() == (YOUNG_GENERATION_SIZE, *before[1:])
+    assert gc.get_threshold() == before
+
+
+def test_what_exists_when_the_run_starts_is_frozen_and_handed_back_at_its_end():
+    gc.collect()
+    permanent = gc.get_freeze_count()  # CPython 3.12 keeps its immortal objects there
+    town = _Node()
+    gone = weakref.ref(town)
+    with settled_heap():
+        assert gc.get_freeze_count() > permanent
+        del town
+        gc.collect()
+        assert gone() is not None  # frozen: no collection walks it during the run
+    gc.collect()
+    assert gone() is None  # a batch worker's next cell does not keep this one's town
+    assert gc.get_freeze_count() == permanent
+
+
+def test_garbage_left_by_the_build_is_collected_not_frozen():
+    garbage = weakref.ref(_Node())
+    with settled_heap():
+        assert garbage() is None
