@@ -75,7 +75,7 @@ def one_run(
             before = model.gateway.ledger.totals()
             calls, tokens = before.calls, before.tokens  # read now: the ledger updates its totals in place
             kinds = {kind: totals.calls for kind, totals in model.gateway.ledger.by_kind().items()}
-            names = {start.name for start in load_scenario(scenario_file("the_ville_n25")).agents}
+            names = {person.name for person in load_scenario(scenario_file("the_ville_n25")).agents}
             originals = _totals_of(model, names)
             profiler = cProfile.Profile() if profile else None
             # The minds: what runs on the event loop (thoughts, retrievals, embeddings); the rest is the engine's.
