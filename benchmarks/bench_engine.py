@@ -27,7 +27,8 @@ beside the town and not in it; `thread` serves from a thread of the town's own p
 requests, writing answers) takes turns with the town's under one interpreter lock.
 
     .venv/bin/python benchmarks/bench_engine.py [--mind loopback|offline] [--embedder hashing|loopback] [--agents 25]
-        [--until 2023-02-14T00:00] [--latency 0.3] [--thinking-steps 0,1,2,3] [--repeats 3] [--town-seeds 1,2,3]
+        [--until 2023-02-14T00:00] [--latency 0.3] [--thinking-steps 0,1,2,3]
+        [--talk-thinking-steps 0|N|same] [--repeats 3] [--town-seeds 1,2,3]
         [--server process|thread]
 """
 
@@ -76,20 +77,21 @@ def loopback_server(latency: float, where: str) -> Iterator[str]:
 
 
 def run(
-    mind: str, embedder: str, agents: int, until: datetime, latency: float, thinking_steps: int, seed: int = 0,
+    mind: str, embedder: str, agents: int, until: datetime, latency: float, thinking: dict, seed: int = 0,
     bounds: bool = True, server: str = "process",
 ) -> dict:  # fmt: skip
-    """One run with this seed; its figures (with the bounds of its thoughts if asked and the embedder is hashing)."""
+    """One run with this seed and `thinking` (thinking_steps, talk_thinking_steps); its figures (with the bounds of
+    its thoughts if asked and the embedder is hashing)."""
     os.environ.setdefault("OPENAI_API_KEY", "sk-loopback")
     forget_embedders()  # each run starts cold, as a new process would
     with loopback_server(latency, server) as url:
         embedding = {"embedder": "openai/loopback-embed"} if embedder == "loopback" else {"embedder": "hashing"}
         if mind == "offline":
-            model = SmallvilleModel(agents=agents, api_base=url, thinking_steps=thinking_steps, rng=seed, **embedding)
+            model = SmallvilleModel(agents=agents, api_base=url, rng=seed, **thinking, **embedding)
             most_in_flight = _count_in_flight(model.gateway.backend("offline"), latency)
         else:
             model = SmallvilleModel(
-                agents=agents, llm="openai/loopback", api_base=url, thinking_steps=thinking_steps, rng=seed, **embedding
+                agents=agents, llm="openai/loopback", api_base=url, rng=seed, **thinking, **embedding
             )
             most_in_flight = _count_in_flight(model.gateway.backend("openai/loopback"))
         recording = _record(model) if embedder == "hashing" and bounds else None
@@ -181,11 +183,25 @@ def _figures(model: SmallvilleModel, until: datetime, latency: float, most_in_fl
     busiest = max(item.calls for item in model.gateway.ledger.by_agent().values())
     ideal = max(busiest, totals.calls / model.gateway.config.max_in_flight) * latency
     aware = {fact.id: model.social.aware_share(fact.id) for fact in model.setting.facts}
-    talks = sum(entry["kind"] == "talk" for entry in model.event_log)
+    minutes = _talk_minutes(model.event_log)
     return {"wall": wall, "calls": totals.calls, "in_flight": in_flight, "waits": waits,
-            "busiest": busiest, "ideal": ideal, "embedding_batches": embedder.batches - batches, "talks": talks,
+            "busiest": busiest, "ideal": ideal, "embedding_batches": embedder.batches - batches, "talks": len(minutes),
+            "talk_minutes": statistics.median(minutes) if minutes else 0.0,
             "density": model.social.density(), "aware": aware,
             "load": os.getloadavg()[0]}  # fmt: skip
+
+
+def _talk_minutes(events: list[dict]) -> list[float]:
+    """How long each talk that ended lasted in simulated minutes, from its first line to its summary."""
+    first_line: dict[frozenset, datetime] = {}
+    minutes = []
+    for entry in events:
+        pair = frozenset((entry["agent"], entry.get("partner")))
+        if entry["kind"] == "line":
+            first_line.setdefault(pair, datetime.fromisoformat(entry["time"]))
+        elif entry["kind"] == "talk" and pair in first_line:
+            minutes.append((datetime.fromisoformat(entry["time"]) - first_line.pop(pair)).total_seconds() / 60)
+    return minutes
 
 
 def _spread(towns: list[dict], name: str, form: str) -> str:
@@ -202,6 +218,10 @@ def main() -> None:
     parser.add_argument("--until", default="2023-02-14T00:00")
     parser.add_argument("--latency", type=float, default=0.3)
     parser.add_argument("--thinking-steps", default="0,1,2,3", help="the settings to compare (0 = lock-step)")
+    parser.add_argument(
+        "--talk-thinking-steps", default="0",
+        help='steps a line of talk takes in each setting: a number, or "same" for its --thinking-steps',
+    )  # fmt: skip
     parser.add_argument("--repeats", type=int, default=3, help="runs of each setting (the wall time is their median)")
     parser.add_argument(
         "--town-seeds", default="1,2,3", help="other seeds whose towns to show beside seed 0's, run without latency"
@@ -217,14 +237,16 @@ def main() -> None:
         f"{args.embedder} embedder, loopback server in a {args.server}"
     )
     for steps in (int(value) for value in args.thinking_steps.split(",")):
+        talk_steps = steps if args.talk_thinking_steps == "same" else int(args.talk_thinking_steps)
+        thinking = {"thinking_steps": steps, "talk_thinking_steps": talk_steps}
         runs = [
-            run(args.mind, args.embedder, args.agents, until, args.latency, steps, server=args.server)
+            run(args.mind, args.embedder, args.agents, until, args.latency, thinking, server=args.server)
             for _ in range(args.repeats)
         ]
         first, wall = runs[0], statistics.median(figures["wall"] for figures in runs)
         aware = ", ".join(f"{fact} {100 * share:.0f}%" for fact, share in first["aware"].items())
         print(
-            f"thinking steps {steps}: wall {wall:.1f} s (median of {len(runs)}: "
+            f"thinking steps {steps} (in a talk {talk_steps}): wall {wall:.1f} s (median of {len(runs)}: "
             f"{', '.join(f'{figures["wall"]:.1f}' for figures in runs)}), {first['calls']} calls, "
             f"most in flight {first['in_flight']}, {first['waits']} steps waited, busiest agent {first['busiest']} "
             f"calls, ideal {first['ideal']:.1f} s, ratio {wall / first['ideal']:.1f}x, "
@@ -243,11 +265,15 @@ def main() -> None:
                 f"    the ideal with talk (a line waits for the partner's): {first['talk_chain']:.1f} s, "
                 f"ratio {wall / first['talk_chain']:.1f}x"
             )
-        print(f"    town: {first['talks']} talks, density {first['density']:.3f}, aware: {aware}")
+        print(
+            f"    town: {first['talks']} talks (median {first['talk_minutes']:.1f} simulated minutes), "
+            f"density {first['density']:.3f}, aware: {aware}"
+        )
         seeds = [int(value) for value in args.town_seeds.split(",") if value]
         if seeds:
             towns = [first] + [
-                run(args.mind, args.embedder, args.agents, until, 0.0, steps, seed=seed, bounds=False) for seed in seeds
+                run(args.mind, args.embedder, args.agents, until, 0.0, thinking, seed=seed, bounds=False)
+                for seed in seeds
             ]
             print(f"    towns of seeds 0,{args.town_seeds}: " + _spread(towns, "talks", "d") + " talks, density "
                   + _spread(towns, "density", ".3f") + ", calls " + _spread(towns, "calls", "d"))  # fmt: skip

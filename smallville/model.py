@@ -58,6 +58,7 @@ class SmallvilleModel(mesa.Model):
         self.step_count = 0
         self.collect_every = values["collect_every"]
         self.thinking_steps = values["thinking_steps"]
+        self.talk_thinking_steps = values["talk_thinking_steps"]
         mind_settings = {name: values[name] for name in MIND_SETTINGS}
         mind_settings["retrieval_weights"] = RetrievalWeights.parse(values["retrieval_weights"])
         self.config = MindConfig(**mind_settings)
@@ -141,10 +142,10 @@ class SmallvilleModel(mesa.Model):
     def step(self) -> None:
         """Snapshot, perceive, think (concurrently), apply in agent order, move, collect.
 
-        A thought started now that asks a model takes effect at the end of step `now + thinking_steps`
-        (smallville/thinking.py), one that asks none at the end of this step: 0 is the paper's lock-step, where
-        this step waits for every thought; with more, the town keeps stepping while thoughts are in flight and waits
-        only for those due. When a thought takes effect is fixed by the simulation, never by when its answer
+        A thought started now that asks a model takes effect at the end of step `now + thinking_steps` (a line of
+        talk `now + talk_thinking_steps`; smallville/thinking.py), one that asks none at the end of this step: 0 is
+        the paper's lock-step, where this step waits for every thought; with more, the town keeps stepping while
+        thoughts are in flight and waits only for those due. When a thought takes effect is fixed by the simulation, never by when its answer
         arrived, so a run is the same at any latency.
 
         The budget (max_calls, max_cost) is checked before the step: BudgetExceeded leaves the town between two
@@ -158,16 +159,16 @@ class SmallvilleModel(mesa.Model):
         view = self.snapshot()
         free = [agent for agent in self.people if agent.name not in self.thoughts]
         noticed = [agent.perceive(view) for agent in free]
-        started = []
+        delayed = []
         for agent, candidates in zip(free, noticed, strict=True):
             thinking = agent.prepare(view, candidates)
             if thinking is not None:
-                self.thoughts.start(
-                    agent.name, thinking, view.agents[agent.name], self.step_count + self.thinking_steps
-                )
-                started.append(agent.name)
-        if self.thinking_steps and started:  # a thought that asks no model takes effect now, as in lock-step
-            self.run_async(self.thoughts.sort_out(started, self.step_count))
+                steps = self.steps_to_think(agent)
+                self.thoughts.start(agent.name, thinking, view.agents[agent.name], self.step_count + steps)
+                if steps:
+                    delayed.append(agent.name)
+        if delayed:  # a thought that asks no model takes effect now, as in lock-step
+            self.run_async(self.thoughts.sort_out(delayed, self.step_count))
         self._apply_thoughts(self.thoughts.due(self.step_count), view)
         for agent in self.people:
             if agent.name not in self.thoughts:
@@ -176,6 +177,15 @@ class SmallvilleModel(mesa.Model):
         self.step_count += 1
         if self.step_count % self.collect_every == 0:
             self.collect()
+
+    def steps_to_think(self, agent: GenerativeAgent) -> int:
+        """How many steps after its own the thought this agent starts now takes effect, if it asks a model.
+
+        A line of talk (or the talk's summary) has `talk_thinking_steps`, any other thought `thinking_steps`: the
+        partner waits for the line, and the same N for both would stretch an 8-line talk from 1.5 simulated minutes
+        to 28 at N = 20 (README, "Thinking that overlaps time").
+        """
+        return self.talk_thinking_steps if agent.conversation is not None else self.thinking_steps
 
     def _apply_thoughts(self, names: list[str], view: WorldView) -> None:
         """Wait for these agents' thoughts, then apply what waited for them and their decisions, in agent order."""

@@ -60,6 +60,7 @@ _TYPES = {
     "seconds_per_step": int | None,
     "collect_every": int,
     "thinking_steps": int,
+    "talk_thinking_steps": int,
     "llm": str,
     "routes": dict[str, str] | None,
     "api_base": str | None,
@@ -136,6 +137,15 @@ _TOWN = (
         "steps a thought takes: one started at step s that asks a model takes effect at the end of step s+N, one "
         "that asks none at the end of step s (0: the paper's lock-step, each step waits for every thought; 1 or "
         "more: the town keeps stepping while thoughts are in flight, far less waiting for a real model)",
+        "town",
+        parse=check.whole_number(0),
+    ),
+    Parameter(
+        "talk_thinking_steps",
+        0,
+        "steps a thought of an agent in a talk takes (its line, or the talk's summary), counted as for "
+        "--thinking-steps (0: at the end of its own step, as in lock-step, so 8 lines take 1.5 simulated minutes "
+        "whatever --thinking-steps; the same N as --thinking-steps stretches a talk N-fold)",
         "town",
         parse=check.whole_number(0),
     ),

@@ -1,8 +1,9 @@
 """Thinking that overlaps time: a thought started at step s that asks a model takes effect at the end of step
-s + thinking_steps (one that asks none at the end of step s), a time the simulation fixes, so a run is the same at
-any model latency; 0 is the paper's lock-step."""
+s + thinking_steps (one that asks none at the end of step s; a line of talk at s + talk_thinking_steps), a time the
+simulation fixes, so a run is the same at any model latency; 0 is the paper's lock-step."""
 
 import asyncio
+import itertools
 import json
 import random
 from datetime import datetime
@@ -72,7 +73,7 @@ def test_a_thought_that_asks_no_model_takes_effect_at_its_own_step():
 
         def prepare(view, candidates, agent=agent, prepare=agent.prepare):
             thinking = prepare(view, candidates)
-            if thinking is not None:
+            if thinking is not None and model.steps_to_think(agent) == 3:  # not a line of talk
                 thought_at[agent.name] = (model.step_count, _asks_of(model, agent.name))
             return thinking
 
@@ -89,6 +90,24 @@ def test_a_thought_that_asks_no_model_takes_effect_at_its_own_step():
                 assert _asks_of(model, name) == asks
                 quick += 1
     assert quick > 3 and slow > 3
+    model.close()
+
+
+@pytest.mark.parametrize(("talk_thinking_steps", "seconds_between_lines"), [(0, 10), (6, 70)])
+def test_a_line_of_talk_takes_its_own_steps_whatever_a_thought_takes(talk_thinking_steps, seconds_between_lines):
+    """The partner waits for a line: with talk_thinking_steps 0 a talk goes a line a step, as in lock-step, while
+    every other thought that asks a model takes 6 steps; with 6 a line waits 6 steps and the partner's comes after."""
+    model = town(thinking_steps=6, talk_thinking_steps=talk_thinking_steps)
+    longest = 0  # the most steps a thought in flight had still to go
+    while sum(entry["kind"] == "line" for entry in model.event_log) < 4 and model.now < datetime(2023, 2, 14):
+        model.step()
+        longest = max([longest] + [model.thoughts[name].due - model.step_count + 1 for name in model.thoughts])
+    times = [datetime.fromisoformat(entry["time"]) for entry in model.event_log if entry["kind"] == "line"]
+    assert len(times) == 4
+    assert {(later - earlier).total_seconds() for earlier, later in itertools.pairwise(times)} == {
+        seconds_between_lines
+    }
+    assert longest == 6  # the other thoughts that ask a model still take their 6 steps
     model.close()
 
 
