@@ -145,8 +145,8 @@ class SmallvilleModel(mesa.Model):
         A thought started now that asks a model takes effect at the end of step `now + thinking_steps` (a line of
         talk `now + talk_thinking_steps`; smallville/thinking.py), one that asks none at the end of this step: 0 is
         the paper's lock-step, where this step waits for every thought; with more, the town keeps stepping while
-        thoughts are in flight and waits only for those due. When a thought takes effect is fixed by the simulation, never by when its answer
-        arrived, so a run is the same at any latency.
+        thoughts are in flight and waits only for those due. When a thought takes effect is fixed by the
+        simulation, never by when its answer arrived, so a run is the same at any latency.
 
         The budget (max_calls, max_cost) is checked before the step: BudgetExceeded leaves the town between two
         steps, its thoughts in flight intact, and a run resumed with more budget goes on exactly.
