@@ -252,3 +252,21 @@ def test_a_run_folder_checkpoint_with_thoughts_in_flight_resumes_exactly(tmp_pat
     for model in (whole, resumed):
         model.close()
     reopened.close()
+
+
+def test_a_run_folder_written_before_talks_had_their_own_steps_resumes_as_it_ran(tmp_path):
+    """Such a run gave a line of talk its thinking steps: resumed, it goes on doing so, not switching rules."""
+    from smallville.commands.loading import build_model
+
+    options = {"scenario_name": "the_ville_n3", "embedder": "hashing", "llm": "offline", "thinking_steps": 7}
+    model = SmallvilleModel(**options)
+    store = RunStore.create(tmp_path / "run", {**options, "end": "2023-02-13T09:00:00", "checkpoint_minutes": 10})
+    store.checkpoint(model)
+    store.close()
+    model.close()
+    reopened = RunStore.open(tmp_path / "run")
+    assert "talk_thinking_steps" not in reopened.config()
+    resumed = build_model(reopened)
+    assert resumed.talk_thinking_steps == 7
+    resumed.close()
+    reopened.close()
