@@ -3,8 +3,10 @@ loopback server.
 
 Prints, for each number of thinking steps (0 = the paper's lock-step), the median wall time of the runs, model calls,
 the most calls in flight, the steps that waited for answers, the ideal bound max(busiest agent's calls, calls / cap)
-x latency and the ratio to it, with the load average; then what the choice changes in the town (talks, density,
-awareness of each tracked fact). One day's town is one sample of a chaotic system, so the towns of other seeds
+x latency and the ratio to it, with the load average; then what the choice changes in the town (talks and their
+median length in simulated minutes, density, awareness of each tracked fact). `--talk-thinking-steps` sets the steps
+a line of talk takes in every setting (0, the default, as in lock-step; "same" for each setting's N, the rule
+before lines of talk had their own). One day's town is one sample of a chaotic system, so the towns of other seeds
 (--town-seeds, run without latency: the run is the same at any latency) are shown beside it as ranges; a comparison
 of settings on seed 0 alone once showed a difference the other seeds did not bear out.
 
