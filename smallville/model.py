@@ -182,7 +182,7 @@ class SmallvilleModel(mesa.Model):
         """How many steps after its own the thought this agent starts now takes effect, if it asks a model.
 
         A line of talk (or the talk's summary) has `talk_thinking_steps`, any other thought `thinking_steps`: the
-        partner waits for the line, and the same N for both would stretch an 8-line talk from 1.5 simulated minutes
+        partner waits for the line, and the same N for both would stretch an 8-line talk from 1.3 simulated minutes
         to 28 at N = 20 (README, "Thinking that overlaps time").
         """
         return self.talk_thinking_steps if agent.conversation is not None else self.thinking_steps

@@ -144,7 +144,7 @@ _TOWN = (
         "talk_thinking_steps",
         0,
         "steps a thought of an agent in a talk takes (its line, or the talk's summary), counted as for "
-        "--thinking-steps (0: at the end of its own step, as in lock-step, so 8 lines take 1.5 simulated minutes "
+        "--thinking-steps (0: at the end of its own step, as in lock-step, so 8 lines take 1.3 simulated minutes "
         "whatever --thinking-steps; the same N as --thinking-steps stretches a talk N-fold)",
         "town",
         parse=check.whole_number(0),
