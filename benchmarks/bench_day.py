@@ -11,6 +11,7 @@ figures below them are the last run's: every run makes the same calls). Each run
 prints how long the town's thread worked and how long its event loop sat waiting (offline: for MiniLM's vectors).
 """
 
+import argparse
 import os
 import resource
 import statistics
@@ -27,8 +28,25 @@ from smallville.heap import settled_heap
 from smallville.model import SmallvilleModel
 
 
+def _setting(text: str) -> tuple[str, int]:
+    """A name=value pair of the command line (a whole-number town or mind parameter, or runs)."""
+    name, equals, value = text.partition("=")
+    if not equals or not value.lstrip("-").isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r}: give name=whole number, e.g. conversation_memories=10 or runs=3")
+    return name, int(value)
+
+
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("label", nargs="?", default="minilm", choices=("minilm", "hashing", "minilm-onnx"))
+    parser.add_argument("days", nargs="?", type=float, default=1.0, help="simulated days (2: the paper's run)")
+    parser.add_argument("settings", nargs="*", type=_setting, help="name=value: a parameter, or runs=N")
+    return parser.parse_args()
+
+
 def main() -> None:
-    label = sys.argv[1] if len(sys.argv) > 1 else "minilm"
+    arguments = _arguments()
+    label = arguments.label
     embedder = "minilm" if label == "minilm-onnx" else label
     if label == "minilm-onnx":
         try:
@@ -40,8 +58,8 @@ def main() -> None:
         here = str(Path(__file__).resolve().parent)
         os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, (here, os.environ.get("PYTHONPATH"))))
         embeddings.MINILM_ENCODER = "onnx_minilm:DayOnnxEncoder"
-    days = float(sys.argv[2]) if len(sys.argv) > 2 else 1.0
-    settings = {name: int(value) for name, value in (pair.split("=", 1) for pair in sys.argv[3:])}
+    days = arguments.days
+    settings = dict(arguments.settings)
     walls = []
     for run in range(settings.pop("runs", 1)):
         forget_embedders()
