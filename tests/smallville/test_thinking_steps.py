@@ -182,9 +182,9 @@ def test_the_same_run_whether_an_embedding_api_answers_at_once_or_late(monkeypat
     assert retrievals >= 5 and {"line", "talk", "recall"} <= {kind for _, _, kind, _ in events}
 
 
-def _jittered_run(seed: int, thinking_steps: int) -> list[tuple]:
+def _jittered_run(seed: int, thinking_steps: int, talk_thinking_steps: int) -> list[tuple]:
     """The three agents' morning with every model call delayed by a random 0-4 ms: answers arrive in another order."""
-    model = town(thinking_steps=thinking_steps)
+    model = town(thinking_steps=thinking_steps, talk_thinking_steps=talk_thinking_steps)
     ask, delays = model.gateway.ask, random.Random(seed)
 
     async def late_ask(*args, **kwargs):
@@ -197,11 +197,11 @@ def _jittered_run(seed: int, thinking_steps: int) -> list[tuple]:
     return _events(model)
 
 
-@pytest.mark.parametrize("thinking_steps", [0, 2])
-def test_answers_arriving_in_another_order_change_nothing(thinking_steps):
-    first, second = _jittered_run(1, thinking_steps), _jittered_run(2, thinking_steps)
-    assert first == second
-    assert {"line", "talk", "action"} <= {kind for _, _, kind, _ in first}  # talks ran through thoughts in flight
+@pytest.mark.parametrize(("thinking_steps", "talk_thinking_steps"), [(0, 0), (2, 0), (2, 2)])
+def test_answers_arriving_in_another_order_change_nothing(thinking_steps, talk_thinking_steps):
+    first = _jittered_run(1, thinking_steps, talk_thinking_steps)
+    assert first == _jittered_run(2, thinking_steps, talk_thinking_steps)
+    assert {"line", "talk", "action"} <= {kind for _, _, kind, _ in first}  # with 2, 2 lines were in flight too
 
 
 def test_a_talk_that_ends_while_an_agent_thinks_reaches_it_with_its_thought():
