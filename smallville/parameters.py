@@ -136,7 +136,7 @@ _TOWN = (
         0,
         "steps a thought takes: one started at step s that asks a model takes effect at the end of step s+N, one "
         "that asks none at the end of step s (0: the paper's lock-step, each step waits for every thought; 1 or "
-        "more: the town keeps stepping while thoughts are in flight, far less waiting for a real model)",
+        "more: the town keeps stepping while thoughts are in flight and waits less for a real model)",
         "town",
         parse=check.whole_number(0),
     ),
