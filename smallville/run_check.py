@@ -99,7 +99,7 @@ class Snapshot:
 
 
 def read_config(folder: RunFolder) -> dict:
-    """config.json, checked.
+    """config.json, checked, with what a run written by an older version did where it names nothing.
 
     Raises:
         RunFolderError: If the folder is not a run folder or its config is damaged.
@@ -113,6 +113,8 @@ def read_config(folder: RunFolder) -> dict:
         raise RunFolderError(
             f"{folder.config}: {_first_error(error)}; restore it from a copy, or start a new run with `run.py simulate`"
         ) from error
+    # A run written before lines of talk had steps of their own gave them its thinking steps; it reads so.
+    data.setdefault("talk_thinking_steps", data.get("thinking_steps", 0))
     return data
 
 

@@ -39,8 +39,6 @@ def build_model(store, *, llm: str | None = None, restore: bool = True, truncate
     from smallville.scenario import ScenarioError  # noqa: PLC0415
 
     config = {key: value for key, value in store.config().items() if key not in RUN_KEYS}
-    # A run written before lines of talk had steps of their own gave them its thinking steps; it goes on so.
-    config.setdefault("talk_thinking_steps", config.get("thinking_steps", 0))
     if llm:
         config["llm"] = llm
     try:

@@ -101,6 +101,17 @@ def _save(figure, path: Path, plt) -> Path:
     return path
 
 
+def thinking_rule(config: dict) -> str:
+    """When the run's thoughts took effect, in words (it shapes the town: README, "Thinking that overlaps time")."""
+    steps, talk = config.get("thinking_steps", 0), config["talk_thinking_steps"]  # read_config fills in the latter
+    if not steps and not talk:
+        return "lock-step (each step waits for its thoughts)"
+    return (
+        f"a thought that asks a model takes effect {steps} steps after it began, a line of talk {talk} "
+        "(--thinking-steps, --talk-thinking-steps)"
+    )
+
+
 def _summary_markdown(folder: RunFolder, frame, facts: list[str], snapshot: Snapshot) -> str:
     config = read_config(folder)
     first, last = frame.iloc[0], frame.iloc[-1]
@@ -108,6 +119,7 @@ def _summary_markdown(folder: RunFolder, frame, facts: list[str], snapshot: Snap
         f"# Run report: {config.get('scenario_name', '?')}",
         "",
         f"- model: `{config.get('llm', '?')}`, embedder `{config.get('embedder', '?')}`, seed {config.get('rng')}",
+        f"- thinking: {thinking_rule(config)}",
         f"- simulated from {first['time']} to {last['time']}",
         f"- relationship density: {first['density']:.3f} -> {last['density']:.3f} (paper: 0.167 -> 0.74 in two days)",
     ]

@@ -257,6 +257,7 @@ def test_a_run_folder_checkpoint_with_thoughts_in_flight_resumes_exactly(tmp_pat
 def test_a_run_folder_written_before_talks_had_their_own_steps_resumes_as_it_ran(tmp_path):
     """Such a run gave a line of talk its thinking steps: resumed, it goes on doing so, not switching rules."""
     from smallville.commands.loading import build_model
+    from smallville.commands.report import thinking_rule
 
     options = {"scenario_name": "the_ville_n3", "embedder": "hashing", "llm": "offline", "thinking_steps": 7}
     model = SmallvilleModel(**options)
@@ -264,9 +265,11 @@ def test_a_run_folder_written_before_talks_had_their_own_steps_resumes_as_it_ran
     store.checkpoint(model)
     store.close()
     model.close()
+    assert "talk_thinking_steps" not in json.loads((tmp_path / "run" / "config.json").read_text())
     reopened = RunStore.open(tmp_path / "run")
-    assert "talk_thinking_steps" not in reopened.config()
+    assert reopened.config()["talk_thinking_steps"] == 7
     resumed = build_model(reopened)
     assert resumed.talk_thinking_steps == 7
+    assert "7 steps after it began, a line of talk 7" in thinking_rule(reopened.config())  # the report's line
     resumed.close()
     reopened.close()
