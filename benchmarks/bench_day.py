@@ -31,7 +31,7 @@ from smallville.model import SmallvilleModel
 def _setting(text: str) -> tuple[str, int]:
     """A name=value pair of the command line (a whole-number town or mind parameter, or runs)."""
     name, equals, value = text.partition("=")
-    if not equals or not value.lstrip("-").isdigit():
+    if not equals or not value.isdigit():
         raise argparse.ArgumentTypeError(f"{text!r}: give name=whole number, e.g. conversation_memories=10 or runs=3")
     return name, int(value)
 

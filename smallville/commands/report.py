@@ -107,8 +107,8 @@ def thinking_rule(config: dict) -> str:
     if not steps and not talk:
         return "lock-step (each step waits for its thoughts)"
     return (
-        f"a thought that asks a model takes effect {steps} steps after it began, a line of talk {talk} "
-        "(--thinking-steps, --talk-thinking-steps)"
+        f"overlapping: a thought that asks a model takes effect {steps} steps after it began, a line of talk {talk} "
+        "steps after (--thinking-steps, --talk-thinking-steps)"
     )
 
 

@@ -270,6 +270,6 @@ def test_a_run_folder_written_before_talks_had_their_own_steps_resumes_as_it_ran
     assert reopened.config()["talk_thinking_steps"] == 7
     resumed = build_model(reopened)
     assert resumed.talk_thinking_steps == 7
-    assert "7 steps after it began, a line of talk 7" in thinking_rule(reopened.config())  # the report's line
+    assert "7 steps after it began, a line of talk 7 steps after" in thinking_rule(reopened.config())  # the report
     resumed.close()
     reopened.close()
