@@ -212,6 +212,13 @@ def _spread(towns: list[dict], name: str, form: str) -> str:
     return f"{values[0]:{form}}-{values[-1]:{form}} (median {statistics.median_low(values):{form}})"
 
 
+def _talk_steps(text: str) -> str:
+    """--talk-thinking-steps: a whole number or "same"."""
+    if text != "same" and not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r}: give a whole number, e.g. 0, or same")
+    return text
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mind", choices=("loopback", "offline"), default="loopback")
@@ -221,7 +228,7 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.3)
     parser.add_argument("--thinking-steps", default="0,1,2,3", help="the settings to compare (0 = lock-step)")
     parser.add_argument(
-        "--talk-thinking-steps", default="0",
+        "--talk-thinking-steps", default="0", type=_talk_steps,
         help='steps a line of talk takes in each setting: a number, or "same" for its --thinking-steps',
     )  # fmt: skip
     parser.add_argument("--repeats", type=int, default=3, help="runs of each setting (the wall time is their median)")

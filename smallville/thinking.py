@@ -4,7 +4,7 @@ A thought started at step s that asks a model takes effect at the end of step s 
 none (a reused choice, a reaction its cool-down settles) takes effect at the end of step s, as in lock-step. A
 thought of an agent in a talk (its line, or the talk's summary) takes `talk_thinking_steps` instead (0 by default:
 its own step), since the partner waits for the line: with N for every thought an 8-line talk lasted 28 simulated
-minutes at N = 20 against 1.3 in lock-step (the original's talks last about 3). With 0
+minutes at N = 20 against 1.3 in lock-step (the original's last about 3 minutes). With 0
 (the paper's lock-step) every step waits for all of its thoughts. With N >= 1 the town keeps stepping while thoughts
 are in flight: their model calls progress whenever the engine waits, and a step waits only for the thoughts due at
 it, so an agent's chain of calls overlaps with the next N steps of the others'. Whether a thought asks a model is
