@@ -19,7 +19,12 @@ with talk: the issue's ideal counting that a line of talk waits for the partner'
 Two minds: `loopback` goes through litellm to a loopback server that answers every request type validly
 (agents/language/loopback_answers.py) with the given latency; its call pattern is the loopback's (~17 calls per
 agent-day). `offline` is the offline mind with the latency added under the gateway's in-flight cap: a real model's
-call pattern (~100 calls per agent-day) without litellm.
+call pattern (~55 calls per agent-day) without litellm.
+
+`--latency-spread S` spreads each call's latency log-normally around `--latency` (its median), as a hosted model's
+spreads: lock-step then waits for the slowest call of each step, and overlapping thoughts only for those due. A
+request's draw is seeded by its text (agents/language/loopback_server.py `call_latency`), so a run repeats; the ideal
+and the bounds then count each call's own latency.
 
 Two embedders: `hashing` (local, instant) or `loopback`, an embedding API through litellm: the loopback server's
 /v1/embeddings with the same latency, so storing and retrieving memories wait as they would for a hosted embedder.
@@ -29,7 +34,7 @@ beside the town and not in it; `thread` serves from a thread of the town's own p
 requests, writing answers) takes turns with the town's under one interpreter lock.
 
     .venv/bin/python benchmarks/bench_engine.py [--mind loopback|offline] [--embedder hashing|loopback] [--agents 25]
-        [--until 2023-02-14T00:00] [--latency 0.3] [--thinking-steps 0,1,2,3]
+        [--until 2023-02-14T00:00] [--latency 0.3] [--latency-spread 0.5] [--thinking-steps 0,1,2,3]
         [--talk-thinking-steps 0|N|same] [--repeats 3] [--town-seeds 1,2,3]
         [--server process|thread]
 """
@@ -44,13 +49,15 @@ import statistics
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from engine_bounds import Recording, barrier_bound, free_clocks_bound, talk_chain_bound
 
 from agents.embedder_choice import forget_embedders
-from agents.language.loopback_server import LoopbackServer
+from agents.language.loopback_server import LoopbackServer, call_latency
 from smallville.heap import settled_heap
 from smallville.model import SmallvilleModel
 
@@ -64,13 +71,15 @@ _THOUGHT: contextvars.ContextVar[dict | None] = contextvars.ContextVar("thought"
 
 
 @contextlib.contextmanager
-def loopback_server(latency: float, where: str) -> Iterator[str]:
-    """A loopback server answering `latency` seconds late, in its own process or in a thread of this one; its URL."""
+def loopback_server(latency: float, spread: float, where: str) -> Iterator[str]:
+    """A loopback server answering `latency` seconds late (spread as `call_latency` spreads it), in its own process or
+    in a thread of this one; its URL."""
     if where == "thread":
-        with LoopbackServer(latency=latency, lifetime_s=3600) as server:
+        with LoopbackServer(latency=latency, latency_spread=spread, lifetime_s=3600) as server:
             yield server.url
         return
-    command = [sys.executable, "-m", "agents.language.loopback_server", "--latency", str(latency)]
+    command = [sys.executable, "-m", "agents.language.loopback_server", "--latency", str(latency),
+               "--latency-spread", str(spread)]  # fmt: skip
     with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as server:
         try:
             yield json.loads(server.stdout.readline())["url"]
@@ -80,32 +89,32 @@ def loopback_server(latency: float, where: str) -> Iterator[str]:
 
 def run(
     mind: str, embedder: str, agents: int, until: datetime, latency: float, thinking: dict, seed: int = 0,
-    bounds: bool = True, server: str = "process",
+    bounds: bool = True, server: str = "process", spread: float = 0.0,
 ) -> dict:  # fmt: skip
     """One run with this seed and `thinking` (thinking_steps, talk_thinking_steps); its figures (with the bounds of
     its thoughts if asked and the embedder is hashing)."""
     os.environ.setdefault("OPENAI_API_KEY", "sk-loopback")
     forget_embedders()  # each run starts cold, as a new process would
-    with loopback_server(latency, server) as url:
+    with loopback_server(latency, spread, server) as url:
         embedding = {"embedder": "openai/loopback-embed"} if embedder == "loopback" else {"embedder": "hashing"}
         if mind == "offline":
             model = SmallvilleModel(agents=agents, api_base=url, rng=seed, **thinking, **embedding)
-            most_in_flight = _count_in_flight(model.gateway.backend("offline"), latency)
+            calls = _count_in_flight(model.gateway.backend("offline"), latency, spread, delay=True)
         else:
             model = SmallvilleModel(
                 agents=agents, llm="openai/loopback", api_base=url, rng=seed, **thinking, **embedding
             )
-            most_in_flight = _count_in_flight(model.gateway.backend("openai/loopback"))
+            calls = _count_in_flight(model.gateway.backend("openai/loopback"), latency, spread, delay=False)
         recording = _record(model) if embedder == "hashing" and bounds else None
-        figures = _figures(model, until, latency, most_in_flight)
+        figures = _figures(model, until, calls)
         if recording is not None:
             for thought in recording.thoughts:
                 thought["due"] = thought.pop("of").due  # a thought that asked no model was due at its own step
-            figures["barrier"] = barrier_bound(recording, latency)
+            figures["barrier"] = barrier_bound(recording)
             radius = model.config.vision_radius + SIGHT_MARGIN
-            figures["free"] = free_clocks_bound(recording, latency, radius)
-            figures["free_late"] = free_clocks_bound(recording, latency, radius, lookahead=PERCEPTION_DELAY)
-            figures["talk_chain"] = max(talk_chain_bound(recording, latency), figures["ideal"])
+            figures["free"] = free_clocks_bound(recording, radius)
+            figures["free_late"] = free_clocks_bound(recording, radius, lookahead=PERCEPTION_DELAY)
+            figures["talk_chain"] = max(talk_chain_bound(recording), figures["ideal"])
         return figures
 
 
@@ -117,7 +126,7 @@ def _record(model: SmallvilleModel) -> Recording:
 
     def started(name, thinking, shown, due):
         talk = people[name].conversation
-        thought = {"agent": name, "start": model.step_count, "due": due, "rounds": 0, "in_flight": 0,
+        thought = {"agent": name, "start": model.step_count, "due": due, "rounds": 0, "in_flight": 0, "wait": 0.0,
                    "partner": talk.partner_of(name) if talk else None}  # fmt: skip
         recording.thoughts.append(thought)
         token = _THOUGHT.set(thought)
@@ -134,34 +143,49 @@ def _record(model: SmallvilleModel) -> Recording:
     return recording
 
 
-def _count_in_flight(backend, latency: float = 0.0):
-    """Count a backend's calls in flight (and the rounds of the thought each belongs to), making it answer `latency`
-    seconds late if asked (inside the gateway's cap, as a remote model would); returns a function that tells the most
-    calls it had in flight at once."""
-    complete = backend.complete
-    flight = {"now": 0, "most": 0}
+@dataclass
+class Flight:
+    """What a run's model calls did: the most in flight at once, and the seconds each agent's calls waited."""
 
-    async def late(*args, **kwargs):
-        flight["now"] += 1
-        flight["most"] = max(flight["most"], flight["now"])
+    now: int = 0
+    most: int = 0
+    waited: Counter = field(default_factory=Counter)
+
+
+def _count_in_flight(backend, latency: float, spread: float, *, delay: bool) -> Flight:
+    """Count a backend's calls in flight and how long each waits for its answer (`call_latency`, the loopback
+    server's own draw), making the backend itself answer that late if `delay` (inside the gateway's cap, as a remote
+    model would). Each thought's rounds of calls are counted too, a round lasting as long as its slowest call."""
+    complete = backend.complete
+    flight = Flight()
+
+    async def late(request, messages, parameters):
+        wait = call_latency(latency, spread, [message["content"] for message in messages])
+        flight.now += 1
+        flight.most = max(flight.most, flight.now)
         thought = _THOUGHT.get()
         if thought is not None:
-            thought["rounds"] += thought["in_flight"] == 0
+            flight.waited[thought["agent"]] += wait
+            if thought["in_flight"] == 0:
+                thought["rounds"] += 1
+                thought["round"] = 0.0
+            thought["wait"] += max(wait - thought["round"], 0.0)
+            thought["round"] = max(thought["round"], wait)
             thought["in_flight"] += 1
         try:
-            if latency:
-                await asyncio.sleep(latency)
-            return await complete(*args, **kwargs)
+            if delay and wait:
+                await asyncio.sleep(wait)
+            return await complete(request, messages, parameters)
         finally:
-            flight["now"] -= 1
+            flight.now -= 1
             if thought is not None:
                 thought["in_flight"] -= 1
 
     backend.complete = late
-    return lambda: flight["most"]
+    return flight
 
 
-def _figures(model: SmallvilleModel, until: datetime, latency: float, most_in_flight) -> dict:
+def _figures(model: SmallvilleModel, until: datetime, flight: Flight) -> dict:
     """Run the model to `until`, counting the steps that waited for answers; the figures of the run."""
     waits = 0
     apply = model._apply_thoughts
@@ -180,13 +204,13 @@ def _figures(model: SmallvilleModel, until: datetime, latency: float, most_in_fl
         model.run_until(until)
     wall = time.perf_counter() - started
     model.close()
-    in_flight = most_in_flight()
     totals = model.gateway.ledger.totals()
     busiest = max(item.calls for item in model.gateway.ledger.by_agent().values())
-    ideal = max(busiest, totals.calls / model.gateway.config.max_in_flight) * latency
+    waited = flight.waited.values()  # the issue's ideal, with each call's own latency
+    ideal = max(max(waited, default=0.0), sum(waited) / model.gateway.config.max_in_flight)
     aware = {fact.id: model.social.aware_share(fact.id) for fact in model.setting.facts}
     minutes = _talk_minutes(model.event_log)
-    return {"wall": wall, "calls": totals.calls, "in_flight": in_flight, "waits": waits,
+    return {"wall": wall, "calls": totals.calls, "in_flight": flight.most, "waits": waits,
             "busiest": busiest, "ideal": ideal, "embedding_batches": embedder.batches - batches, "talks": len(minutes),
             "talk_minutes": statistics.median(minutes) if minutes else 0.0,
             "density": model.social.density(), "aware": aware,
@@ -226,6 +250,11 @@ def main() -> None:
     parser.add_argument("--agents", type=int, default=25)
     parser.add_argument("--until", default="2023-02-14T00:00")
     parser.add_argument("--latency", type=float, default=0.3)
+    parser.add_argument(
+        "--latency-spread", type=float, default=0.0,
+        help="spread each call's latency log-normally around --latency with this shape (0.5: one call in twenty "
+        "over 2.3x), as a hosted model's spreads",
+    )  # fmt: skip
     parser.add_argument("--thinking-steps", default="0,1,2,3", help="the settings to compare (0 = lock-step)")
     parser.add_argument(
         "--talk-thinking-steps", default="0", type=_talk_steps,
@@ -242,14 +271,16 @@ def main() -> None:
     args = parser.parse_args()
     until = datetime.fromisoformat(args.until)
     print(
-        f"{args.agents} agents to {until:%Y-%m-%d %H:%M}, {args.latency * 1000:.0f} ms a call, {args.mind} mind, "
+        f"{args.agents} agents to {until:%Y-%m-%d %H:%M}, {args.latency * 1000:.0f} ms a call"
+        f"{f' (median; log-normal spread {args.latency_spread})' if args.latency_spread else ''}, {args.mind} mind, "
         f"{args.embedder} embedder, loopback server in a {args.server}"
     )
     for steps in (int(value) for value in args.thinking_steps.split(",")):
         talk_steps = steps if args.talk_thinking_steps == "same" else int(args.talk_thinking_steps)
         thinking = {"thinking_steps": steps, "talk_thinking_steps": talk_steps}
+        options = {"server": args.server, "spread": args.latency_spread}
         runs = [
-            run(args.mind, args.embedder, args.agents, until, args.latency, thinking, server=args.server)
+            run(args.mind, args.embedder, args.agents, until, args.latency, thinking, **options)
             for _ in range(args.repeats)
         ]
         first, wall = runs[0], statistics.median(figures["wall"] for figures in runs)

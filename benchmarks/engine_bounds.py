@@ -5,10 +5,10 @@ others' as if the agents never met. A run that is the same at any latency cannot
 the simulation fixes (smallville/thinking.py), and what it decides then is seen by others, whose next thoughts
 depend on it. The bounds here take the engine's own work as nothing and no cap on calls in flight; each
 thought counts its rounds of calls (a call made while none of its other calls is in flight starts one; a round
-takes the latency).
+takes as long as its slowest call: the latency, or with a spread each call's own draw) and their sum, its wait.
 
 - `barrier_bound`: engines with one clock (this one). The end of step t comes no sooner than the end of step t - 1,
-  nor sooner than the start of each thought due at t plus its rounds x latency.
+  nor sooner than the start of each thought due at t plus its wait.
 - `free_clocks_bound`: engines that let agents out of each other's reach step on their own clocks (conservative
   parallel discrete-event simulation, built and measured on the branch free-clocks-experiment). Agent i's step t
   waits for agent k only to have finished step t - (d - radius) when they are d > radius tiles apart (Chebyshev; a
@@ -38,8 +38,8 @@ class Recording:
     """What a run's bounds are computed from.
 
     Attributes:
-        thoughts: One dict per thought: agent, start step, due step, rounds of calls, and the talk partner it
-            began with (None out of a talk).
+        thoughts: One dict per thought: agent, start step, due step, rounds of calls, their wait in seconds, and the
+            talk partner it began with (None out of a talk).
         tiles: Per step, where each agent stood when it began (agents in the model's order).
         names: The agents' names in that order.
     """
@@ -49,7 +49,7 @@ class Recording:
     names: list[str] = field(default_factory=list)
 
 
-def barrier_bound(recording: Recording, latency: float) -> float:
+def barrier_bound(recording: Recording) -> float:
     """The earliest the last step can end with one clock for the town."""
     due_at: dict[int, list[dict]] = {}
     for thought in recording.thoughts:
@@ -59,12 +59,12 @@ def barrier_bound(recording: Recording, latency: float) -> float:
     end = 0.0
     for step in steps:
         for thought in due_at.get(step, ()):
-            end = max(end, ends.get(thought["start"] - 1, 0.0) + thought["rounds"] * latency)
+            end = max(end, ends.get(thought["start"] - 1, 0.0) + thought["wait"])
         ends[step] = end
     return end
 
 
-def free_clocks_bound(recording: Recording, latency: float, radius: int, lookahead: int = 0) -> float:
+def free_clocks_bound(recording: Recording, radius: int, lookahead: int = 0) -> float:
     """The earliest the last agent can finish the recorded steps when agents farther apart than `radius` tiles need
     not wait for each other, and with a `lookahead`, agents within it neither (see the module's docstring)."""
     tiles = np.asarray(recording.tiles)  # (steps, agents, 2)
@@ -75,14 +75,14 @@ def free_clocks_bound(recording: Recording, latency: float, radius: int, lookahe
     due_at: dict[int, list[tuple[int, int, int]]] = {}
     for thought in recording.thoughts:
         agent, start, due = index[thought["agent"]], thought["start"], thought["due"]
-        due_at.setdefault(due, []).append((agent, start, thought["rounds"]))
+        due_at.setdefault(due, []).append((agent, start, thought["wait"]))
         known[start : min(due, steps), agent] = start  # standing still: fixed once it began thinking
     agents = np.arange(count)
     others = ~np.eye(count, dtype=bool)
     for step in range(steps):
         ready = ends[step].copy()
-        for agent, start, rounds in due_at.get(step, ()):
-            ready[agent] = max(ready[agent], ends[start, agent] + rounds * latency)
+        for agent, start, wait in due_at.get(step, ()):
+            ready[agent] = max(ready[agent], ends[start, agent] + wait)
         apart = np.abs(tiles[step][:, None, :] - tiles[step][None, :, :]).max(axis=2)
         behind = step - np.maximum(apart - radius, 0) - lookahead  # the step another agent must have finished
         waits = (others if lookahead else apart > radius) & (behind >= 0)
@@ -99,7 +99,7 @@ def free_clocks_bound(recording: Recording, latency: float, radius: int, lookahe
     return float(ends[steps].max())
 
 
-def talk_chain_bound(recording: Recording, latency: float) -> float:
+def talk_chain_bound(recording: Recording) -> float:
     """The longest chain of calls in the run when only an agent's own thoughts and its talk partner's lines are
     waited for (see the module's docstring)."""
     applied: dict[str, list[tuple[int, float]]] = {}  # per agent, (due step, end) of its thoughts in start order
@@ -110,7 +110,7 @@ def talk_chain_bound(recording: Recording, latency: float) -> float:
         partner = thought.get("partner")
         if partner is not None:
             ready = max(ready, max((end for due, end in applied.get(partner, []) if due < start), default=0.0))
-        end = ready + thought["rounds"] * latency
+        end = ready + thought["wait"]
         applied.setdefault(agent, []).append((thought["due"], end))
         longest = max(longest, end)
     return longest

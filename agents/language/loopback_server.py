@@ -4,14 +4,18 @@ OpenAI's chat completions (`openai/`, `hosted_vllm/`: `url`), ollama's /api/chat
 Anthropic's /v1/messages (`anthropic/`: `root`), all on one port.
 
 Started and stopped by the tests themselves (a context manager on a free port, in a background thread, with a
-maximum lifetime), with configurable latency, injected failures, and a count of the most requests held at once.
+maximum lifetime), with configurable latency (fixed, or spread as a hosted model's is), injected failures, and a count
+of the most requests held at once.
 Answers come from `loopback_answers`, valid for every request type. It never listens beyond loopback.
 """
 
 import argparse
 import asyncio
 import json
+import math
+import random
 import threading
+import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -27,6 +31,20 @@ FAULTS = ("429", "500", "hang", "empty", "malformed", "long")
 JSON_SCHEMA_REFUSAL = (
     "1 validation error: response_format.type: Input should be 'text' or 'json_object' (literal_error)"
 )
+
+
+def call_latency(latency: float, spread: float, texts) -> float:
+    """How long a request waits for its answer: `latency`, or with a `spread`, a log-normal draw around it.
+
+    A hosted model's latency spreads (a long answer, a busy server), and lock-step then waits for the slowest call of
+    every step. The draw has median `latency` and shape `spread` (the standard deviation of its logarithm: 0.5 puts
+    one call in twenty above 2.3x the median), seeded by the request's texts, so the same request waits as long in
+    every run.
+    """
+    if not spread:
+        return latency
+    draw = random.Random(zlib.crc32("\n".join(texts).encode())).gauss(0.0, 1.0)
+    return latency * math.exp(spread * draw)
 
 
 @dataclass
@@ -45,8 +63,9 @@ class LoopbackServer:
 
     def __init__(self, latency: float = 0.0, faults: list[str] | None = None, lifetime_s: float = 600.0,
                  hang_s: float = 30.0, port: int = 0, refuse_json_schema: bool = False,
-                 refuse_params: tuple[str, ...] = ()):  # fmt: skip
+                 refuse_params: tuple[str, ...] = (), latency_spread: float = 0.0):  # fmt: skip
         self.latency = latency
+        self.latency_spread = latency_spread
         self.refuse_json_schema = refuse_json_schema
         self.refuse_params = refuse_params
         self.prefix_cache = wires.PrefixCache()
@@ -106,7 +125,9 @@ class LoopbackServer:
         self.stats.max_in_flight = max(self.stats.max_in_flight, self.stats.in_flight)
         try:
             fault = self.faults.pop(0) if self.faults else None
-            await asyncio.sleep(self.hang_s if fault == "hang" else self.latency)
+            texts = [message["content"] for message in messages]
+            wait = call_latency(self.latency, self.latency_spread, texts)
+            await asyncio.sleep(self.hang_s if fault == "hang" else wait)
             if fault in {"429", "500"}:
                 self.stats.statuses[int(fault)] += 1
                 return web.json_response({"error": {"message": f"injected {fault}"}}, status=int(fault))
@@ -123,7 +144,7 @@ class LoopbackServer:
         body = await request.json()
         texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
         self.stats.requests += 1
-        await asyncio.sleep(self.latency)  # an embedding API answers late too
+        await asyncio.sleep(call_latency(self.latency, self.latency_spread, texts))  # an embedding API is late too
         data = [{"object": "embedding", "index": i, "embedding": _toy_vector(text)} for i, text in enumerate(texts)]
         usage = {"prompt_tokens": sum(map(estimate_tokens, texts)), "total_tokens": sum(map(estimate_tokens, texts))}
         return web.json_response({"object": "list", "data": data, "model": body.get("model"), "usage": usage})
@@ -181,13 +202,16 @@ def _toy_vector(text: str, dim: int = 16) -> list[float]:
 
 
 def main() -> None:
-    """`python -m agents.language.loopback_server --port P --latency 0.3`: serve until interrupted (benchmarks)."""
+    """`python -m agents.language.loopback_server --port P --latency 0.3 --latency-spread 0.5`: serve (benchmarks)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--latency", type=float, default=0.3)
+    parser.add_argument("--latency-spread", type=float, default=0.0)
     parser.add_argument("--lifetime", type=float, default=3600)
     args = parser.parse_args()
-    server = LoopbackServer(latency=args.latency, lifetime_s=args.lifetime, port=args.port).start()
+    server = LoopbackServer(
+        latency=args.latency, latency_spread=args.latency_spread, lifetime_s=args.lifetime, port=args.port
+    ).start()
     print(json.dumps({"url": server.url}), flush=True)
     server._thread.join()
 
