@@ -145,10 +145,11 @@ def _record(model: SmallvilleModel) -> Recording:
 
 @dataclass
 class Flight:
-    """What a run's model calls did: the most in flight at once, and the seconds each agent's calls waited."""
+    """What a run's model calls did: the most in flight at once, and each agent's calls and the seconds they waited."""
 
     now: int = 0
     most: int = 0
+    calls: Counter = field(default_factory=Counter)
     waited: Counter = field(default_factory=Counter)
 
 
@@ -165,6 +166,7 @@ def _count_in_flight(backend, latency: float, spread: float, *, delay: bool) -> 
         flight.most = max(flight.most, flight.now)
         thought = _THOUGHT.get()
         if thought is not None:
+            flight.calls[thought["agent"]] += 1
             flight.waited[thought["agent"]] += wait
             if thought["in_flight"] == 0:
                 thought["rounds"] += 1
@@ -205,7 +207,7 @@ def _figures(model: SmallvilleModel, until: datetime, flight: Flight) -> dict:
     wall = time.perf_counter() - started
     model.close()
     totals = model.gateway.ledger.totals()
-    busiest = max(item.calls for item in model.gateway.ledger.by_agent().values())
+    busiest = max(flight.calls.values(), default=0)  # the run's calls, not the build's
     waited = flight.waited.values()  # the issue's ideal, with each call's own latency
     ideal = max(max(waited, default=0.0), sum(waited) / model.gateway.config.max_in_flight)
     aware = {fact.id: model.social.aware_share(fact.id) for fact in model.setting.facts}
