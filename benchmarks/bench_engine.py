@@ -115,7 +115,26 @@ def run(
             figures["free"] = free_clocks_bound(recording, radius)
             figures["free_late"] = free_clocks_bound(recording, radius, lookahead=PERCEPTION_DELAY)
             figures["talk_chain"] = max(talk_chain_bound(recording), figures["ideal"])
+            figures["waited_for"] = _waited_for(recording)
         return figures
+
+
+# What the steps that waited waited for: the thoughts due at a step that asked a model, by the kinds of their calls.
+TALK_KINDS = frozenset({"conversation_line", "conversation_summary"})
+
+
+def _waited_for(recording: Recording) -> dict[str, int]:
+    """The steps that waited, sorted by what for: only lines of talk and talks' summaries (one after another by
+    nature: a line waits for the partner's), only reactions to someone in view (whether to talk), or anything else
+    (plans, actions, reflection) among them."""
+    due: dict[int, set[str]] = {}
+    for thought in recording.thoughts:
+        if thought["rounds"] and thought["due"] < len(recording.tiles):  # not one still in flight when the run ended
+            due.setdefault(thought["due"], set()).update(thought["kinds"])
+    counts = {"talk": 0, "reaction": 0, "other": 0}
+    for kinds in due.values():
+        counts["talk" if kinds <= TALK_KINDS else "reaction" if kinds == {"reaction"} else "other"] += 1
+    return counts
 
 
 def _record(model: SmallvilleModel) -> Recording:
@@ -127,7 +146,7 @@ def _record(model: SmallvilleModel) -> Recording:
     def started(name, thinking, shown, due):
         talk = people[name].conversation
         thought = {"agent": name, "start": model.step_count, "due": due, "rounds": 0, "in_flight": 0, "wait": 0.0,
-                   "partner": talk.partner_of(name) if talk else None}  # fmt: skip
+                   "kinds": set(), "partner": talk.partner_of(name) if talk else None}  # fmt: skip
         recording.thoughts.append(thought)
         token = _THOUGHT.set(thought)
         try:
@@ -167,6 +186,7 @@ def _count_in_flight(backend, latency: float, spread: float, *, delay: bool) -> 
         thought = _THOUGHT.get()
         if thought is not None:
             flight.calls[thought["agent"]] += 1
+            thought["kinds"].add(request.kind)
             flight.waited[thought["agent"]] += wait
             if thought["in_flight"] == 0:
                 thought["rounds"] += 1
@@ -302,6 +322,12 @@ def main() -> None:
                 f"the wall is {wall / barrier:.2f}x it), free clocks {free:.1f} s ({free / first['ideal']:.1f}x), "
                 f"free clocks if agents saw each other {PERCEPTION_DELAY} step late {late:.1f} s "
                 f"({late / first['ideal']:.2f}x)"
+            )
+            waited_for = first["waited_for"]
+            print(
+                f"    steps that waited for thoughts that asked a model: {sum(waited_for.values())}; only for lines of "
+                f"talk or talks' summaries {waited_for['talk']}, only for reactions {waited_for['reaction']}, for "
+                f"anything else among them {waited_for['other']}"
             )
             print(
                 f"    the ideal with talk (a line waits for the partner's): {first['talk_chain']:.1f} s, "
