@@ -58,6 +58,7 @@ from engine_bounds import Recording, barrier_bound, free_clocks_bound, talk_chai
 
 from agents.embedder_choice import forget_embedders
 from agents.language.loopback_server import LoopbackServer, call_latency
+from agents.language.requests import ConversationLineRequest, ConversationSummaryRequest, ReactionRequest
 from smallville.heap import settled_heap
 from smallville.model import SmallvilleModel
 
@@ -120,7 +121,7 @@ def run(
 
 
 # What the steps that waited waited for: the thoughts due at a step that asked a model, by the kinds of their calls.
-TALK_KINDS = frozenset({"conversation_line", "conversation_summary"})
+TALK_KINDS = frozenset({ConversationLineRequest.kind, ConversationSummaryRequest.kind})
 
 
 def _waited_for(recording: Recording) -> dict[str, int]:
@@ -133,7 +134,7 @@ def _waited_for(recording: Recording) -> dict[str, int]:
             due.setdefault(thought["due"], set()).update(thought["kinds"])
     counts = {"talk": 0, "reaction": 0, "other": 0}
     for kinds in due.values():
-        counts["talk" if kinds <= TALK_KINDS else "reaction" if kinds == {"reaction"} else "other"] += 1
+        counts["talk" if kinds <= TALK_KINDS else "reaction" if kinds == {ReactionRequest.kind} else "other"] += 1
     return counts
 
 
