@@ -20,6 +20,7 @@ from mesa.discrete_space import CellAgent
 
 from agents.agent_memory import AgentMemory, PendingMemory, mentioned_names
 from agents.cognition.acting import IN_PLACE, in_place_action, next_action
+from agents.cognition.asking import together
 from agents.cognition.conversing import next_line, remember_conversation, summarize
 from agents.cognition.perceiving import QuietLook, perceive
 from agents.cognition.planning import plan_day, rewrite_schedule, summarize_day
@@ -226,15 +227,15 @@ class GenerativeAgent(CellAgent):
         if self._new_day_due(now):
             await self._new_day(ask, now)
         if conversation is not None:
-            await self._converse(ask, view, conversation, decision)
+            await self._converse_and_fit(ask, view, conversation, decision)
         else:
             outcome: ReactionOutcome = await react(
                 ask, self.identity, self.memories, view, candidates, self.social, self.mind.config
             )
             decision.talk_to = outcome.talk_to
             self.talk.rewrite = outcome.wait or self.talk.rewrite
-        if self.talk.rewrite is not None:
-            await self._rewrite_schedule(ask, now)
+            if self.talk.rewrite is not None:
+                await self._rewrite_schedule(ask, now)
         if conversation is None and self._action_due(now):
             await next_action(
                 ask,
@@ -285,6 +286,23 @@ class GenerativeAgent(CellAgent):
         self.journal.append(("plan", self.identity.currently, {"day": now.date().isoformat(), "blocks": hourly}))
         if self.action is not None:
             self.action.minutes = 0  # re-resolve from the new schedule
+
+    async def _converse_and_fit(self, ask, view: WorldView, conversation: Conversation, decision: Decision) -> None:
+        """Its line (or the talk's summary) and, at a talk's first step, the schedule rewritten around the talk.
+
+        The two need nothing from each other, so they are asked together: one round of latency instead of two. Only
+        one of them may rate the queued memories (the line if one is asked, else the rewrite), fixed here rather
+        than by which request reaches the rider first, which would depend on timing.
+        """
+        if self.talk.rewrite is None:
+            await self._converse(ask, view, conversation, decision)
+            return
+        speaks = not conversation.ended and conversation.speaker == self.name
+        plain = self._ask()
+        await together(
+            self._converse(ask if speaks else plain, view, conversation, decision),
+            self._rewrite_schedule(plain if speaks else ask, view.now),
+        )
 
     async def _converse(self, ask, view: WorldView, conversation: Conversation, decision: Decision) -> None:
         if not conversation.ended and conversation.speaker == self.name:

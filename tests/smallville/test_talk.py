@@ -1,8 +1,10 @@
 """Two agents placed side by side talk, keep the talk, and wait out the cool-down; memories stay with their owner."""
 
+import asyncio
 from datetime import datetime, timedelta
 
 from agents.conversation import Conversation
+from smallville.conversations import start_talk
 from smallville.model import SmallvilleModel
 
 
@@ -68,3 +70,35 @@ def test_the_public_status_follows_the_tile_the_minutes_and_the_talk():
     status = isabella.status()
     assert status.talking_with == "Maria Lopez" and status.activity == "talking with Maria Lopez"
     assert status.action_ends == model.now + timedelta(minutes=10)
+
+
+def test_the_first_line_and_the_schedule_rewritten_around_the_talk_are_asked_at_once():
+    """They need nothing from each other: the speaker's step waits one round of latency for both, not two."""
+    model = SmallvilleModel(
+        scenario_name="the_ville_n3", agents=["Isabella Rodriguez", "Maria Lopez"], embedder="hashing", rng=1
+    )
+    isabella, maria = model.people
+    model.run_until(datetime(2023, 2, 13, 11, 0))
+    backend = model.gateway.backend("offline")
+    complete = backend.complete
+    in_flight: list[tuple[str, str]] = []
+    seen_together: set[frozenset] = set()
+
+    async def slow(request, messages, parameters):
+        inner = getattr(request, "inner", request)
+        asker = getattr(inner, "speaker", None) or getattr(inner, "identity", None)
+        call = (asker.name if asker else "", inner.kind)
+        in_flight.append(call)
+        seen_together.add(frozenset(kind for name, kind in in_flight if name == call[0]))
+        try:
+            await asyncio.sleep(0.05)
+            return await complete(request, messages, parameters)
+        finally:
+            in_flight.remove(call)
+
+    backend.complete = slow
+    assert start_talk(model, isabella, maria, model.now)
+    model.step()
+    line = [entry for entry in model.event_log if entry["kind"] == "line"]
+    assert [entry["agent"] for entry in line] == ["Isabella Rodriguez"]
+    assert frozenset({"conversation_line", "schedule_rewrite"}) in seen_together
