@@ -30,6 +30,7 @@ from agents.cognition.scoring import ScoringRider, score_importance, settle_know
 from agents.conversation import Conversation
 from agents.decision import Decision
 from agents.identity import Identity
+from agents.language.answers import ConversationTurn
 from agents.mind import Mind
 from agents.persona import Persona
 from agents.records import PlanState, Reuse, SocialClock, TalkState
@@ -233,6 +234,8 @@ class GenerativeAgent(CellAgent):
                 ask, self.identity, self.memories, view, candidates, self.social, self.mind.config
             )
             decision.talk_to = outcome.talk_to
+            if outcome.opening:
+                decision.line = ConversationTurn(line=outcome.opening, end=False)
             self.talk.rewrite = outcome.wait or self.talk.rewrite
             if self.talk.rewrite is not None:
                 await self._rewrite_schedule(ask, now)

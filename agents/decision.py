@@ -11,7 +11,7 @@ class Decision:
 
     Attributes:
         talk_to: Start a conversation with this agent (if both are still free when applied).
-        line: The line it says in its conversation.
+        line: The line it says in its conversation; with `talk_to`, the line that opens the talk it starts.
         summary: The summary of its finished conversation (the initiator summarizes for both).
     """
 

@@ -7,6 +7,7 @@ thinking agent cannot be drawn into a talk, and a talk's end reaches it once its
 """
 
 from agents import Conversation, Decision, WorldView
+from agents.language.answers import ConversationTurn
 
 
 def apply_decisions(model, decisions: list[Decision | None], view: WorldView) -> None:
@@ -16,7 +17,8 @@ def apply_decisions(model, decisions: list[Decision | None], view: WorldView) ->
         if decision is None:
             continue
         conversation = agent.conversation
-        if decision.line is not None and conversation is not None and not conversation.ended:
+        opening = decision.line if decision.talk_to is not None else None
+        if opening is None and decision.line is not None and conversation is not None and not conversation.ended:
             conversation.add_line(agent.name, decision.line.line, decision.line.end)
             model.log(agent.name, "line", decision.line.line, partner=conversation.partner_of(agent.name))
         if decision.summary is not None and conversation is not None:
@@ -26,11 +28,14 @@ def apply_decisions(model, decisions: list[Decision | None], view: WorldView) ->
             model.conversations.remove(conversation)
             model.log(agent.name, "talk", decision.summary.summary, partner=conversation.second)
         if decision.talk_to is not None:
-            start_talk(model, agent, model.by_name[decision.talk_to], now)
+            start_talk(model, agent, model.by_name[decision.talk_to], now, opening)
 
 
-def start_talk(model, first, second, now) -> bool:
-    """Start a talk if both are free and awake; returns whether it started."""
+def start_talk(model, first, second, now, opening: ConversationTurn | None = None) -> bool:
+    """Start a talk if both are free and awake; returns whether it started.
+
+    `first` says the `opening` line if its reaction gave one; the opening of a talk that does not start is not said.
+    """
     if first.name in model.thoughts or second.name in model.thoughts:
         return False
     if first.conversation is not None or second.conversation is not None or second.sleeping or first.sleeping:
@@ -42,4 +47,7 @@ def start_talk(model, first, second, now) -> bool:
     first.start_conversation(conversation, now, minutes)
     second.start_conversation(conversation, now, minutes)
     model.conversations.append(conversation)
+    if opening is not None:
+        conversation.add_line(first.name, opening.line, False)
+        model.log(first.name, "line", opening.line, partner=second.name)
     return True

@@ -22,9 +22,13 @@ from memory import NodeKind
 
 @dataclass(frozen=True)
 class ReactionOutcome:
-    """What a reaction changes: a talk to start, or a wait to fit into the schedule (activity, minutes)."""
+    """What a reaction changes: a talk to start, or a wait to fit into the schedule (activity, minutes).
+
+    A talk comes with its opening line when the answer gave one.
+    """
 
     talk_to: str | None = None
+    opening: str = ""
     wait: tuple[str, int] | None = None
 
 
@@ -98,7 +102,7 @@ async def react(
     clock.paused_until = view.now + timedelta(minutes=config.pause_after_reaction_minutes)
     reaction = await decide_reaction(ask, identity, memory, view, me, other, config)
     if reaction.choice == "talk":
-        return ReactionOutcome(talk_to=other.name)
+        return ReactionOutcome(talk_to=other.name, opening=reaction.opening)
     clock.reactions[other.name] = view.now + timedelta(minutes=config.reaction_cooldown_minutes)
     if reaction.choice == "wait":
         return ReactionOutcome(

@@ -39,10 +39,14 @@ class ActionChoice:
 
 @dataclass(frozen=True)
 class Reaction:
-    """What to do on noticing someone: talk to them, wait for them, or go on."""
+    """What to do on noticing someone: talk to them, wait for them, or go on.
+
+    With "talk", `opening` is the line that opens the talk ("" if none was given: it is then asked for on its own).
+    """
 
     choice: Literal["talk", "wait", "continue"]
     reason: str
+    opening: str = ""
 
 
 @dataclass(frozen=True)

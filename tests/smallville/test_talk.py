@@ -4,7 +4,9 @@ import asyncio
 from datetime import datetime, timedelta
 
 from agents.conversation import Conversation
-from smallville.conversations import start_talk
+from agents.decision import Decision
+from agents.language.answers import ConversationTurn
+from smallville.conversations import apply_decisions, start_talk
 from smallville.model import SmallvilleModel
 
 
@@ -102,3 +104,23 @@ def test_the_first_line_and_the_schedule_rewritten_around_the_talk_are_asked_at_
     line = [entry for entry in model.event_log if entry["kind"] == "line"]
     assert [entry["agent"] for entry in line] == ["Isabella Rodriguez"]
     assert frozenset({"conversation_line", "schedule_rewrite"}) in seen_together
+
+
+def test_a_talk_opened_by_the_reaction_goes_on_with_the_partner_and_an_unstarted_one_says_nothing():
+    """The reaction's opening line is the talk's first: said when the talk starts, the partner answering next."""
+    model = SmallvilleModel(
+        scenario_name="the_ville_n3",
+        agents=["Isabella Rodriguez", "Maria Lopez", "Klaus Mueller"],
+        embedder="hashing",
+        rng=1,
+    )
+    isabella, maria, klaus = model.people
+    model.run_until(datetime(2023, 2, 13, 11, 0))
+    opening = ConversationTurn("Hello Maria, how is the studying going?", False)
+    decisions = [Decision(talk_to=maria.name, line=opening), None, Decision(talk_to=maria.name, line=opening)]
+    apply_decisions(model, decisions, model.snapshot())
+    talk = isabella.conversation
+    assert talk is maria.conversation and klaus.conversation is None  # Isabella came first in agent order
+    assert talk.lines == [(isabella.name, opening.line)] and talk.speaker == maria.name
+    lines = [(entry["agent"], entry["text"]) for entry in model.event_log if entry["kind"] == "line"]
+    assert lines == [(isabella.name, opening.line)]  # Klaus's opening, for a talk that did not start, is not said

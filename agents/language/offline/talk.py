@@ -5,6 +5,7 @@ Lines pass on what the speaker retrieved; each side keeps what the other said; s
 
 import re
 
+from agents.identity import Identity
 from agents.language.offline.news import GREETING, news_in
 from agents.language.offline.salience import importance_of
 from agents.language.offline.words import stable_fraction
@@ -19,17 +20,19 @@ LONGEST_TAKEAWAY = 320
 
 
 def react(request: ReactionRequest, seed: int) -> dict:
-    """Talk to people it knows, now and then to strangers; never to the sleeping."""
+    """Talk to people it knows, now and then to strangers; never to the sleeping. A talk opens as any line opens."""
     if is_sleep(request.own_activity) or is_sleep(request.other_activity):
-        return {"choice": "continue", "reason": "someone is asleep"}
+        return {"choice": "continue", "reason": "someone is asleep", "line": ""}
     first = request.other.split()[0]
     knows = any(request.other in memory or first in memory for memory in request.memories)
     chance = (0.35 if not request.last_chat else 0.1) if knows else 0.03
     draw = stable_fraction(seed, request.identity.name, request.other, request.now.date(), request.now.hour)
     if draw < chance:
         reason = f"I know {request.other}" if knows else f"I would like to meet {request.other}"
-        return {"choice": "talk", "reason": reason}
-    return {"choice": "continue", "reason": "busy with what I am doing"}
+        memories = [*request.memories, *_status(request.identity)]
+        opening = _opening(request.other, _news(memories, "", (request.identity.name, request.other)))
+        return {"choice": "talk", "reason": reason, "line": opening}
+    return {"choice": "continue", "reason": "busy with what I am doing", "line": ""}
 
 
 def _trivial(memory: str, people: tuple[str, ...]) -> bool:
@@ -43,9 +46,21 @@ def _said(news: str, transcript: str) -> bool:
     return news[:60].lower() in transcript
 
 
-def _status(request: ConversationLineRequest) -> list[str]:
+def _status(identity: Identity) -> list[str]:
     """What the speaker is up to these days, sentence by sentence: its plans are news to pass on too."""
-    return [part.strip() for part in re.split(r"(?<=[.;!])\s+", request.speaker.currently.replace("*", "")) if part]
+    return [part.strip() for part in re.split(r"(?<=[.;!])\s+", identity.currently.replace("*", "")) if part]
+
+
+def _news(memories: list[str], transcript: str, people: tuple[str, ...]) -> list[str]:
+    """The news in these memories not yet told in the talk, the most important first."""
+    candidates = dict.fromkeys(piece for memory in memories for piece in news_in(memory))
+    untold = (piece for piece in candidates if not _trivial(piece, people) and not _said(piece, transcript))
+    return sorted(untold, key=lambda piece: -importance_of(piece))
+
+
+def _opening(partner: str, news: list[str]) -> str:
+    """A greeting, and what is most on one's mind."""
+    return f"Hi {partner.split(maxsplit=1)[0]}! " + (news[0] if news else "How are you doing?")
 
 
 def line(request: ConversationLineRequest, seed: int) -> dict:
@@ -57,20 +72,10 @@ def line(request: ConversationLineRequest, seed: int) -> dict:
     """
     del seed
     transcript = " ".join(text for _, text in request.lines).lower()
-    memories = [*request.memories, *(() if request.lines else _status(request))]
-    candidates = dict.fromkeys(piece for memory in memories for piece in news_in(memory))
-    news = sorted(
-        (
-            piece
-            for piece in candidates
-            if not _trivial(piece, (request.speaker.name, request.partner)) and not _said(piece, transcript)
-        ),
-        key=lambda piece: -importance_of(piece),
-    )
-    partner = request.partner.split()[0]
+    memories = [*request.memories, *(() if request.lines else _status(request.speaker))]
+    news = _news(memories, transcript, (request.speaker.name, request.partner))
     if not request.lines:
-        opening = f"Hi {partner}! " + (news[0] if news else "How are you doing?")
-        return {"line": opening, "end": False}
+        return {"line": _opening(request.partner, news), "end": False}
     if not news or len(request.lines) >= min(OFFLINE_LINES, request.max_lines) - 1:
         return {"line": GOODBYE, "end": True}
     return {"line": news[0], "end": False}

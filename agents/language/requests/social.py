@@ -22,6 +22,7 @@ LONGEST_REASON, LONGEST_SUMMARY = 300, 600
 class _Reaction(BaseModel):
     choice: Literal["talk", "wait", "continue"]
     reason: str = ""
+    line: str = ""
 
 
 class _Turn(BaseModel):
@@ -50,7 +51,11 @@ def _transcript(lines: tuple[tuple[str, str], ...]) -> str:
 
 @dataclass(frozen=True)
 class ReactionRequest(Request[Reaction]):
-    """On noticing someone: start a talk, wait for them, or go on (decide_to_talk and decide_to_react merged)."""
+    """On noticing someone: start a talk, wait for them, or go on (decide_to_talk and decide_to_react merged).
+
+    A "talk" also gives the line that opens the talk: deciding to speak to someone and what to say first belong
+    together, and the talk's first line then needs no call (and no step of its own) after the decision.
+    """
 
     kind = "reaction"
     template = "reaction.txt"
@@ -72,6 +77,7 @@ class ReactionRequest(Request[Reaction]):
 
     def constrain(self, schema: dict) -> None:
         text(prop(schema, "reason"), LONGEST_REASON, least=0)
+        text(prop(schema, "line"), LONGEST_LINE, least=0)
 
     def fields(self) -> dict[str, str]:
         return {
@@ -95,7 +101,10 @@ class ReactionRequest(Request[Reaction]):
 
     def parse(self, text: str) -> Reaction:
         answer = parse_json(text, _Reaction)
-        return Reaction(choice=answer.choice, reason=answer.reason)
+        opening = answer.line.strip() if answer.choice == "talk" else ""
+        if opening.lower().startswith(f"{self.identity.name.lower()}:"):
+            opening = opening.split(":", 1)[1].strip()
+        return Reaction(choice=answer.choice, reason=answer.reason, opening=opening[:LONGEST_LINE])
 
     def fallback(self) -> Reaction:
         return Reaction(choice="continue", reason="no decision could be made")

@@ -59,12 +59,28 @@ def test_candidates_respect_the_pause_and_each_persons_cool_down():
     assert not clock.may_chat(OTHER, T0) and clock.may_chat(OTHER, T0 + timedelta(seconds=1))
 
 
-def test_talk_starts_a_talk_and_sets_no_cool_down():
-    mind = ScriptedMind({"reaction": lambda r: {"choice": "talk", "reason": "hello"}})
+def test_talk_starts_a_talk_with_its_opening_line_and_sets_no_cool_down():
+    mind = ScriptedMind({"reaction": lambda r: {"choice": "talk", "reason": "hello", "line": "Morning, Maria!"}})
     clock = SocialClock()
     outcome = run(react(mind.ask, identity(ME), memory_with(), view(status(ME), status(OTHER)), [OTHER], clock, CONFIG))
-    assert outcome.talk_to == OTHER and outcome.wait is None
+    assert outcome.talk_to == OTHER and outcome.opening == "Morning, Maria!" and outcome.wait is None
     assert OTHER not in clock.reactions and clock.paused_until == T0 + timedelta(minutes=15)
+
+
+@pytest.mark.parametrize(
+    ("answer", "talk_to", "opening"),
+    [
+        ({"choice": "talk", "reason": "hello"}, OTHER, ""),  # no line given: asked on its own at the next step
+        ({"choice": "talk", "reason": "hello", "line": f"{ME}: Hello!"}, OTHER, "Hello!"),
+        ({"choice": "continue", "reason": "busy", "line": "Hello!"}, None, ""),  # no talk, nothing said
+    ],
+    ids=["no-line", "own-name-dropped", "line-without-talk"],
+)
+def test_an_opening_line_is_kept_only_for_a_talk(answer, talk_to, opening):
+    mind = ScriptedMind({"reaction": lambda r: answer})
+    town = view(status(ME), status(OTHER))
+    outcome = run(react(mind.ask, identity(ME), memory_with(), town, [OTHER], SocialClock(), CONFIG))
+    assert (outcome.talk_to, outcome.opening) == (talk_to, opening)
 
 
 def test_wait_inserts_a_wait_until_the_other_is_free_and_cools_down():

@@ -45,6 +45,29 @@ def test_reactions_talk_to_acquaintances_more_than_to_strangers_and_never_to_sle
     assert {_reaction(seed, own="asleep in bed") for seed in SEEDS} == {"continue"}
 
 
+def test_a_talk_opens_with_the_line_the_offline_mind_would_open_it_with():
+    """Deciding to talk gives the opening, from the reaction's own memories and the speaker's status."""
+    memories = ("Maria Lopez is a loyal friend to me", PARTY)
+    talks = [
+        reaction
+        for seed in SEEDS
+        if (
+            reaction := _ask(
+                ReactionRequest(ISABELLA, NOON, "serving coffee", "Maria Lopez", "studying", memories), seed
+            )
+        ).choice
+        == "talk"
+    ]
+    assert talks
+    opening = _ask(ConversationLineRequest(ISABELLA, "Maria Lopez", "Hobbs Cafe", NOON, memories, (), 8)).line
+    assert {reaction.opening for reaction in talks} == {opening}
+    assert opening.startswith("Hi Maria!") and "Valentine's Day party" in opening
+    assert {
+        _ask(ReactionRequest(ISABELLA, NOON, "serving coffee", "Maria Lopez", "sleeping", memories), seed).opening
+        for seed in SEEDS
+    } == {""}
+
+
 def _talk(speaker, partner, memories, max_lines=8):
     """Two offline minds talk until one says goodbye; each speaks from its own memories."""
     lines: tuple[tuple[str, str], ...] = ()
