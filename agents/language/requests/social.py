@@ -45,6 +45,14 @@ def _clamp(score: int) -> int:
     return min(10, max(1, score))
 
 
+def _said_by(speaker: str, line: str) -> str:
+    """A line as said, without the "Name:" a model may put before it, cut to the longest line."""
+    line = line.strip()
+    if line.lower().startswith(f"{speaker.lower()}:"):
+        line = line.split(":", 1)[1].strip()
+    return line[:LONGEST_LINE]
+
+
 def _transcript(lines: tuple[tuple[str, str], ...]) -> str:
     return "\n".join(f"{speaker}: {quote(said)}" for speaker, said in lines) or "(nothing said yet)"
 
@@ -60,7 +68,7 @@ class ReactionRequest(Request[Reaction]):
     kind = "reaction"
     template = "reaction.txt"
     temperature = 0.3
-    max_tokens = 150
+    max_tokens = 300  # a reason and an opening line
     answer_model = _Reaction
 
     identity: Identity
@@ -101,10 +109,8 @@ class ReactionRequest(Request[Reaction]):
 
     def parse(self, text: str) -> Reaction:
         answer = parse_json(text, _Reaction)
-        opening = answer.line.strip() if answer.choice == "talk" else ""
-        if opening.lower().startswith(f"{self.identity.name.lower()}:"):
-            opening = opening.split(":", 1)[1].strip()
-        return Reaction(choice=answer.choice, reason=answer.reason, opening=opening[:LONGEST_LINE])
+        opening = _said_by(self.identity.name, answer.line) if answer.choice == "talk" else ""
+        return Reaction(choice=answer.choice, reason=answer.reason, opening=opening)
 
     def fallback(self) -> Reaction:
         return Reaction(choice="continue", reason="no decision could be made")
@@ -150,10 +156,7 @@ class ConversationLineRequest(Request[ConversationTurn]):
 
     def parse(self, text: str) -> ConversationTurn:
         answer = parse_json(text, _Turn)
-        line = answer.line.strip()
-        if line.lower().startswith(f"{self.speaker.name.lower()}:"):
-            line = line.split(":", 1)[1].strip()
-        return ConversationTurn(line=line[:LONGEST_LINE], end=answer.end)
+        return ConversationTurn(line=_said_by(self.speaker.name, answer.line), end=answer.end)
 
     def fallback(self) -> ConversationTurn:
         return ConversationTurn(line=f"Sorry {self.partner.split()[0]}, I have to go. Bye!", end=True)
