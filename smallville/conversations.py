@@ -17,10 +17,9 @@ def apply_decisions(model, decisions: list[Decision | None], view: WorldView) ->
         if decision is None:
             continue
         conversation = agent.conversation
-        opening = decision.line if decision.talk_to is not None else None
-        if opening is None and decision.line is not None and conversation is not None and not conversation.ended:
-            conversation.add_line(agent.name, decision.line.line, decision.line.end)
-            model.log(agent.name, "line", decision.line.line, partner=conversation.partner_of(agent.name))
+        speaks = decision.line is not None and decision.talk_to is None  # with talk_to, the line opens a new talk
+        if speaks and conversation is not None and not conversation.ended:
+            _say(model, conversation, agent.name, decision.line)
         if decision.summary is not None and conversation is not None:
             for name in (conversation.first, conversation.second):
                 if not model.thoughts.defer_talk_end(name, decision.summary, now):
@@ -28,7 +27,7 @@ def apply_decisions(model, decisions: list[Decision | None], view: WorldView) ->
             model.conversations.remove(conversation)
             model.log(agent.name, "talk", decision.summary.summary, partner=conversation.second)
         if decision.talk_to is not None:
-            start_talk(model, agent, model.by_name[decision.talk_to], now, opening)
+            start_talk(model, agent, model.by_name[decision.talk_to], now, decision.line)
 
 
 def start_talk(model, first, second, now, opening: ConversationTurn | None = None) -> bool:
@@ -48,6 +47,11 @@ def start_talk(model, first, second, now, opening: ConversationTurn | None = Non
     second.start_conversation(conversation, now, minutes)
     model.conversations.append(conversation)
     if opening is not None:
-        conversation.add_line(first.name, opening.line, False)
-        model.log(first.name, "line", opening.line, partner=second.name)
+        _say(model, conversation, first.name, opening)
     return True
+
+
+def _say(model, conversation: Conversation, speaker: str, turn: ConversationTurn) -> None:
+    """A line said in a talk: added to it (which may end it) and logged."""
+    conversation.add_line(speaker, turn.line, turn.end)
+    model.log(speaker, "line", turn.line, partner=conversation.partner_of(speaker))
