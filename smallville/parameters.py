@@ -133,10 +133,11 @@ _TOWN = (
     ),
     Parameter(
         "thinking_steps",
-        0,
+        20,
         "steps a thought takes: one started at step s that asks a model takes effect at the end of step s+N, one "
         "that asks none at the end of step s (0: the paper's lock-step, each step waits for every thought; 1 or "
-        "more: the town keeps stepping while thoughts are in flight and waits less for a real model)",
+        "more: the town keeps stepping while thoughts are in flight and waits less for a real model; 20 keeps "
+        "lock-step's town within its spread between seeds: README, Thinking that overlaps time)",
         "town",
         parse=check.whole_number(0),
     ),

@@ -113,7 +113,9 @@ def read_config(folder: RunFolder) -> dict:
         raise RunFolderError(
             f"{folder.config}: {_first_error(error)}; restore it from a copy, or start a new run with `run.py simulate`"
         ) from error
-    # A run written before lines of talk had steps of their own gave them its thinking steps; it reads so.
+    # A run written before thoughts overlapped ran in lock-step, and one written before lines of talk had steps of
+    # their own gave them its thinking steps; each reads so.
+    data.setdefault("thinking_steps", 0)
     data.setdefault("talk_thinking_steps", data.get("thinking_steps", 0))
     return data
 

@@ -40,7 +40,10 @@ def test_simulate_writes_every_artifact_and_report_and_interview_work(tmp_path):
         image = (out / "report" / png).read_bytes()
         assert image.startswith(b"\x89PNG") and len(image) > 5000
     summary = (out / "report" / "summary.md").read_text()
-    assert "aware of `party`" in summary and "- thinking: lock-step" in summary
+    assert (
+        "aware of `party`" in summary
+        and "- thinking: overlapping: a thought that asks a model takes effect 20 steps after" in summary
+    )
     answer = run("interview", str(out), "Isabella Rodriguez", "Are you planning a party?").stdout
     assert answer.startswith("Isabella Rodriguez:") and "party" in answer
     before = (out / "memory.sqlite").read_bytes()

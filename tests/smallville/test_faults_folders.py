@@ -13,7 +13,7 @@ import pytest
 
 from memory import StoreError
 from smallville.cli import main
-from smallville.run_check import checkpoint_calls
+from smallville.run_check import checkpoint_calls, read_config
 from smallville.run_folder import RunFolder, read_calls
 from smallville.run_lock import RunLock
 from tests.smallville.run_folders import events, final_state
@@ -295,3 +295,17 @@ def test_a_run_from_before_the_calls_table_resumes_and_moves_its_calls_there(run
     assert calls[: len(kept["state.json"])] == kept["state.json"]  # the old calls, moved into the table as they were
     with sqlite3.connect(run / "events.sqlite") as db:
         assert db.execute("pragma user_version").fetchone()[0] == 2
+
+
+def test_a_run_from_before_thoughts_overlapped_reads_as_the_lock_step_it_ran(run, capsys):
+    """A config.json that names no thinking steps was written when every run was lock-step: it goes on so."""
+    assert read_config(RunFolder(run))["thinking_steps"] == 20  # today's default, written down
+
+    def older(data: dict) -> None:
+        del data["thinking_steps"], data["talk_thinking_steps"]
+
+    _json(run / "config.json", older)
+    config = read_config(RunFolder(run))
+    assert (config["thinking_steps"], config["talk_thinking_steps"]) == (0, 0)
+    assert main(["report", str(run)]) == 0
+    assert "- thinking: lock-step" in (run / "report" / "summary.md").read_text()

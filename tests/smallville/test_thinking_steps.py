@@ -31,8 +31,7 @@ def _events(model) -> list[tuple]:
 
 
 def test_lock_step_leaves_no_thought_in_flight_between_steps():
-    model = town()
-    assert model.thinking_steps == 0
+    model = town(thinking_steps=0)
     model.run_until(datetime(2023, 2, 13, 7, 0))
     for _ in range(30):
         model.step()

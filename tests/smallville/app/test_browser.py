@@ -209,6 +209,7 @@ def test_a_slow_model_thinks_in_the_background_while_the_page_keeps_answering(ou
     clock = page.locator(".town-clock")
     with LoopbackServer(latency=LATENCY_S) as model_server:
         args = ["--scenario", "the_ville_n3", "--embedder", "hashing", "--llm", "openai/loopback"]
+        args += ["--thinking-steps", "0"]  # lock-step: the step waits for its calls, the case that froze the tab
         process, url = serve(outside, *args, "--api-base", model_server.url, env={"OPENAI_API_KEY": "sk-loopback"})
         try:
             page.goto(url)
