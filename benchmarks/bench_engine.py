@@ -34,7 +34,7 @@ beside the town and not in it; `thread` serves from a thread of the town's own p
 requests, writing answers) takes turns with the town's under one interpreter lock.
 
     .venv/bin/python benchmarks/bench_engine.py [--mind loopback|offline] [--embedder hashing|loopback] [--agents 25]
-        [--until 2023-02-14T00:00] [--latency 0.3] [--latency-spread 0.5] [--thinking-steps 0,1,2,3]
+        [--until 2023-02-14T00:00] [--latency 0.3] [--latency-spread 0.5] [--thinking-steps 0,20]
         [--talk-thinking-steps 0|N|same] [--repeats 3] [--town-seeds 1,2,3]
         [--server process|thread]
 """
@@ -278,7 +278,9 @@ def main() -> None:
         help="spread each call's latency log-normally around --latency with this shape (0.5: one call in twenty "
         "over 2.3x), as a hosted model's spreads",
     )  # fmt: skip
-    parser.add_argument("--thinking-steps", default="0,1,2,3", help="the settings to compare (0 = lock-step)")
+    parser.add_argument(
+        "--thinking-steps", default="0,20", help="the settings to compare (0 = lock-step, 20 = the default)"
+    )
     parser.add_argument(
         "--talk-thinking-steps", default="0", type=_talk_steps,
         help='steps a line of talk takes in each setting: a number, or "same" for its --thinking-steps',
