@@ -135,6 +135,12 @@ class SmallvilleModel(mesa.Model):
             agents={agent.name: self.public_status(agent) for agent in self.people},
         )
 
+    def thought_takes_effect(self, name: str) -> datetime | None:
+        """When this agent's thought in flight takes effect, the end of its due step (None when it is not thinking)."""
+        if name not in self.thoughts:
+            return None
+        return self.start + timedelta(seconds=self.seconds_per_step * (self.thoughts[name].due + 1))
+
     def public_status(self, agent: GenerativeAgent) -> AgentStatus:
         """An agent's public face: while a thought is in flight, what it was doing when it started."""
         return self.thoughts.shown(agent.name) or agent.status()

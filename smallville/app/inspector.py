@@ -22,9 +22,15 @@ def identity_html(card: AgentCard) -> str:
     fields = [("Traits", card.innate), ("Background", card.learned), ("Currently", card.currently)]
     fields.append(("Lifestyle", card.lifestyle))
     rows = "".join(f"<div><b>{label}:</b> {escape(value)}</div>" for label, value in fields)
+    thinking = ""
+    if card.thinking_until is not None:
+        thinking = (
+            f"<div class='agent-thinking'><b>Thinking:</b> its thought takes effect at {card.thinking_until:%H:%M:%S};"
+            " until then it stands still and the others see what it was doing</div>"
+        )
     return (
         f"<h3 style='margin: 4px 0'>{escape(card.name)} ({card.age})</h3>{rows}"
-        f"<div class='agent-now' style='margin-top: 6px'><b>Now:</b> {escape(doing)}{where}</div>"
+        f"<div class='agent-now' style='margin-top: 6px'><b>Now:</b> {escape(doing)}{where}</div>{thinking}"
     )
 
 

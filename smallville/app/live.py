@@ -57,6 +57,7 @@ class LiveTown:
                 activity=agent.action.description if agent.action else "",
                 sleeping=agent.sleeping,
                 talking=agent.conversation is not None,
+                thinking=agent.name in self.model.thoughts,
             )
             for agent in self.model.people
         ]
@@ -91,6 +92,7 @@ class LiveTown:
             ],
             conversation=list(conversation.lines) if conversation else [],
             partner=conversation.partner_of(name) if conversation else None,
+            thinking_until=self.model.thought_takes_effect(name),
         )
 
     def feed(self, limit: int) -> list[FeedLine]:

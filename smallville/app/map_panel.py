@@ -33,26 +33,38 @@ _MARKER_STYLE = (
 
 
 def marker_style(marker: Marker, width: int, height: int, selected: bool) -> str:
-    """Where a marker sits (the centre of its tile) and how it looks: selected, talking, asleep."""
+    """Where a marker sits (the centre of its tile) and how it looks: selected, talking, thinking, asleep."""
     return _MARKER_STYLE.format(
         left=100 * (marker.tile[0] + 0.5) / width,
         top=100 * (marker.tile[1] + 0.5) / height,
         background="#ffd54f" if selected else "rgba(255,255,255,0.9)",
-        border="2px solid #c62828" if selected else ("1px solid #1565c0" if marker.talking else "1px solid #555"),
+        border=_border(marker, selected),
         opacity="0.6" if marker.sleeping and not selected else "1",
         z=3 if selected else 2,
     )
 
 
+def _border(marker: Marker, selected: bool) -> str:
+    """Red when selected, blue while talking, grey otherwise; dashed while a thought is in flight."""
+    line = "dashed" if marker.thinking else "solid"
+    if selected:
+        return f"2px {line} #c62828"
+    return f"1px {line} {'#1565c0' if marker.talking else '#555'}"
+
+
 @solara.component
 def AgentMarker(marker: Marker, style: str, selected: bool):
-    """One agent: its pictogram and initials; the tooltip says what it is doing; a click selects it."""
+    """One agent: its pictogram and initials, … while it thinks; the tooltip says what it does; a click selects it."""
+    thinking = " … (thinking)" if marker.thinking else ""
     element = solara.v.Html(
         tag="div",
-        children=[f"{marker.emoji} {marker.initials}".strip()],
+        children=[f"{marker.emoji} {marker.initials}{' …' if marker.thinking else ''}".strip()],
         style_=style,
         class_="agent-marker selected" if selected else "agent-marker",
-        attributes={"title": f"{marker.name}: {marker.activity or 'no action yet'}", "data-agent": marker.name},
+        attributes={
+            "title": f"{marker.name}: {marker.activity or 'no action yet'}{thinking}",
+            "data-agent": marker.name,
+        },
     )
     solara.v.use_event(element, "click", lambda *_: selected_agent.set(marker.name))
     return element

@@ -24,6 +24,7 @@ class Marker:
         activity: The current action in words (the marker's tooltip).
         sleeping: Whether the action is sleep (the marker is dimmed).
         talking: Whether the agent is in a conversation.
+        thinking: Whether a thought of the agent is in flight (it stands still until the thought takes effect).
     """
 
     name: str
@@ -33,6 +34,7 @@ class Marker:
     activity: str
     sleeping: bool = False
     talking: bool = False
+    thinking: bool = False
 
 
 @dataclass(frozen=True)
@@ -106,6 +108,7 @@ class AgentCard:
         reflections: The newest reflections, newest first.
         conversation: The current talk's (speaker, line)s; empty when not talking.
         partner: Who the agent is talking with, if anyone.
+        thinking_until: When the agent's thought in flight takes effect (None when it is not thinking).
     """
 
     name: str
@@ -124,6 +127,7 @@ class AgentCard:
     reflections: list[Reflection] = field(default_factory=list)
     conversation: list[tuple[str, str]] = field(default_factory=list)
     partner: str | None = None
+    thinking_until: datetime | None = None
 
 
 @dataclass(frozen=True)

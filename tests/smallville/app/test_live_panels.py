@@ -79,6 +79,37 @@ def test_markers_move_when_the_model_steps():
     model.close()
 
 
+def test_an_agent_whose_thought_is_in_flight_shows_it_on_the_map_and_in_the_inspector():
+    from smallville.model import SmallvilleModel
+
+    model = SmallvilleModel(**FAST)  # the default: a thought that asks a model takes effect 20 steps later
+    model.step()  # each agent wakes with a thought in flight
+    (thinker, *_) = [agent.name for agent in model.people if agent.name in model.thoughts]
+    selected_agent.set(thinker)
+
+    @solara.component
+    def Both():
+        with solara.Column():
+            TownMap(model)
+            AgentInspector(model)
+
+    _, rc = solara.render(Both(), handle_error=False)
+    marker = next(w for w in markers(rc) if w.attributes["data-agent"] == thinker)
+    assert marker.children[0].endswith(" …") and "dashed" in marker.style_
+    assert marker.attributes["title"].endswith("(thinking)")
+    due = model.thought_takes_effect(thinker)
+    assert due == model.start + (model.thoughts[thinker].due + 1) * (model.now - model.start)
+    assert f"Thinking: its thought takes effect at {due:%H:%M:%S}" in panel_text(rc, "agent-card")
+    while thinker in model.thoughts:
+        model.step()
+    force_update()
+    marker = next(w for w in markers(rc) if w.attributes["data-agent"] == thinker)
+    assert not marker.children[0].endswith(" …") and "dashed" not in marker.style_
+    assert "Thinking:" not in panel_text(rc, "agent-card")
+    assert model.now == due  # it took effect at the end of its due step, as the card said
+    model.close()
+
+
 def test_the_inspector_shows_identity_plan_retrieval_and_the_talk(talking_model):
     conversation = talking_model.conversations[0]
     speaker = talking_model.by_name[conversation.first]
