@@ -18,7 +18,7 @@ per model call beside them (the engine's share, whatever the crowding does to th
 size under cProfile instead and prints the functions that took the most time in the measured hours.
 
     .venv/bin/python benchmarks/bench_scale.py [hashing|minilm] [--layout crowded|tiled] [--sizes 25,100,250]
-        [--repeats 3] [--start 08:00] [--warmup 1] [--hours 1] [--profile 250 [--profile-out FILE]]
+        [--repeats 3] [--start 08:00] [--warmup 1] [--hours 1] [--thinking-steps N] [--profile 250 [--profile-out FILE]]
 """
 
 import argparse
@@ -46,9 +46,11 @@ from smallville.scenario import load_scenario, scenario_file
 BASE_SIZE = 25  # the original town: a tiled town of n people lays the map n / 25 times (rounded up)
 
 
-def build(size: int, embedder: str, start: str, folder: Path, layout: str = "crowded") -> SmallvilleModel:
+def build(
+    size: int, embedder: str, start: str, folder: Path, layout: str = "crowded", thinking_steps: int | None = None
+) -> SmallvilleModel:
     """The town of `size` agents starting at `start` on its scenario's first day, on one Ville (`crowded`) or on
-    as many copies of it as `size` fills (`tiled`)."""
+    as many copies of it as `size` fills (`tiled`); `thinking_steps` None keeps the model's default."""
     if layout == "tiled" and size > BASE_SIZE:
         source = write_tiled_town(size, folder)
     else:
@@ -58,16 +60,24 @@ def build(size: int, embedder: str, start: str, folder: Path, layout: str = "cro
     scenario["start"] = datetime.combine(first_day.date(), datetime.strptime(start, "%H:%M").time()).isoformat()
     path = folder / f"{scenario['name']}_from_{start.replace(':', '')}.json"
     path.write_text(json.dumps(scenario))
-    return SmallvilleModel(scenario_name=str(path), embedder=embedder, rng=0)
+    thinking = {} if thinking_steps is None else {"thinking_steps": thinking_steps}
+    return SmallvilleModel(scenario_name=str(path), embedder=embedder, rng=0, **thinking)
 
 
 def one_run(
-    size: int, embedder: str, start: str, warmup: float, hours: float = 1.0, profile: str = "", layout: str = "crowded"
+    size: int,
+    embedder: str,
+    start: str,
+    warmup: float,
+    hours: float = 1.0,
+    profile: str = "",
+    layout: str = "crowded",
+    thinking_steps: int | None = None,
 ) -> dict:
     """Build, warm up, then measure `hours` simulated hours; their figures per hour."""
     with tempfile.TemporaryDirectory() as folder:
         started = time.perf_counter()
-        model = build(size, embedder, start, Path(folder), layout)
+        model = build(size, embedder, start, Path(folder), layout, thinking_steps)
         built = time.perf_counter() - started
         with settled_heap():  # the collector as `run.py simulate` sets it, for the warm-up and the measured hours
             model.run_until(model.now + timedelta(hours=warmup))
@@ -119,6 +129,8 @@ def in_fresh_process(size: int, args: argparse.Namespace) -> dict:
     """One run in a child process (its own peak memory, no caches from the last run)."""
     command = [sys.executable, __file__, args.embedder, "--one", str(size), "--start", args.start]
     command += ["--warmup", str(args.warmup), "--hours", str(args.hours), "--layout", args.layout]
+    if args.thinking_steps is not None:
+        command += ["--thinking-steps", str(args.thinking_steps)]
     done = subprocess.run(command, check=True, capture_output=True, text=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -167,18 +179,39 @@ def main() -> None:
     parser.add_argument("--start", default="08:00", help="the first day's hour the town starts at (HH:MM)")
     parser.add_argument("--warmup", type=float, default=1.0, help="simulated hours run before the measured ones")
     parser.add_argument("--hours", type=float, default=1.0, help="simulated hours measured (figures are per hour)")
+    parser.add_argument(
+        "--thinking-steps",
+        type=int,
+        help="the town's --thinking-steps (the model's default unless given; 0: lock-step)",
+    )
     parser.add_argument("--profile", type=int, help="run this size once under cProfile and print the hot spots")
     parser.add_argument("--profile-out", default="-", help="also save the profile's statistics in this file")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)  # a child process's single run
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(one_run(args.one, args.embedder, args.start, args.warmup, args.hours, layout=args.layout)))
+        run = one_run(
+            args.one, args.embedder, args.start, args.warmup, args.hours, "", args.layout, args.thinking_steps
+        )
+        print(json.dumps(run))
         return
     if args.profile:
-        print(one_run(args.profile, args.embedder, args.start, args.warmup, args.hours, args.profile_out, args.layout))
+        print(
+            one_run(
+                args.profile,
+                args.embedder,
+                args.start,
+                args.warmup,
+                args.hours,
+                args.profile_out,
+                args.layout,
+                args.thinking_steps,
+            )
+        )
         return
     print(
-        f"offline, {args.layout} layout, embedder {args.embedder}, start {args.start}, warm-up {args.warmup:g} h, "
+        f"offline, {args.layout} layout, embedder {args.embedder}, thinking steps "
+        f"{'default' if args.thinking_steps is None else args.thinking_steps}, start {args.start}, "
+        f"warm-up {args.warmup:g} h, "
         f"then {args.hours:g} simulated hour(s) measured, figures per hour; {args.repeats} runs per size   "
         f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
