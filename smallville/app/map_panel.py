@@ -55,14 +55,14 @@ def _border(marker: Marker, selected: bool) -> str:
 @solara.component
 def AgentMarker(marker: Marker, style: str, selected: bool):
     """One agent: its pictogram and initials, … while it thinks; the tooltip says what it does; a click selects it."""
-    thinking = " … (thinking)" if marker.thinking else ""
+    thinking = " …" if marker.thinking else ""
     element = solara.v.Html(
         tag="div",
-        children=[f"{marker.emoji} {marker.initials}{' …' if marker.thinking else ''}".strip()],
+        children=[f"{marker.emoji} {marker.initials}{thinking}".strip()],
         style_=style,
         class_="agent-marker selected" if selected else "agent-marker",
         attributes={
-            "title": f"{marker.name}: {marker.activity or 'no action yet'}{thinking}",
+            "title": f"{marker.name}: {marker.activity or 'no action yet'}{thinking and ' (thinking)'}",
             "data-agent": marker.name,
         },
     )
