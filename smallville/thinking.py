@@ -28,6 +28,7 @@ from datetime import datetime
 from typing import Any
 
 from agents import AgentStatus, Decision
+from agents.cognition.asking import together
 from agents.decision import summary_from_state, summary_state
 from agents.language.answers import ConversationSummary
 from agents.language.gateway import asks_reported_to
@@ -144,11 +145,9 @@ class Thoughts:
 
     async def _all_or_none(self, tasks: list[asyncio.Future]) -> list[Decision]:
         try:
-            return await asyncio.gather(*tasks)
+            return await together(*tasks)
         except BaseException:
-            for task in tasks:
-                task.cancel()
-            self.cancel()
+            self.cancel()  # the other thoughts in flight go with the failed step
             raise
 
     def cancel(self) -> list[asyncio.Future]:

@@ -1,7 +1,7 @@
 """The one way cognition talks to a model: `ask(request) -> answer`, bound to the agent it is asked for."""
 
 import asyncio
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from agents.language.request import Request
@@ -9,10 +9,11 @@ from agents.language.request import Request
 type Ask = Callable[[Request[Any]], Awaitable[Any]]
 
 
-async def together(*steps: Coroutine[Any, Any, Any]) -> list[Any]:
+async def together(*steps: Awaitable[Any]) -> list[Any]:
     """Run steps of a thought that need nothing from each other at once: their calls share a round of latency.
 
     If one fails the others are cancelled before the error goes on, so nothing of a failed thought keeps running.
+    (The town waits for the thoughts due at a step the same way: smallville/thinking.py.)
     """
     tasks = [asyncio.ensure_future(step) for step in steps]
     try:
