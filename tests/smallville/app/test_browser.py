@@ -119,7 +119,9 @@ def test_live_town_loads_offline_steps_and_shows_an_agents_plan_and_memories(out
         page.locator(".agent-marker", has_text="KM").click()
         card = page.locator(".agent-card")
         expect(card).to_contain_text("Klaus Mueller (20)")
-        expect(page.locator(".agent-marker.selected")).to_have_text("💤 KM")
+        # Asleep; its first thought of the day (step 0, 00:00) takes effect at the end of step 20 by default.
+        expect(page.locator(".agent-marker.selected")).to_have_text("💤 KM …")
+        expect(card.locator(".agent-thinking")).to_contain_text("its thought takes effect at 00:03:30")
         expect(card.locator(".current-plan-item")).to_have_count(1)
         expect(card.locator(".current-plan-item")).to_contain_text("00:00 sleeping")
         expect(card.locator("table.recent tbody tr").first).to_be_visible()
