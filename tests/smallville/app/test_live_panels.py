@@ -42,14 +42,15 @@ def test_the_map_shows_every_agent_with_initials_activity_and_the_selection(talk
     assert clock.widget.children == [f"{talking_model.now:%a %b %d, %Y, %H:%M:%S}"]
 
 
-def test_clicking_a_marker_selects_that_agent_on_the_map_and_in_the_inspector(talking_model):
-    @solara.component
-    def Both():
-        with solara.Column():
-            TownMap(talking_model)
-            AgentInspector(talking_model)
+@solara.component
+def MapAndInspector(model):
+    with solara.Column():
+        TownMap(model)
+        AgentInspector(model)
 
-    _, rc = solara.render(Both(), handle_error=False)
+
+def test_clicking_a_marker_selects_that_agent_on_the_map_and_in_the_inspector(talking_model):
+    _, rc = solara.render(MapAndInspector(talking_model), handle_error=False)
     klaus = next(w for w in markers(rc) if w.attributes["data-agent"] == "Klaus Mueller")
     klaus.fire_event("click", {})
     assert selected_agent.value == "Klaus Mueller"
@@ -86,14 +87,7 @@ def test_an_agent_whose_thought_is_in_flight_shows_it_on_the_map_and_in_the_insp
     model.step()  # each agent wakes with a thought in flight
     (thinker, *_) = [agent.name for agent in model.people if agent.name in model.thoughts]
     selected_agent.set(thinker)
-
-    @solara.component
-    def Both():
-        with solara.Column():
-            TownMap(model)
-            AgentInspector(model)
-
-    _, rc = solara.render(Both(), handle_error=False)
+    _, rc = solara.render(MapAndInspector(model), handle_error=False)
     marker = next(w for w in markers(rc) if w.attributes["data-agent"] == thinker)
     assert marker.children[0].endswith(" …") and "dashed" in marker.style_
     assert marker.attributes["title"].endswith("(thinking)")
