@@ -26,11 +26,14 @@ def step_with_progress(
         BarColumn(),
         TextColumn("{task.percentage:>3.0f}%"),
         TextColumn("{task.fields[rate]} steps/s"),
+        TextColumn("{task.fields[thinking]} thinking"),
         TextColumn("{task.fields[calls]} calls, {task.fields[tokens]} tokens, ${task.fields[cost]}"),
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=console, transient=False, disable=not console.is_terminal) as progress:
-        task = progress.add_task("simulating", total=total, clock="", rate="0", calls=0, tokens=0, cost="0.00")
+        task = progress.add_task(
+            "simulating", total=total, clock="", rate="0", calls=0, tokens=0, cost="0.00", thinking=0
+        )
         started, done = time.perf_counter(), 0
         while model.now < end and not should_stop():
             model.step()
@@ -46,6 +49,7 @@ def step_with_progress(
                     calls=totals.calls,
                     tokens=totals.prompt_tokens + totals.completion_tokens,
                     cost=f"{totals.cost or 0:.2f}",
+                    thinking=len(model.thoughts),  # agents whose thought is in flight (smallville/thinking.py)
                 )
 
 
