@@ -160,7 +160,7 @@ class GenerativeAgent(CellAgent):
 
     def _my_turn_to_talk(self) -> bool:
         conversation = self.conversation
-        my_line = not conversation.ended and conversation.speaker == self.name
+        my_line = conversation.says_next(self.name)
         my_summary = conversation.ended and conversation.first == self.name
         return my_line or my_summary
 
@@ -300,7 +300,7 @@ class GenerativeAgent(CellAgent):
         if self.talk.rewrite is None:
             await self._converse(ask, view, conversation, decision)
             return
-        speaks = not conversation.ended and conversation.speaker == self.name
+        speaks = conversation.says_next(self.name)
         plain = self._ask()
         await together(
             self._converse(ask if speaks else plain, view, conversation, decision),
@@ -308,7 +308,7 @@ class GenerativeAgent(CellAgent):
         )
 
     async def _converse(self, ask, view: WorldView, conversation: Conversation, decision: Decision) -> None:
-        if not conversation.ended and conversation.speaker == self.name:
+        if conversation.says_next(self.name):
             place = view.ville.arena_address_at(self.tile)
             decision.line = await next_line(
                 ask, self.identity, self.memories, conversation, place, view.now, self.mind.config

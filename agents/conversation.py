@@ -29,6 +29,10 @@ class Conversation:
         """Whose turn it is."""
         return self.first if len(self.lines) % 2 == 0 else self.second
 
+    def says_next(self, name: str) -> bool:
+        """Whether `name` says the next line: the talk goes on and it is their turn."""
+        return not self.ended and self.speaker == name
+
     def partner_of(self, name: str) -> str:
         """The other participant."""
         return self.second if name == self.first else self.first

@@ -101,7 +101,11 @@ class SmallvilleModel(mesa.Model):
     @property
     def now(self) -> datetime:
         """The simulated time at the start of the next step."""
-        return self.start + timedelta(seconds=self.seconds_per_step * self.step_count)
+        return self.time_at(self.step_count)
+
+    def time_at(self, step: int) -> datetime:
+        """The simulated time at the start of this step (the end of the one before)."""
+        return self.start + timedelta(seconds=self.seconds_per_step * step)
 
     def run_async(self, coroutine):
         """Run a coroutine on the model's own event loop (one loop for the model's life), one caller at a time.
@@ -139,7 +143,7 @@ class SmallvilleModel(mesa.Model):
         """When this agent's thought in flight takes effect, the end of its due step (None when it is not thinking)."""
         if name not in self.thoughts:
             return None
-        return self.start + timedelta(seconds=self.seconds_per_step * (self.thoughts[name].due + 1))
+        return self.time_at(self.thoughts[name].due + 1)
 
     def public_status(self, agent: GenerativeAgent) -> AgentStatus:
         """An agent's public face: while a thought is in flight, what it was doing when it started."""
