@@ -103,7 +103,7 @@ def _save(figure, path: Path, plt) -> Path:
 
 def thinking_rule(config: dict) -> str:
     """When the run's thoughts took effect, in words (it shapes the town: README, "Thinking that overlaps time")."""
-    steps, talk = config.get("thinking_steps", 0), config["talk_thinking_steps"]  # read_config fills in the latter
+    steps, talk = config["thinking_steps"], config["talk_thinking_steps"]  # read_config fills in both for old runs
     if not steps and not talk:
         return "lock-step (each step waits for its thoughts)"
     return (
