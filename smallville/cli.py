@@ -62,9 +62,22 @@ def _add_run_commands(commands, add_model_options) -> None:
     simulate.set_defaults(handler="smallville.commands.simulate:run")
 
     resume = commands.add_parser(
-        "resume", help="continue a run from its last checkpoint", description="Continue a run to its end time."
+        "resume",
+        help="continue a run from its last checkpoint",
+        description="Continue a run to its end time; a new end time or budget is kept in its config.json.",
     )
     resume.add_argument("run", help="the run folder")
+    longer = resume.add_mutually_exclusive_group()
+    longer.add_argument(
+        "--days", type=option_types.days, help="make the run this many simulated days from its start (as simulate's)"
+    )
+    longer.add_argument("--until", type=option_types.until, help="a new simulated end time, e.g. 2023-02-14T12:00")
+    resume.add_argument(
+        "--max-calls", type=option_types.max_calls, help="a new budget of model calls, those made so far included"
+    )
+    resume.add_argument(
+        "--max-cost", type=option_types.max_cost, help="a new budget in dollars in all, what was spent so far included"
+    )
     add_fallback_options(resume)
     resume.set_defaults(handler="smallville.commands.simulate:resume")
 

@@ -123,6 +123,21 @@ class RunStore:
         """The run's configuration (checked when the store was opened)."""
         return read_config(self.folder)
 
+    def update_config(self, changes: dict) -> None:
+        """Replace some of config.json's values (a resumed run's new end or budget), atomically.
+
+        Raises:
+            RunFolderError: If the file cannot be written; the old one stays intact.
+        """
+        try:
+            text = json.dumps(safe_config({**self.config(), **changes}), indent=2, default=str) + "\n"
+            _write_atomically(self.folder.config, text)
+        except OSError as error:
+            raise RunFolderError(
+                f"{self.folder.config}: cannot be written ({error.strerror}); free space, then resume"
+            ) from error
+        read_config(self.folder)  # what the next command will read
+
     def has_checkpoint(self) -> bool:
         """Whether a usable checkpoint exists."""
         return self.snapshot is not None

@@ -60,7 +60,18 @@ def asks_reported_to(report: Callable[[], None]) -> Iterator[None]:
 
 
 class BudgetExceeded(RuntimeError):
-    """The run's call or cost budget is spent; raised before the call that would pass it."""
+    """The run's call or cost budget is spent; raised before the call that would pass it.
+
+    Attributes:
+        spent: Which budget: "calls" or "cost" (a command names the option that raises it).
+    """
+
+    def __init__(self, message: str, spent: str = "calls"):
+        super().__init__(message)
+        self.spent = spent
+
+    def __reduce__(self):  # across processes (batch workers) with which budget it was
+        return type(self), (str(self), self.spent)
 
 
 class CacheMiss(RuntimeError):
@@ -237,9 +248,9 @@ class Gateway:
         """Raise BudgetExceeded if the calls or the cost allowed are spent."""
         totals = self.ledger.totals()
         if self.config.max_calls is not None and totals.calls >= self.config.max_calls:
-            raise BudgetExceeded(f"the budget of {self.config.max_calls} model calls is spent")
+            raise BudgetExceeded(f"the budget of {self.config.max_calls} model calls is spent", "calls")
         if self.config.max_cost is not None and totals.cost >= self.config.max_cost:
-            raise BudgetExceeded(f"the budget of ${self.config.max_cost:.2f} is spent (${totals.cost:.2f})")
+            raise BudgetExceeded(f"the budget of ${self.config.max_cost:.2f} is spent (${totals.cost:.2f})", "cost")
 
     async def aclose(self) -> None:
         """Let the backends release what runs on the event loop, before the loop closes."""

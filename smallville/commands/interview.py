@@ -17,7 +17,7 @@ def _load(run_folder: str, llm: str | None = None, *, write: bool = False):
             raise UserError(
                 f"{run_folder}: no checkpoint yet; wait for the run's first one, or `run.py resume {run_folder}`"
             )
-        model = build_model(store, llm=llm, truncate=write)
+        model = build_model(store, overrides={"llm": llm} if llm else None, truncate=write)
     except BaseException:
         store.close()
         raise

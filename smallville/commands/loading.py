@@ -26,8 +26,10 @@ def open_store(run_folder: str, *, write: bool):
     return store
 
 
-def build_model(store, *, llm: str | None = None, restore: bool = True, truncate: bool = True):
+def build_model(store, *, overrides: dict | None = None, restore: bool = True, truncate: bool = True):
     """The run's model rebuilt from its config, brought to the store's checkpoint (when `restore`).
+
+    `overrides` replace config values: another llm for an interview, a new budget for a resume.
 
     Raises:
         UserError: If the config no longer builds a model (a scenario or persona file changed) or does not fit the
@@ -38,9 +40,7 @@ def build_model(store, *, llm: str | None = None, restore: bool = True, truncate
     from smallville.run_store import RunFolderError  # noqa: PLC0415
     from smallville.scenario import ScenarioError  # noqa: PLC0415
 
-    config = {key: value for key, value in store.config().items() if key not in RUN_KEYS}
-    if llm:
-        config["llm"] = llm
+    config = {key: value for key, value in store.config().items() if key not in RUN_KEYS} | (overrides or {})
     try:
         model = SmallvilleModel(**config, seed_memories=not restore)
     except TypeError as error:

@@ -91,23 +91,85 @@ def resume(args: argparse.Namespace) -> int:
 
 
 def _resume(store, args: argparse.Namespace, console: Console, started: float, stop: StopRequests) -> int:
+    from smallville.run_store import RunFolderError  # noqa: PLC0415
+
     try:
         config = store.config()
-        end = datetime.fromisoformat(config["end"])
         args.checkpoint_minutes = config["checkpoint_minutes"]
+        budget = {key: getattr(args, key) for key in ("max_calls", "max_cost") if getattr(args, key) is not None}
         if store.snapshot is None:
             console.print(f"{args.run}: no checkpoint yet (stopped while loading); starting it from the beginning")
             store.start_over()
             with console.status("loading the town (map, personas, seeded memories)..."):
-                model = build_model(store, restore=False)
+                model = _build_or_explain(store, budget, restore=False)
         else:
             with console.status("loading the town and its last checkpoint..."):
-                model = build_model(store)
+                model = _build_or_explain(store, budget)
+        try:
+            changes = _new_terms(args, model, config, budget)
+            if changes:
+                store.update_config(changes)
+        except RunFolderError as error:
+            model.close()
+            raise UserError(str(error)) from error
+        except BaseException:
+            model.close()
+            raise
     except BaseException:
         store.close()
         raise
     console.print(f"resuming {args.run} at {model.now:%Y-%m-%d %H:%M}")
-    return _run_to_end(model, store, end, args, console, started, stop)
+    return _run_to_end(model, store, datetime.fromisoformat(changes.get("end", config["end"])), args, console,
+                       started, stop)  # fmt: skip
+
+
+def _build_or_explain(store, budget: dict, *, restore: bool = True):
+    """The run's model with its new budget; a budget spent or a model lost while it loads is one line."""
+    from agents import BudgetExceeded, ModelUnavailable  # noqa: PLC0415
+
+    try:
+        return build_model(store, overrides=budget, restore=restore)
+    except (BudgetExceeded, ModelUnavailable) as error:
+        raise UserError(f"stopped while loading the town: {error}; {_what_next(error, store.folder.root)}") from error
+
+
+def _new_terms(args: argparse.Namespace, model, config: dict, budget: dict) -> dict:
+    """The config values a resume changes (a new end, a new budget), each checked against where the run stands.
+
+    Raises:
+        UserError: If the new end is not after the run's last checkpoint, or a new budget is already spent.
+    """
+    changes = dict(budget)
+    if args.until is not None or args.days is not None:
+        end = end_time(args, model.start)
+        if end <= model.now:
+            flag = f"--until {args.until:%Y-%m-%dT%H:%M}" if args.until is not None else f"--days {args.days:g}"
+            raise UserError(
+                f"{flag}: the run is at {model.now:%Y-%m-%dT%H:%M} already; give a later end to continue it"
+            )
+        changes["end"] = end.isoformat()
+    totals = model.gateway.ledger.totals()
+    if budget.get("max_calls") is not None and budget["max_calls"] <= totals.calls:
+        raise UserError(
+            f"--max-calls {budget['max_calls']}: the run has made {totals.calls} model calls already; "
+            "give more (the budget counts them all)"
+        )
+    if budget.get("max_cost") is not None and budget["max_cost"] <= (totals.cost or 0.0):
+        raise UserError(
+            f"--max-cost {budget['max_cost']:g}: the run has spent ${totals.cost:.2f} already; "
+            "give more (the budget counts it all)"
+        )
+    return {key: value for key, value in changes.items() if config.get(key) != value}
+
+
+def _what_next(error: BaseException, root) -> str:
+    """What to run after a stop: a spent budget names the option that raises it."""
+    from agents import BudgetExceeded  # noqa: PLC0415
+
+    if isinstance(error, BudgetExceeded):
+        option = "--max-cost DOLLARS" if error.spent == "cost" else "--max-calls CALLS"
+        return f"continue with a larger budget: run.py resume {root} {option} (in all)"
+    return f"when the model answers again: run.py resume {root}"
 
 
 def _run_to_end(
@@ -133,7 +195,7 @@ def _run_to_end(
                     should_stop=lambda: stop.requested,
                 )
         except (BudgetExceeded, ModelUnavailable) as error:
-            console.print(f"[red]stopped: {error}[/red] (resume with: run.py resume {root})")
+            console.print(f"[red]stopped: {error}[/red]; {_what_next(error, root)}")
             code = 2
         if store.snapshot is None or store.snapshot.now != model.now:
             store.checkpoint(model)  # (the last periodic one may be at this very step: keep the previous one)
@@ -176,9 +238,7 @@ def _loading_failed(error: BaseException, out: Path) -> None:
         _discard(out)
         raise UserError(str(error).splitlines()[0]) from error
     if isinstance(error, (BudgetExceeded, ModelUnavailable)):
-        raise UserError(
-            f"stopped while loading the town: {error}; raise the budget or fix the model, then: run.py resume {out}"
-        ) from error
+        raise UserError(f"stopped while loading the town: {error}; {_what_next(error, out)}") from error
 
 
 def _discard(out: Path) -> None:
