@@ -15,10 +15,10 @@ import shutil
 import sqlite3
 from contextlib import closing
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import networkx as nx
 
+from agents.language.backends.providers import without_credentials
 from memory import MemoryStore, StoreError
 from smallville.run_check import (
     EVENTS_SCHEMA_VERSION,
@@ -39,10 +39,7 @@ def safe_config(config: dict) -> dict:
     """The configuration as written to disk: credentials in a URL are removed (keys are never in the config)."""
     cleaned = dict(config)
     if cleaned.get("api_base"):
-        parts = urlsplit(cleaned["api_base"])
-        if parts.username or parts.password:
-            netloc = parts.hostname + (f":{parts.port}" if parts.port else "")
-            cleaned["api_base"] = urlunsplit(parts._replace(netloc=netloc))
+        cleaned["api_base"] = without_credentials(cleaned["api_base"])
     return cleaned
 
 

@@ -8,10 +8,12 @@ decoding), and none (the prompt alone asks for JSON). A server that refuses a fo
 """
 
 import logging
+import os
 import re
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 logger = logging.getLogger(__name__)
 
@@ -90,6 +92,31 @@ def response_format(form: str, name: str, schema: dict) -> dict | None:
     return None
 
 
+def without_credentials(url: str) -> str:
+    """The URL without a user name or password in it, for a log line or a file."""
+    parts = urlsplit(url)
+    if not (parts.username or parts.password):
+        return url
+    return urlunsplit(parts._replace(netloc=(parts.hostname or "") + (f":{parts.port}" if parts.port else "")))
+
+
+def unreachable(error: BaseException) -> str | None:
+    """Why no connection was made, if none was (None when the server was reached).
+
+    litellm reports a refused connection or an unknown host as an HTTP 500 (OpenAI, Anthropic) or a connection error
+    (ollama), with the socket's own error at the root of its causes.
+    """
+    reason, seen = None, error
+    for _ in range(12):  # litellm -> provider -> SDK -> httpx -> aiohttp -> socket: the deepest says it plainest
+        if isinstance(seen, OSError) and (seen.strerror or seen.args):
+            plain = os.strerror(seen.errno) if isinstance(seen.errno, int) and seen.errno > 0 else None
+            reason = " ".join(str(plain or seen.strerror or seen.args[-1]).split())[:120]
+        seen = seen.__cause__ or seen.__context__
+        if seen is None:
+            break
+    return reason
+
+
 def status_of(error: BaseException) -> int | None:
     """The HTTP status of a litellm error, if it carries one."""
     status = getattr(error, "status_code", None)
@@ -116,12 +143,15 @@ def refuses_format(error: BaseException) -> bool:
     return status in {400, 422, 500} and any(word in text for word in FORMAT_WORDS)
 
 
-def refusal_line(model: str, error: BaseException, *, transient: bool = False) -> str:
-    """One line naming the model and, where the error says, the parameter it refused."""
+def refusal_line(model: str, error: BaseException, *, transient: bool = False, api_base: str | None = None) -> str:
+    """One line naming the model and, where the error says, the parameter it refused or the server it never reached."""
     text = " ".join(str(error).split())
     if found := re.search(r"does not support parameters: \[([^\]]*)\]", text):
         named = ", ".join(part.strip(" '\"") for part in found.group(1).split(","))
         return f"model {model!r} does not accept the parameter(s) {named}; leave them out or pick another model"
+    if (reason := unreachable(error)) is not None:
+        where = f"its server at {without_credentials(api_base)}" if api_base else "its provider's server"
+        return f"model {model!r} could not reach {where} ({reason}); check that it runs, --api-base and the network"
     status = status_of(error)
     what = "failed" if transient else "refused the call"
     http = f", HTTP {status}" if status else ""

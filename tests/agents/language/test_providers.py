@@ -1,6 +1,7 @@
 """Every provider family litellm routes, against the loopback server's wire formats: parameters, refusals, usage."""
 
 import asyncio
+import socket
 
 import pytest
 
@@ -133,3 +134,35 @@ def test_provider_usage_with_cached_tokens_reaches_the_ledger(keys, model, base)
     assert first.cached_tokens == 0
     assert 100 < second.cached_tokens < second.prompt_tokens  # the persona prefix, as the server reports it
     assert gateway.ledger.totals().cached_tokens == second.cached_tokens
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.parametrize(("model", "path"), [(name, "/v1" if where == "url" else "") for name, where, _ in FAMILIES])
+def test_a_server_that_is_not_there_is_named_in_one_line(keys, model, path):
+    base = f"http://127.0.0.1:{_closed_port()}{path}"
+    gateway = Gateway(GatewayConfig(model=model, api_base=base, max_retries=1))
+    with pytest.raises(ModelUnavailable) as raised:
+        ask(gateway, [WakeUpRequest(ISABELLA)])
+    message = str(raised.value)
+    assert "\n" not in message and "failed 2 times" in message  # worth a retry: the server may be starting
+    assert f"model {model!r} could not reach its server at {base} (Connection refused); check that it runs, " in message
+
+
+def test_an_unreachable_servers_line_leaves_the_credentials_of_its_url_out():
+    refused = ConnectionRefusedError(111, "Connect call failed ('10.0.0.7', 8000)")
+    try:
+        try:
+            raise refused
+        except OSError as socket_error:
+            raise RuntimeError("Connection error.") from socket_error
+    except RuntimeError as error:
+        line = providers.refusal_line("openai/x", error, transient=True, api_base="https://me:s3cret@10.0.0.7:8000/v1")
+    assert line == (
+        "model 'openai/x' could not reach its server at https://10.0.0.7:8000/v1 (Connection refused); check that it "
+        "runs, --api-base and the network"
+    )
