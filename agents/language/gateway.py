@@ -27,6 +27,9 @@ logger = logging.getLogger(__name__)
 OFFLINE = "offline"
 # First wait before a retry, doubled each time (with at most this many seconds between tries).
 BACKOFF_S, MAX_BACKOFF_S = 0.5, 20.0
+# Seconds within which the same retried failure is logged again only at INFO (-v): the calls of 25 agents meeting one
+# dead server printed 75 identical warnings before the run's one-line error.
+REPEATED_WARNING_S = 30.0
 
 
 # Set while a caller that checks the budget itself is at work (a town's step, and the thoughts it starts): its asks
@@ -126,6 +129,7 @@ class Gateway:
         self._backends: dict[str, Backend] = dict(backends or {})
         self._semaphore: asyncio.Semaphore | None = None
         self._semaphore_loop = None
+        self._warned: dict[str, float] = {}  # a retried failure's text: when it was last logged as a warning
 
     def backend(self, model: str) -> Backend:
         """The backend of a model name, built on first use."""
@@ -229,13 +233,21 @@ class Gateway:
                         f"{backend.name} failed {attempt + 1} times on {request.kind}: {error}"
                     ) from None
                 tally.retries += 1
-                logger.warning("%s: %s (try %d of %d); retrying in %.1f s", backend.name, error, attempt + 1,
-                               self.config.max_retries + 1, wait)  # fmt: skip
+                logger.log(self._retry_level(str(error)), "%s: %s (try %d of %d); retrying in %.1f s", backend.name,
+                           error, attempt + 1, self.config.max_retries + 1, wait)  # fmt: skip
                 await asyncio.sleep(wait)
                 wait = min(wait * 2, MAX_BACKOFF_S)
             except PermanentError as error:
                 raise ModelUnavailable(f"{error} (a {request.kind} request)") from None
         raise AssertionError("unreachable")
+
+    def _retry_level(self, failure: str) -> int:
+        """WARNING for a failure not logged in the last REPEATED_WARNING_S seconds, INFO for its repeats."""
+        now = time.monotonic()
+        if now - self._warned.get(failure, -REPEATED_WARNING_S) < REPEATED_WARNING_S:
+            return logging.INFO
+        self._warned[failure] = now
+        return logging.WARNING
 
     def _cap(self) -> asyncio.Semaphore:
         loop = asyncio.get_running_loop()

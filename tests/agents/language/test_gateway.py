@@ -56,6 +56,17 @@ def test_a_transient_failure_is_retried_then_answered():
         assert gateway.ledger.totals().retries == 2 and server.stats.requests == 3
 
 
+def test_the_same_failure_met_by_many_calls_is_one_warning_and_the_rest_at_info(caplog):
+    caplog.set_level(logging.INFO, logger="agents.language.gateway")
+    with LoopbackServer(faults=["429"] * 4 + ["500"] * 4) as server:
+        gateway = Gateway(GatewayConfig(model="openai/loopback", api_base=server.url, max_retries=3))
+        assert ask_many(gateway, [WakeUpRequest(ISABELLA)] * 4) == [7] * 4
+    retried = [record for record in caplog.records if "retrying in" in record.getMessage()]
+    assert len(retried) == 8 == gateway.ledger.totals().retries  # each retry is logged, and counted in the ledger
+    warned = [record.getMessage() for record in retried if record.levelno == logging.WARNING]
+    assert len(warned) == 2 and "HTTP 429" in warned[0] and "HTTP 500" in warned[1]  # one per kind of failure
+
+
 @pytest.mark.slow  # waits for the timeout (~10 s)
 def test_a_hang_ends_at_the_timeout():
     with LoopbackServer(faults=["hang"], hang_s=20) as server:
