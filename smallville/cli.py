@@ -152,6 +152,12 @@ def _add_study_commands(commands) -> None:
     evaluate.add_argument("--agents", help="comma-separated full names (default: every agent of the run)")
     evaluate.add_argument("--battery", help="a battery .toml file or a name in data/evaluation/ (default: paper)")
     evaluate.add_argument("--api-base", help="base URL of the server for --llm and --judge (default: the run's)")
+    evaluate.add_argument(
+        "--max-calls", type=option_types.max_calls, help="model calls this command may make (default: the run's budget)"
+    )
+    evaluate.add_argument(
+        "--max-cost", type=option_types.max_cost, help="dollars this command may spend (default: the run's budget)"
+    )
     evaluate.set_defaults(handler="smallville.commands.evaluate:run")
     _add_batch(commands)
 

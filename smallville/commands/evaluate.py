@@ -51,11 +51,15 @@ def run(args: argparse.Namespace) -> int:
                 progress=progress,
                 battery=args.battery,
                 api_base=args.api_base,
+                budget={key: getattr(args, key) for key in ("max_calls", "max_cost") if getattr(args, key) is not None},
             )
         except (EvaluationError, BatteryError, RunFolderError) as error:
             raise UserError(str(error)) from None
         except (BudgetExceeded, ModelUnavailable) as error:
-            raise UserError(f"{error}; what was answered is kept: run the same command again to continue") from None
+            again = " (with a larger --max-calls/--max-cost)" if isinstance(error, BudgetExceeded) else ""
+            raise UserError(
+                f"{error}; what was answered is kept: run the same command again{again} to continue"
+            ) from None
     print(f"evaluation written to {folder} (summary.md, ratings.csv, statistics.csv, measures.json, plots)")
     print((folder / "summary.md").read_text().split("## End-to-end")[0].split("\n\n", 2)[-1].strip())
     return 0

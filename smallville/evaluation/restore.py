@@ -19,8 +19,18 @@ from smallville.run_store import RunStore
 JUDGE_KINDS = ("rank", "fact_check", "judge")
 
 
-def load_model(run: Path, *, llm: str | None = None, judge: str | None = None, api_base: str | None = None):
+def load_model(
+    run: Path,
+    *,
+    llm: str | None = None,
+    judge: str | None = None,
+    api_base: str | None = None,
+    budget: dict | None = None,
+):
     """The run's model at its last checkpoint, answering with `llm` (None: the run's) and judging with `judge`.
+
+    `budget` ({"max_calls": ..., "max_cost": ...}) limits the evaluation's calls; what it leaves out, the run's own
+    budget limits.
 
     Raises:
         RunFolderError: If the folder is not a run or has no checkpoint.
@@ -43,7 +53,8 @@ def load_model(run: Path, *, llm: str | None = None, judge: str | None = None, a
     settings = model.gateway.config
     routes = {**settings.routes, **(dict.fromkeys(JUDGE_KINDS, judge) if judge else {})}
     try:
-        config = replace(settings, model=llm or settings.model, routes=routes, api_base=api_base or settings.api_base)
+        models = {"model": llm or settings.model, "routes": routes, "api_base": api_base or settings.api_base}
+        config = replace(settings, **models, **(budget or {}))
     except ValueError as error:
         model.close()
         raise EvaluationError(f"--llm/--judge: {error}") from None

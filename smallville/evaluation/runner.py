@@ -33,12 +33,14 @@ def evaluate_run(
     progress: Callable | None = None,
     battery: str | Path | None = None,
     api_base: str | None = None,
+    budget: dict | None = None,
 ) -> Path:
     """Interview, judge and measure a run's agents; write RUN/evaluation/ and return that folder.
 
     Items already answered (in RUN/evaluation/*.jsonl) are not asked again, so a killed evaluation resumes.
     `progress(done, total, totals)` is called after each item with the ledger's totals. `battery` names another
-    battery file; `api_base` another server for `llm` and `judge` than the run's.
+    battery file; `api_base` another server for `llm` and `judge` than the run's. `budget` ({"max_calls": ...,
+    "max_cost": ...}) limits this evaluation's own calls, counted apart from the run's (by default by the run's budget).
 
     Raises:
         EvaluationError: For an unknown condition or agent, a time outside the run, repeats < 1, or a resumed
@@ -55,7 +57,7 @@ def evaluate_run(
     if len(chosen) < 2:
         raise EvaluationError("--conditions: name at least two conditions for the judge to compare")
     questions = load_battery(battery)
-    model = load_model(run, llm=llm, judge=judge, api_base=api_base)
+    model = load_model(run, llm=llm, judge=judge, api_base=api_base, budget=budget)
     try:
         at = _check_time(model, at)
         log = read_event_log(run)

@@ -2,6 +2,7 @@
 
 import csv
 import json
+import shutil
 from collections import Counter
 from datetime import datetime
 
@@ -83,3 +84,19 @@ def test_bad_input_is_one_line_naming_the_option(run_folder, capsys):
     assert lines[2].startswith("error: --agents: no agent named 'Nobody Here'")
     with pytest.raises(EvaluationError, match="--repeats 0"):
         evaluate_run(run_folder, repeats=0, at=datetime(2023, 2, 13, 5))
+
+
+def test_an_evaluation_has_a_budget_of_its_own_and_goes_on_with_a_larger_one(run_folder, tmp_path, capsys):
+    run = tmp_path / "run"
+    shutil.copytree(run_folder, run, ignore=shutil.ignore_patterns("evaluation"))
+    smaller = ["evaluate", str(run), "--agents", "Isabella Rodriguez", "--conditions", "full,persona_only"]
+    assert main([*smaller, "--repeats", "1", "--max-calls", "20"]) == 1
+    line = capsys.readouterr().err.strip().splitlines()[-1]
+    assert line == (
+        "error: the budget of 20 model calls is spent; what was answered is kept: run the same command again (with "
+        "a larger --max-calls/--max-cost) to continue"
+    )
+    assert len((run / "evaluation" / "answers.jsonl").read_text().splitlines()) == 20
+    assert main([*smaller, "--repeats", "1", "--max-calls", "1000"]) == 0
+    assert len(_keys(run / "evaluation" / "answers.jsonl")) == 25 * 2  # the 20 kept, the rest asked now
+    assert json.loads((run / "evaluation" / "ledger.json").read_text())["requests_by_kind"]["rank"] == 25
