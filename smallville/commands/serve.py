@@ -11,9 +11,11 @@ server is told to end if `run.py serve` itself dies), so no page server is left 
 import argparse
 import contextlib
 import ctypes
+import errno
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -82,10 +84,33 @@ def solara_command(host: str, port: int) -> list[str]:
     ]
 
 
+def check_address(host: str, port: int) -> None:
+    """Fail before the server starts when --host:--port cannot be listened on.
+
+    Otherwise the page server printed uvicorn's error after "serving the Ville on ...", and the page never came.
+
+    Raises:
+        UserError: Naming the flag and what to do.
+    """
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: a socket closing is no bar
+        try:
+            probe.bind((host, port))
+        except socket.gaierror:
+            raise UserError(f"--host {host}: not a name or address this machine knows; give e.g. 127.0.0.1") from None
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                raise UserError(
+                    f"--port {port}: {host}:{port} is in use by another program; give another --port, or stop it"
+                ) from None
+            raise UserError(f"--host {host} --port {port}: cannot listen there ({error.strerror})") from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Check the options, then serve the page until interrupted."""
     settings = settings_for(args)
     check(settings)
+    check_address(args.host, args.port)
     env = {
         **os.environ,
         "SMALLVILLE_SERVE": json.dumps(settings),

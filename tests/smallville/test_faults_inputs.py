@@ -6,6 +6,8 @@ a flag argparse refuses, 1 for a mistake found once the scenario or the folder i
 
 import argparse
 import json
+import socket
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -89,6 +91,8 @@ FLAG_CASES = {
     "serve-port-huge": (["serve", "--port", "70000"], 2, "from 1 to 65535"),
     "serve-max-in-flight": (["serve", "--max-in-flight", "0"], 2, "out of range"),
     "serve-too-many-agents": (["serve", *FAST, "--agents", "9"], 1, "asked for 9 agents"),
+    "serve-host-unknown": (["serve", *FAST, "--host", "nowhere.invalid"], 1, "not a name or address this machine"),
+    "serve-host-not-ours": (["serve", *FAST, "--host", "192.0.2.1"], 1, "cannot listen there"),
     "whisper-empty": (["whisper", "runs/x", "Klaus Mueller", ""], 2, "the statement is empty"),
     "whisper-blank": (["whisper", "runs/x", "Klaus Mueller", "   \n "], 2, "the statement is empty"),
     "whisper-100kb": (["whisper", "runs/x", "Klaus Mueller", "a" * 100_000], 2, f"more than {MAX_STATEMENT_CHARS}"),
@@ -113,6 +117,20 @@ def test_a_bad_flag_is_one_line(argv, code, words, capsys, monkeypatch, tmp_path
     line = one_line(capsys, argv, code)
     assert words in line
     assert not (tmp_path / "runs").exists()
+
+
+def test_a_port_in_use_is_one_line_before_the_page_server_starts(capsys, monkeypatch):
+    started = []
+    monkeypatch.setattr(subprocess, "Popen", lambda *args, **kwargs: started.append(args))
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        line = one_line(capsys, ["serve", *FAST, "--port", str(port)], 1)
+    assert line == (
+        f"error: --port {port}: 127.0.0.1:{port} is in use by another program; give another --port, or stop it"
+    )
+    assert not started
 
 
 def _scenario(tmp_path: Path, change) -> str:
