@@ -1,10 +1,12 @@
 """`run.py resume` with new terms: a larger budget for a run its budget stopped, a later end for a finished run.
 
 Either way the run goes on exactly as one simulated in one go with those terms, and its config.json keeps them, so
-the next resume (or report) reads the run as it now is. Terms that could not continue the run are one line each.
+the next resume (or report) reads the run as it now is. Terms that could not continue the run are one line each, and
+so is a model whose API key is not set (resume and interview check it as simulate does, before any call).
 """
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -94,3 +96,17 @@ def test_a_budget_spent_while_the_town_loads_is_one_line_and_resumes_with_more(t
     assert "the budget of 1 model calls is spent" in line
     assert main(["resume", str(out), "--max-calls", "1000"]) == 0
     assert _config(out)["max_calls"] == 1000
+
+
+def test_a_run_whose_model_needs_a_key_that_is_not_set_says_so_in_one_line(whole, tmp_path, capsys, monkeypatch):
+    out = tmp_path / "run"
+    shutil.copytree(whole, out)
+    config = _config(out)
+    (out / "config.json").write_text(json.dumps({**config, "llm": "openai/gpt-4o-mini"}))
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    expected = (
+        f"error: {out}: model 'openai/gpt-4o-mini' needs OPENAI_API_KEY in the environment (never on the command line)"
+    )
+    assert one_line(capsys, ["resume", str(out), "--until", "2023-02-13T09:00"], 1) == expected
+    assert one_line(capsys, ["interview", str(out), "Klaus Mueller", "How are you?"], 1) == expected
+    assert _config(out)["end"] == config["end"]  # nothing was changed
