@@ -31,6 +31,7 @@ def run(args: argparse.Namespace) -> int:
         grid = validate_grid(data, args.grid or "the command line")
         cells = expand(grid)
         _check_scenarios(grid.scenarios, args.grid or "--scenario")
+        _check_models(cells, "--llm" if args.llm else args.grid or "--llm")
         prepare(batch, cells, data)
     except GridError as error:
         raise UserError(str(error)) from error
@@ -139,6 +140,20 @@ def _check_scenarios(scenarios: list[str], source: str) -> None:
             load_scenario(name)
         except ScenarioError as error:
             raise GridError(f"{source}: scenarios[{index}]: {error}") from error
+
+
+def _check_models(cells, source: str) -> None:
+    """As simulate checks them: a key not set is one line now, not every cell's first call failing four times."""
+    from agents import check_model  # noqa: PLC0415 - heavy
+    from smallville.batch import GridError  # noqa: PLC0415
+
+    for cell in cells:
+        parameters = cell.parameters
+        for name in {parameters.get("llm", "offline"), *(parameters.get("routes") or {}).values()}:
+            try:
+                check_model(name, api_base=parameters.get("api_base"))
+            except ValueError as error:
+                raise GridError(f"{source}: {error}") from error
 
 
 def _default_name(args: argparse.Namespace, data: dict) -> str:

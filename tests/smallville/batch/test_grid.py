@@ -3,6 +3,7 @@ from pathlib import Path
 import pytest
 
 from smallville.batch import GridError, expand, load_grid, parameter_names, parse_seeds, validate_grid
+from smallville.cli import main
 from smallville.commands.batch import _share_cache
 
 DATA = Path(__file__).resolve().parents[3] / "data" / "batches"
@@ -129,3 +130,16 @@ def test_cells_that_embed_with_a_model_share_one_vector_file(tmp_path, parameter
     assert shared == expected
     assert "cache_path" not in data["parameters"]  # offline cells get no response cache
     validate_grid({"seeds": [0], "scenarios": ["the_ville_n3"], "until": "2023-02-13T01:00:00", **data}, "t")
+
+
+def test_a_model_whose_key_is_not_set_is_one_line_before_any_cell_runs(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    path = write(
+        tmp_path,
+        GOOD.replace('embedder = "hashing"', 'embedder = "hashing"\nllm = "anthropic/claude-3-5-haiku-latest"'),
+    )
+    assert main(["batch", str(path), "--out", str(tmp_path / "batch")]) == 1
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines == [f"error: {path}: model 'anthropic/claude-3-5-haiku-latest' needs ANTHROPIC_API_KEY in the "
+                     "environment (never on the command line)"]  # fmt: skip
+    assert not (tmp_path / "batch").exists()
