@@ -82,7 +82,19 @@ class CacheMiss(RuntimeError):
 
 
 class ModelUnavailable(RuntimeError):
-    """The model kept failing after the retries, or refused the call for good."""
+    """The model kept failing after the retries, or refused the call for good.
+
+    Attributes:
+        refused: True when the model refused for good (a 4xx: the name, the server's URL or a parameter is wrong),
+            False when it kept failing (it may answer again later).
+    """
+
+    def __init__(self, message: str, refused: bool = False):
+        super().__init__(message)
+        self.refused = refused
+
+    def __reduce__(self):  # across processes (batch workers) with what kind of failure it was
+        return type(self), (str(self), self.refused)
 
 
 @dataclass(frozen=True)
@@ -238,7 +250,7 @@ class Gateway:
                 await asyncio.sleep(wait)
                 wait = min(wait * 2, MAX_BACKOFF_S)
             except PermanentError as error:
-                raise ModelUnavailable(f"{error} (a {request.kind} request)") from None
+                raise ModelUnavailable(f"{error} ({request.kind} request)", refused=True) from None
         raise AssertionError("unreachable")
 
     def _retry_level(self, failure: str) -> int:

@@ -169,6 +169,8 @@ def _what_next(error: BaseException, root) -> str:
     if isinstance(error, BudgetExceeded):
         option = "--max-cost DOLLARS" if error.spent == "cost" else "--max-calls CALLS"
         return f"continue with a larger budget: run.py resume {root} {option} (in all)"
+    if getattr(error, "refused", False):
+        return f"the run is kept: once the model's server takes the call, run.py resume {root}"
     return f"when the model answers again: run.py resume {root}"
 
 
@@ -237,13 +239,16 @@ def _loading_failed(error: BaseException, out: Path) -> None:
     if isinstance(error, (ValueError, ScenarioError, PersonaFileError)):
         _discard(out)
         raise UserError(str(error).splitlines()[0]) from error
+    if isinstance(error, ModelUnavailable) and error.refused:  # a wrong name or URL: the folder holds nothing yet
+        _discard(out)
+        raise UserError(f"{error}; check --llm and --api-base, then simulate again") from error
     if isinstance(error, (BudgetExceeded, ModelUnavailable)):
         raise UserError(f"stopped while loading the town: {error}; {_what_next(error, out)}") from error
 
 
 def _discard(out: Path) -> None:
-    """Remove a new run folder that holds only what `RunStore.create` wrote."""
-    for name in ("config.json", ".lock"):
+    """Remove a new run folder that holds only what `RunStore.create` wrote and the empty memory store it opened."""
+    for name in ("config.json", ".lock", "memory.sqlite", "memory.sqlite-wal", "memory.sqlite-shm"):
         (out / name).unlink(missing_ok=True)
     for name in ("metrics", "graphs"):
         if (out / name).is_dir() and not any((out / name).iterdir()):

@@ -12,6 +12,7 @@ import pytest
 
 from agents.language import gateway
 from agents.language.backends.litellm_backend import LiteLLMBackend
+from agents.language.loopback_server import LoopbackServer
 from smallville.cli import main
 from smallville.run_check import checkpoint_calls
 from smallville.run_folder import RunFolder
@@ -92,3 +93,17 @@ def test_a_model_that_only_talks_nonsense_fails_the_run_loudly(quick_faults, tmp
     with FaultInjectingServer(rate=1.0, kinds=("malformed",)) as server:
         code = main([*args, "--api-base", server.url, "--out", str(tmp_path / "b"), "--accept-fallbacks"])
     assert code == 0
+
+
+@pytest.mark.slow  # two runs through litellm (~10 s)
+def test_a_server_that_refuses_the_first_call_leaves_no_folder_and_names_what_to_check(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-loopback")
+    out = tmp_path / "run"
+    town = ["simulate", "--scenario", "the_ville_n3", "--embedder", "hashing", "--until", "2023-02-13T01:00"]
+    with LoopbackServer() as server:
+        assert main([*town, "--llm", "openai/x", "--api-base", f"{server.root}/wrong", "--out", str(out)]) == 1
+        line = capsys.readouterr().err.strip().splitlines()[-1]
+        assert line.startswith("error: model 'openai/x' refused the call (NotFoundError, HTTP 404)")
+        assert line.endswith("(importance request); check --llm and --api-base, then simulate again")
+        assert not out.exists()  # nothing to resume: the same --out is free for the corrected command
+        assert main([*town, "--llm", "openai/x", "--api-base", server.url, "--out", str(out)]) == 0
