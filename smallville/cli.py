@@ -78,6 +78,7 @@ def _add_run_commands(commands, add_model_options) -> None:
     resume.add_argument(
         "--max-cost", type=option_types.max_cost, help="a new budget in dollars in all, what was spent so far included"
     )
+    resume.add_argument("--api-base", help="the model server's new base URL (a server that moved; the same model)")
     add_fallback_options(resume)
     resume.set_defaults(handler="smallville.commands.simulate:resume")
 

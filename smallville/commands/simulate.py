@@ -96,17 +96,18 @@ def _resume(store, args: argparse.Namespace, console: Console, started: float, s
     try:
         config = store.config()
         args.checkpoint_minutes = config["checkpoint_minutes"]
-        budget = {key: getattr(args, key) for key in ("max_calls", "max_cost") if getattr(args, key) is not None}
+        terms = ("max_calls", "max_cost", "api_base")  # what may change without changing what happens
+        overrides = {key: getattr(args, key) for key in terms if getattr(args, key) is not None}
         if store.snapshot is None:
             console.print(f"{args.run}: no checkpoint yet (stopped while loading); starting it from the beginning")
             store.start_over()
             with console.status("loading the town (map, personas, seeded memories)..."):
-                model = _build_or_explain(store, budget, restore=False)
+                model = _build_or_explain(store, overrides, restore=False)
         else:
             with console.status("loading the town and its last checkpoint..."):
-                model = _build_or_explain(store, budget)
+                model = _build_or_explain(store, overrides)
         try:
-            changes = _new_terms(args, model, config, budget)
+            changes = _new_terms(args, model, config, overrides)
             if changes:
                 store.update_config(changes)
         except RunFolderError as error:
@@ -123,23 +124,23 @@ def _resume(store, args: argparse.Namespace, console: Console, started: float, s
                        started, stop)  # fmt: skip
 
 
-def _build_or_explain(store, budget: dict, *, restore: bool = True):
-    """The run's model with its new budget; a budget spent or a model lost while it loads is one line."""
+def _build_or_explain(store, overrides: dict, *, restore: bool = True):
+    """The run's model with its new terms; a budget spent or a model lost while it loads is one line."""
     from agents import BudgetExceeded, ModelUnavailable  # noqa: PLC0415
 
     try:
-        return build_model(store, overrides=budget, restore=restore)
+        return build_model(store, overrides=overrides, restore=restore)
     except (BudgetExceeded, ModelUnavailable) as error:
         raise UserError(f"stopped while loading the town: {error}; {_what_next(error, store.folder.root)}") from error
 
 
-def _new_terms(args: argparse.Namespace, model, config: dict, budget: dict) -> dict:
-    """The config values a resume changes (a new end, a new budget), each checked against where the run stands.
+def _new_terms(args: argparse.Namespace, model, config: dict, overrides: dict) -> dict:
+    """The config values a resume changes (a new end, budget or server), each checked against where the run stands.
 
     Raises:
         UserError: If the new end is not after the run's last checkpoint, or a new budget is already spent.
     """
-    changes = dict(budget)
+    changes = dict(overrides)
     if args.until is not None or args.days is not None:
         end = end_time(args, model.start)
         if end <= model.now:
@@ -149,14 +150,14 @@ def _new_terms(args: argparse.Namespace, model, config: dict, budget: dict) -> d
             )
         changes["end"] = end.isoformat()
     totals = model.gateway.ledger.totals()
-    if budget.get("max_calls") is not None and budget["max_calls"] <= totals.calls:
+    if overrides.get("max_calls") is not None and overrides["max_calls"] <= totals.calls:
         raise UserError(
-            f"--max-calls {budget['max_calls']}: the run has made {totals.calls} model calls already; "
+            f"--max-calls {overrides['max_calls']}: the run has made {totals.calls} model calls already; "
             "give more (the budget counts them all)"
         )
-    if budget.get("max_cost") is not None and budget["max_cost"] <= (totals.cost or 0.0):
+    if overrides.get("max_cost") is not None and overrides["max_cost"] <= (totals.cost or 0.0):
         raise UserError(
-            f"--max-cost {budget['max_cost']:g}: the run has spent ${totals.cost:.2f} already; "
+            f"--max-cost {overrides['max_cost']:g}: the run has spent ${totals.cost:.2f} already; "
             "give more (the budget counts it all)"
         )
     return {key: value for key, value in changes.items() if config.get(key) != value}

@@ -1,4 +1,5 @@
-"""`run.py resume` with new terms: a larger budget for a run its budget stopped, a later end for a finished run.
+"""`run.py resume` with new terms: a larger budget for a run its budget stopped, a later end for a finished run, the
+new address of a model server that moved.
 
 Either way the run goes on exactly as one simulated in one go with those terms, and its config.json keeps them, so
 the next resume (or report) reads the run as it now is. Terms that could not continue the run are one line each, and
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from agents.language.loopback_server import LoopbackServer
 from smallville.cli import main
 from tests.smallville.run_folders import events, final_state
 from tests.smallville.test_faults_inputs import FAST, one_line
@@ -110,3 +112,16 @@ def test_a_run_whose_model_needs_a_key_that_is_not_set_says_so_in_one_line(whole
     assert one_line(capsys, ["resume", str(out), "--until", "2023-02-13T09:00"], 1) == expected
     assert one_line(capsys, ["interview", str(out), "Klaus Mueller", "How are you?"], 1) == expected
     assert _config(out)["end"] == config["end"]  # nothing was changed
+
+
+def test_a_run_whose_server_moved_goes_on_at_its_new_address(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-loopback")
+    town = ["simulate", *FAST, "--llm", "openai/loopback"]
+    with LoopbackServer() as old, LoopbackServer() as new:
+        whole, moved = tmp_path / "whole", tmp_path / "moved"
+        assert main([*town, "--until", "2023-02-13T02:00", "--api-base", new.url, "--out", str(whole)]) == 0
+        assert main([*town, "--until", "2023-02-13T01:00", "--api-base", old.url, "--out", str(moved)]) == 0
+        old.stop()
+        assert main(["resume", str(moved), "--until", "2023-02-13T02:00", "--api-base", new.url]) == 0
+    assert _config(moved)["api_base"] == new.url
+    assert events(moved) == events(whole)
