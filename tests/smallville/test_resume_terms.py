@@ -1,7 +1,7 @@
 """`run.py resume` with new terms: a larger budget for a run its budget stopped, a later end for a finished run, the
 new address of a model server that moved.
 
-Either way the run goes on exactly as one simulated in one go with those terms, and its config.json keeps them, so
+In each case the run goes on exactly as one simulated in one go with those terms, and its config.json keeps them, so
 the next resume (or report) reads the run as it now is. Terms that could not continue the run are one line each, and
 so is a model whose API key is not set (resume and interview check it as simulate does, before any call).
 """
