@@ -72,12 +72,8 @@ def _add_run_commands(commands, add_model_options) -> None:
         "--days", type=option_types.days, help="make the run this many simulated days from its start (as simulate's)"
     )
     longer.add_argument("--until", type=option_types.until, help="a new simulated end time, e.g. 2023-02-14T12:00")
-    resume.add_argument(
-        "--max-calls", type=option_types.max_calls, help="a new budget of model calls, those made so far included"
-    )
-    resume.add_argument(
-        "--max-cost", type=option_types.max_cost, help="a new budget in dollars in all, what was spent so far included"
-    )
+    _add_budget(resume, "a new budget of model calls, those made so far included",
+                "a new budget in dollars, what was spent so far included")  # fmt: skip
     resume.add_argument("--api-base", help="the model server's new base URL (a server that moved; the same model)")
     add_fallback_options(resume)
     resume.set_defaults(handler="smallville.commands.simulate:resume")
@@ -153,14 +149,16 @@ def _add_study_commands(commands) -> None:
     evaluate.add_argument("--agents", help="comma-separated full names (default: every agent of the run)")
     evaluate.add_argument("--battery", help="a battery .toml file or a name in data/evaluation/ (default: paper)")
     evaluate.add_argument("--api-base", help="base URL of the server for --llm and --judge (default: the run's)")
-    evaluate.add_argument(
-        "--max-calls", type=option_types.max_calls, help="model calls this command may make (default: the run's budget)"
-    )
-    evaluate.add_argument(
-        "--max-cost", type=option_types.max_cost, help="dollars this command may spend (default: the run's budget)"
-    )
+    _add_budget(evaluate, "model calls this command may make (default: the run's budget)",
+                "dollars this command may spend (default: the run's budget)")  # fmt: skip
     evaluate.set_defaults(handler="smallville.commands.evaluate:run")
     _add_batch(commands)
+
+
+def _add_budget(parser: argparse.ArgumentParser, calls: str, cost: str) -> None:
+    """--max-calls and --max-cost, with what they count for this command (simulate's come from the parameter table)."""
+    parser.add_argument("--max-calls", type=option_types.max_calls, help=calls)
+    parser.add_argument("--max-cost", type=option_types.max_cost, help=cost)
 
 
 def _add_batch(commands) -> None:
@@ -192,10 +190,7 @@ def _add_batch(commands) -> None:
         help="simulated minutes between checkpoints (default: 60)",
     )
     batch.add_argument("--evaluate", action="store_true", help="evaluate each finished cell (smallville.evaluation)")
-    batch.add_argument(
-        "--max-calls", type=option_types.max_calls, help="batch-wide budget of model calls; stops cleanly"
-    )
-    batch.add_argument("--max-cost", type=option_types.max_cost, help="batch-wide budget in dollars; stops cleanly")
+    _add_budget(batch, "batch-wide budget of model calls; stops cleanly", "batch-wide budget in dollars; stops cleanly")
     batch.add_argument("--out", help="batch folder (default: batches/<grid>-<hash of the grid>)")
     batch.add_argument(
         "--workers",
