@@ -25,6 +25,7 @@ from agents.language.gateway import (
     GatewayConfig,
     ModelUnavailable,
     check_model,
+    check_models,
 )
 from agents.mind import Mind
 from agents.persona import Persona, PersonaFileError, load_persona, load_whispers
@@ -52,6 +53,7 @@ __all__ = [
     "StreamMemory",
     "WorldView",
     "check_model",
+    "check_models",
     "load_persona",
     "load_whispers",
     "make_agent_embedder",

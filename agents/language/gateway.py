@@ -336,6 +336,16 @@ def check_model(name: str, api_base: str | None = None) -> None:
         raise ValueError(f"model {name!r} needs {', '.join(missing)} in the environment (never on the command line)")
 
 
+def check_models(model: str, routes: Mapping[str, str] | None = None, api_base: str | None = None) -> None:
+    """`check_model` for a model and for every model its routes send a request kind to, in that order.
+
+    Raises:
+        ValueError: For the first of them that is wrong.
+    """
+    for name in dict.fromkeys([model, *(routes or {}).values()]):
+        check_model(name, api_base=api_base)
+
+
 def _expected_keys(litellm, name: str) -> set[str]:
     """The environment variables a provider reads, as litellm knows them (with every one of them unset)."""
     saved = {key: os.environ.pop(key) for key in list(os.environ) if key.endswith("_API_KEY")}

@@ -144,16 +144,14 @@ def _check_scenarios(scenarios: list[str], source: str) -> None:
 
 def _check_models(cells, source: str) -> None:
     """As simulate checks them: a key not set is one line now, not every cell's first call failing four times."""
-    from agents import check_model  # noqa: PLC0415 - heavy
+    from agents import check_models  # noqa: PLC0415 - heavy
     from smallville.batch import GridError  # noqa: PLC0415
 
-    for cell in cells:
-        parameters = cell.parameters
-        for name in {parameters.get("llm", "offline"), *(parameters.get("routes") or {}).values()}:
-            try:
-                check_model(name, api_base=parameters.get("api_base"))
-            except ValueError as error:
-                raise GridError(f"{source}: {error}") from error
+    for parameters in (cell.parameters for cell in cells):
+        try:
+            check_models(parameters.get("llm", "offline"), parameters.get("routes"), parameters.get("api_base"))
+        except ValueError as error:
+            raise GridError(f"{source}: {error}") from error
 
 
 def _default_name(args: argparse.Namespace, data: dict) -> str:

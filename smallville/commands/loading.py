@@ -35,15 +35,14 @@ def build_model(store, *, overrides: dict | None = None, restore: bool = True, t
         UserError: If the config no longer builds a model (a scenario or persona file changed) or does not fit the
             stored memories.
     """
-    from agents import PersonaFileError, check_model  # noqa: PLC0415 - heavy
+    from agents import PersonaFileError, check_models  # noqa: PLC0415 - heavy
     from smallville.model import SmallvilleModel  # noqa: PLC0415
     from smallville.run_store import RunFolderError  # noqa: PLC0415
     from smallville.scenario import ScenarioError  # noqa: PLC0415
 
     config = {key: value for key, value in store.config().items() if key not in RUN_KEYS} | (overrides or {})
     try:  # as simulate checks them: a missing key is one line now, not four failed tries at the first call
-        for name in {config.get("llm", "offline"), *(config.get("routes") or {}).values()}:
-            check_model(name, api_base=config.get("api_base"))
+        check_models(config.get("llm", "offline"), config.get("routes"), config.get("api_base"))
     except ValueError as error:
         raise UserError(f"{store.folder.root}: {error}") from error
     try:

@@ -39,7 +39,7 @@ def check(settings: dict) -> None:
     Raises:
         UserError: Naming what is wrong and how to fix it.
     """
-    from agents import check_model  # noqa: PLC0415 - heavy
+    from agents import check_models  # noqa: PLC0415 - heavy
     from smallville.run_store import RunFolderError  # noqa: PLC0415
     from smallville.scenario import ScenarioError, load_scenario, scenario_file  # noqa: PLC0415
     from smallville.town import town_map  # noqa: PLC0415
@@ -58,8 +58,7 @@ def check(settings: dict) -> None:
             ReplayModel(run_folder=settings["replay"]).close()
             return
         kwargs = settings["model"]
-        for name in {kwargs["llm"], *(kwargs["routes"] or {}).values()}:
-            check_model(name, api_base=kwargs["api_base"])
+        check_models(kwargs["llm"], kwargs["routes"], kwargs["api_base"])
         setting = load_scenario(kwargs["scenario_name"]).select(kwargs["agents"])
         setting.check_map(town_map(setting)[0], str(scenario_file(kwargs["scenario_name"])))
     except (ValueError, ScenarioError, RunFolderError) as error:

@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace, stop: StopRequests) -> int:
-    from agents import check_model  # noqa: PLC0415 - heavy
+    from agents import check_models  # noqa: PLC0415 - heavy
     from smallville.model import SmallvilleModel  # noqa: PLC0415
     from smallville.run_store import RunFolderError, RunStore  # noqa: PLC0415
     from smallville.scenario import ScenarioError, load_scenario, scenario_file  # noqa: PLC0415
@@ -39,8 +39,7 @@ def _simulate(args: argparse.Namespace, stop: StopRequests) -> int:
 
     kwargs = model_kwargs(args)
     try:
-        for name in {kwargs["llm"], *(kwargs["routes"] or {}).values()}:
-            check_model(name, api_base=kwargs["api_base"])
+        check_models(kwargs["llm"], kwargs["routes"], kwargs["api_base"])
         setting = load_scenario(kwargs["scenario_name"]).select(kwargs["agents"])
         setting.check_map(town_map(setting)[0], str(scenario_file(kwargs["scenario_name"])))
         end = end_time(args, setting.start)
@@ -164,13 +163,13 @@ def _new_terms(args: argparse.Namespace, model, config: dict, overrides: dict) -
 
 
 def _what_next(error: BaseException, root) -> str:
-    """What to run after a stop: a spent budget names the option that raises it."""
+    """What to run after a stop (BudgetExceeded or ModelUnavailable): a spent budget names the option that raises it."""
     from agents import BudgetExceeded  # noqa: PLC0415
 
     if isinstance(error, BudgetExceeded):
         option = "--max-cost DOLLARS" if error.spent == "cost" else "--max-calls CALLS"
         return f"continue with a larger budget: run.py resume {root} {option} (in all)"
-    if getattr(error, "refused", False):
+    if error.refused:  # ModelUnavailable: a refusal for good, or a model that kept failing
         return f"the run is kept: once the model's server takes the call, run.py resume {root}"
     return f"when the model answers again: run.py resume {root}"
 

@@ -10,7 +10,7 @@ from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
-from agents.language.gateway import Gateway, check_model
+from agents.language.gateway import Gateway, check_models
 from smallville.evaluation.errors import EvaluationError
 from smallville.run_folder import read_events
 from smallville.run_store import RunStore
@@ -55,8 +55,7 @@ def load_model(
     try:
         models = {"model": llm or settings.model, "routes": routes, "api_base": api_base or settings.api_base}
         config = replace(settings, **models, **(budget or {}))
-        for name in {config.model, *config.routes.values()}:
-            check_model(name, api_base=config.api_base)  # a missing key: one line, not failed calls
+        check_models(config.model, config.routes, config.api_base)  # a missing key: one line, not failed calls
     except ValueError as error:
         model.close()
         raise EvaluationError(f"--llm/--judge: {error}") from None
