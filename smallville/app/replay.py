@@ -78,7 +78,6 @@ class ReplayModel(mesa.Model):
         self._event_times = [entry["time"] for entry in self.events]
         self._graphs = sorted(self.folder.graphs.glob("*.graphml"))
         self._graph_stamps = [path.stem for path in self._graphs]
-        self._store = MemoryStore(self.folder.memory)
         self._streams: dict[str, MemoryStream] = {}
         self.frame = min(max(frame, 0), len(self.rows) - 1)
         self.running = self.frame < len(self.rows) - 1
@@ -172,8 +171,7 @@ class ReplayModel(mesa.Model):
         return self.rows.iloc[: self.frame + 1]
 
     def close(self) -> None:
-        """Close the memory store."""
-        self._store.close()
+        """Nothing to close: the memory store is opened only while a stream is read (see `_stream`)."""
 
     # --- reading ------------------------------------------------------------------------------------------------
 
@@ -185,9 +183,15 @@ class ReplayModel(mesa.Model):
         return self.events[: bisect.bisect_left(self._event_times, self.now.isoformat())]
 
     def _stream(self, name: str) -> MemoryStream:
-        """An agent's stream as saved at the run's last checkpoint, loaded once."""
+        """An agent's stream as saved at the run's last checkpoint, loaded once.
+
+        The store is opened here, in the thread that reads it, and closed at once: a replay is built in one thread
+        (the page's, or Reset's worker) and read in others, and an SQLite connection only works in the thread that
+        opened it (a store kept open made Reset-then-select fail with "SQLite objects created in a thread...").
+        """
         if name not in self._streams:
-            self._streams[name] = self._store.load(name)
+            with MemoryStore(self.folder.memory) as store:
+                self._streams[name] = store.load(name)
         return self._streams[name]
 
 

@@ -139,3 +139,19 @@ def test_a_run_still_being_written_replays_what_its_last_checkpoint_covers(run_f
     assert model.frames == covered["model_rows"]
     assert model.times[-1].isoformat() == covered["now"]
     model.close()
+
+
+def test_a_replay_built_in_one_thread_reads_its_memories_in_another(run_folder):
+    """Reset builds the replay in a worker thread; the page then reads it in its own (the thread error of issue 46)."""
+    import threading
+
+    built = []
+    worker = threading.Thread(target=lambda: built.append(ReplayModel(run_folder=str(run_folder), frame=600)))
+    worker.start()
+    worker.join()
+    replay = built[0]
+    card = replay.card("Isabella Rodriguez")
+    assert card.recent and all(memory.created <= replay.now for memory in card.recent)
+    closer = threading.Thread(target=replay.close)
+    closer.start()
+    closer.join()
