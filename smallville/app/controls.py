@@ -79,7 +79,7 @@ def play_job(
     owed = owed if owed is not None else [0.0]
 
     def current() -> bool:
-        return work.playing.value is token
+        return work.playing.value is token and not work.closed
 
     def arrived() -> bool:
         return until is not None and town_of(model).now >= until

@@ -45,4 +45,4 @@ def emoji_html(emoji: str) -> str:
     """A pictogram, and its words in its place when the browser has no emoji font (the map sets `no-emoji`)."""
     if not emoji:
         return ""
-    return f"<span class='emoji'>{escape(emoji)}</span><span class='emoji-text'>({escape(emoji_words(emoji))})</span>"
+    return f"<span class='emoji'>{escape(emoji)}</span> <span class='emoji-text'>({escape(emoji_words(emoji))})</span>"

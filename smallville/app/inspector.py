@@ -40,7 +40,7 @@ def about_html(card: AgentCard) -> str:
 
 
 def plan_html(card: AgentCard, before: int = 2, after: int = 5) -> str:
-    """Today's plan around now: a few items before the current one (marked ▶, in bold) and more after it."""
+    """Today's plan around now: a few items before the current one (in bold, marked "now") and more after it."""
     if not card.plan:
         return note("No plan yet: the agent plans its day when it wakes.")
     current = next((index for index, item in enumerate(card.plan) if item.current), 0)
@@ -48,7 +48,7 @@ def plan_html(card: AgentCard, before: int = 2, after: int = 5) -> str:
     items = []
     for item in card.plan[first:last]:
         text = escape(f"{item.start} {item.activity} ({item.minutes} min)")
-        items.append(f"<b class='current-plan-item'>▶ {text}</b>" if item.current else text)
+        items.append(f"<b class='current-plan-item'>{text} ← now</b>" if item.current else text)
     earlier = note(f"({first} earlier items)") if first else ""
     later = note(f"({len(card.plan) - last} later items)") if last < len(card.plan) else ""
     return earlier + bullets(items, "plan") + later

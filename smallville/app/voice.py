@@ -79,14 +79,15 @@ def VoiceBox(model):
             # Each part of the box is a row of its own: a new way to talk to an agent is one more row here.
             solara.InputText("Interview question", value=question, on_value=set_question, continuous_update=True)
             solara.Button("Ask", on_click=interview, disabled=not question.strip(), color="primary")
-            for label in in_flight:
-                with solara.Row(classes=["voice-pending"], style="align-items: center;"):
-                    solara.v.ProgressCircular(indeterminate=True, size=16, width=2, color="primary")
-                    solara.Text(label)
-            if answer.value:  # right under Ask, where the eye is after asking
-                solara.Text(answer.value, classes=["voice-answer"], style="font-weight: 500;")
-            if voice_error.value:
-                solara.Error(voice_error.value)
+            with solara.Column(gap="2px", classes=["voice-answer-area"]):  # right under Ask, where the eye is
+                for label in in_flight:
+                    with solara.Row(classes=["voice-pending"], style="align-items: center;"):
+                        solara.v.ProgressCircular(indeterminate=True, size=16, width=2, color="primary")
+                        solara.Text(label)
+                if answer.value:
+                    solara.Text(answer.value, classes=["voice-answer"], style="font-weight: 500;")
+                if voice_error.value:
+                    solara.Error(voice_error.value)
             solara.InputText(
                 "Inner voice (a memory to give)", value=statement, on_value=set_statement, continuous_update=True
             )
