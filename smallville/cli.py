@@ -95,7 +95,6 @@ def _add_talk_commands(commands) -> None:
         "--as",
         dest="asker",
         type=option_types.persona,
-        default="",
         metavar="PERSONA",
         help='whom the agent believes it talks to, e.g. "a news reporter from the Ville Gazette"',
     )

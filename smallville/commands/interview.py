@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     model, store = load_run(args.run, args.llm, write=args.remember)
     try:
         for agent in _agents(model, args.agent, args.all):
-            answer = model.interview(agent.name, args.question, remember=args.remember, asker=args.asker)
+            answer = model.interview(agent.name, args.question, remember=args.remember, asker=args.asker or "")
             print(f"{agent.name}: {answer}")
         if args.remember:
             save_checkpoint(store, model)
