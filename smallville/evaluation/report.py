@@ -4,12 +4,13 @@ import csv
 import json
 from pathlib import Path
 
+from smallville.baseline import OFFLINE_BASELINE
 from smallville.evaluation.conditions import PAPER_HUMAN_MU
 from smallville.evaluation.results import Results
 
 OFFLINE_NOTE = (
-    "Answered and judged by the offline mind: these figures test the code, not believability. "
-    "Name a language model (--llm, --judge) for figures comparable with the paper's."
+    f"{OFFLINE_BASELINE} Answered and judged by the offline mind; name a language model (--llm, --judge) for "
+    "figures comparable with the paper's."
 )
 
 KEYWORD_NOTE = "The keyword estimate is the run's cheap per-step figure (a memory's text matched the fact's words)."
