@@ -65,7 +65,8 @@ class ObjectReactionRequest(Request[ObjectReaction]):
 
     def constrain(self, schema: dict) -> None:
         text(prop(schema, "reason"), LONGEST_REASON, least=0)
-        text(prop(schema, "activity"), LONGEST_ACTIVITY, least=0)
+        # Never blank: the parser needs one when react is true (a schema cannot say "when"), and ignores it otherwise.
+        text(prop(schema, "activity"), LONGEST_ACTIVITY)
         number(prop(schema, "minutes"), SHORTEST_TENDING, LONGEST_TENDING)
 
     def fields(self) -> dict[str, str]:
