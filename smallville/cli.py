@@ -91,6 +91,13 @@ def _add_talk_commands(commands) -> None:
     interview.add_argument("question", type=option_types.question, help='e.g. "Who is running for mayor?"')
     interview.add_argument("--all", action="store_true", help="ask every agent")
     interview.add_argument("--remember", action="store_true", help="keep the exchange in the agents' memories")
+    interview.add_argument(
+        "--as",
+        dest="asker",
+        type=option_types.persona,
+        metavar="PERSONA",
+        help='whom the agent believes it talks to, e.g. "a news reporter from the Ville Gazette"',
+    )
     interview.add_argument("--llm", default=None, help="answer with another model than the run's")
     interview.set_defaults(handler="smallville.commands.interview:run")
 
@@ -102,7 +109,20 @@ def _add_talk_commands(commands) -> None:
     whisper.add_argument("run", help="the run folder")
     whisper.add_argument("agent", help="the agent's full name")
     whisper.add_argument("statement", type=option_types.statement, help='e.g. "You are going to run for mayor"')
+    whisper.add_argument("--at", type=option_types.until, help="a later simulated time, e.g. 2023-02-13T08:00")
     whisper.set_defaults(handler="smallville.commands.interview:whisper")
+
+    change = commands.add_parser(
+        "set",
+        help="give an object of the world a new state (the paper's 'the stove is burning')",
+        description="Set an object's state in plain words at the run's last checkpoint or --at a later time; the "
+        "agents who see it notice it and may react. Resume the run to see what follows.",
+    )
+    change.add_argument("run", help="the run folder")
+    change.add_argument("address", help='the object\'s address, e.g. "the Ville:Hobbs Cafe:cafe:cooking area"')
+    change.add_argument("state", type=option_types.statement, help='its new state, e.g. "burning"')
+    change.add_argument("--at", type=option_types.until, help="a later simulated time, e.g. 2023-02-13T08:00")
+    change.set_defaults(handler="smallville.commands.intervene:set_object")
 
 
 def _add_view_commands(commands, add_model_options) -> None:

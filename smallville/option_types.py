@@ -28,9 +28,11 @@ __all__ = [
     "days",
     "fallback_share",
     "hour",
+    "interventions_file",
     "max_calls",
     "max_cost",
     "max_in_flight",
+    "persona",
     "port",
     "question",
     "reflection_threshold",
@@ -254,9 +256,24 @@ def _text(text: str, what: str) -> str:
     return stripped
 
 
+def interventions_file(text: str) -> list[dict]:
+    """--interventions: a TOML or JSON file of interventions, read and checked now (the run keeps the data)."""
+    from smallville.interventions import InterventionError, load_interventions  # noqa: PLC0415 - pydantic
+
+    try:
+        return [item.model_dump(mode="json") for item in load_interventions(text)]
+    except InterventionError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def statement(text: str) -> str:
     """A whisper: non-empty UTF-8 text of at most MAX_STATEMENT_CHARS characters, without control characters."""
     return _text(text, "statement")
+
+
+def persona(text: str) -> str:
+    """The persona of `interview --as`: who the agent believes it faces, the same rules as a statement's."""
+    return _text(text, "persona")
 
 
 def question(text: str) -> str:
