@@ -44,7 +44,10 @@ def _simulate(args: argparse.Namespace, stop: StopRequests) -> int:
         setting.check_map(town_map(setting)[0], str(scenario_file(kwargs["scenario_name"])))
         end = end_time(args, setting.start)
         out = Path(args.out) if args.out else Path("runs") / f"{Path(kwargs['scenario_name']).stem}-{_stamp()}"
-        store = RunStore.create(out, {**kwargs, "end": end.isoformat(), "checkpoint_minutes": args.checkpoint_minutes})
+        run_terms = {"end": end.isoformat(), "checkpoint_minutes": args.checkpoint_minutes}
+        if args.keep_checkpoints is not None:
+            run_terms["keep_checkpoints"] = args.keep_checkpoints.to_config()
+        store = RunStore.create(out, {**kwargs, **run_terms})
     except (ValueError, ScenarioError, RunFolderError) as error:
         raise UserError(str(error).splitlines()[0]) from error
     console = Console(stderr=True, soft_wrap=True)
@@ -198,13 +201,15 @@ def _run_to_end(
     try:
         if store.snapshot is None:
             store.checkpoint(model)  # step 0: from here on the run can always be resumed
+        keep = _keeper(model, store)
+        keep()
         try:
             with settled_heap():
                 step_with_progress(
                     model,
                     end,
                     console,
-                    on_step=lambda: _maybe_checkpoint(model, store, every),
+                    on_step=lambda: (_maybe_checkpoint(model, store, every), keep()),
                     should_stop=lambda: stop.requested,
                 )
         except (BudgetExceeded, ModelUnavailable) as error:
@@ -269,6 +274,14 @@ def _discard(out: Path) -> None:
             (out / name).rmdir()
     if out.is_dir() and not any(out.iterdir()):
         out.rmdir()
+
+
+def _keeper(model, store):
+    """What keeps the run's checkpoints for forks on its --keep-checkpoints schedule (does nothing without one)."""
+    from smallville.kept import Keeper, KeepSchedule  # noqa: PLC0415
+
+    schedule = KeepSchedule.from_config(store.config().get("keep_checkpoints"))
+    return Keeper(schedule, store, model) if schedule is not None else lambda: None
 
 
 def _maybe_checkpoint(model, store, every: int) -> None:
