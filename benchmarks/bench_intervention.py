@@ -25,19 +25,19 @@ from smallville.scenario import SCENARIOS_DIR
 
 TOLD = "Isabella Rodriguez"
 FACT = "The town library will close early this Friday for repairs"
-TRACKED = {
-    "id": "library",
-    "description": FACT,
-    "sources": [],
-    "keywords": [["library"], ["close*", "closing", "repair*"]],
-}
+KEYWORDS = "library;close*,closing,repair*"
 
 
-def scenario(folder: Path) -> Path:
-    """A copy of the 25-agent scenario that also tracks the library fact (paths stay relative to data/)."""
+def scenario(folder: Path, fact: str, keywords: str) -> Path:
+    """A copy of the 25-agent scenario that also tracks the fact as `news` (paths stay relative to data/).
+
+    `keywords` are groups separated by ";", the words of a group by "," (a memory knows it when it matches a word of
+    every group, smallville/scenario.py).
+    """
     data = json.loads((SCENARIOS_DIR / "the_ville_n25.json").read_text())
-    data["facts"] = [*data["facts"], TRACKED]
-    path = folder / "the_ville_n25_library.json"
+    groups = [[word.strip() for word in group.split(",")] for group in keywords.split(";")]
+    data["facts"] = [*data["facts"], {"id": "news", "description": fact, "sources": [], "keywords": groups}]
+    path = folder / "the_ville_n25_news.json"
     path.write_text(json.dumps(data))
     return path
 
@@ -48,18 +48,21 @@ def main() -> None:
     parser.add_argument("--until", default="2023-02-14T00:00:00")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", help="where to keep the batch and the comparison (default: a temporary folder)")
+    parser.add_argument("--told", default=TOLD, help="who is whispered the fact")
+    parser.add_argument("--fact", default=FACT)
+    parser.add_argument("--keywords", default=KEYWORDS, help="how the fact is recognized in memories (see scenario)")
     args = parser.parse_args()
     folder = Path(args.out) if args.out else Path(tempfile.mkdtemp())
     folder.mkdir(parents=True, exist_ok=True)
     grid = {
         "seeds": list(range(args.seeds)),
-        "scenarios": [str(scenario(folder))],
+        "scenarios": [str(scenario(folder, args.fact, args.keywords))],
         "until": args.until,
         "parameters": {"embedder": "hashing"},
         "conditions": {
             "plain": {},
             "told": {
-                "interventions": [{"time": "2023-02-13T08:00:00", "kind": "whisper", "target": TOLD, "text": FACT}]
+                "interventions": [{"time": "2023-02-13T08:00:00", "kind": "whisper", "target": args.told, "text": args.fact}]
             },
         },
     }
@@ -73,7 +76,7 @@ def main() -> None:
     print(f"{len(cells)} cells of 25 agents to {args.until} in {wall:.0f} s; load average {os.getloadavg()}")
     for condition in ("plain", "told"):
         rows = table[table["condition"] == condition]
-        knowing = [round(share * 25) for share in rows["aware_library_end"]]
+        knowing = [round(share * 25) for share in rows["aware_news_end"]]
         low, high = (
             (min(knowing), max(knowing))
             if len(set(knowing)) == 1
