@@ -62,7 +62,9 @@ def main() -> None:
         "conditions": {
             "plain": {},
             "told": {
-                "interventions": [{"time": "2023-02-13T08:00:00", "kind": "whisper", "target": args.told, "text": args.fact}]
+                "interventions": [
+                    {"time": "2023-02-13T08:00:00", "kind": "whisper", "target": args.told, "text": args.fact}
+                ]
             },
         },
     }
