@@ -15,8 +15,8 @@ from smallville.evaluation.errors import EvaluationError
 from smallville.run_folder import read_events
 from smallville.run_store import RunStore
 
-# The request kinds a --judge model answers: rankings and fact checks (the old pairwise judge too).
-JUDGE_KINDS = ("rank", "fact_check", "judge")
+# The request kinds a --judge model answers: rankings, fact checks and groundings (the old pairwise judge too).
+JUDGE_KINDS = ("rank", "fact_check", "ground", "judge")
 
 
 def load_model(
