@@ -56,7 +56,9 @@ class LabelledFact(BaseModel):
         for index, answer in enumerate(self.answers):
             wrong = [number for number in answer.shown if not 1 <= number <= len(self.memories)]
             if wrong:
-                raise ValueError(f"answers.{index}.shown: memory {wrong[0]} is not in the pool (1 to {len(self.memories)})")
+                raise ValueError(
+                    f"answers.{index}.shown: memory {wrong[0]} is not in the pool (1 to {len(self.memories)})"
+                )
         return self
 
 
@@ -126,7 +128,7 @@ class Score:
         return self.true_positive / real if real else 1.0
 
     def text(self) -> str:
-        """ "precision 0.978, recall 0.924 (133 right yes, 3 false yes, 11 missed, 160 right no)"."""
+        """The scores in words: "precision 0.978, recall 0.924 (133 right yes, 3 false yes, ...)"."""
         return (
             f"precision {self.precision:.3f}, recall {self.recall:.3f} ({self.true_positive} right yes, "
             f"{self.false_positive} false yes, {self.false_negative} missed, {self.true_negative} right no)"

@@ -36,6 +36,7 @@ def evaluate_run(
     battery: str | Path | None = None,
     api_base: str | None = None,
     budget: dict | None = None,
+    backends: dict | None = None,
 ) -> Path:
     """Interview, judge and measure a run's agents; write RUN/evaluation/ and return that folder.
 
@@ -43,6 +44,7 @@ def evaluate_run(
     `progress(done, total, totals)` is called after each item with the ledger's totals. `battery` names another
     battery file; `api_base` another server for `llm` and `judge` than the run's. `budget` ({"max_calls": ...,
     "max_cost": ...}) limits this evaluation's own calls, counted apart from the run's (by default by the run's budget).
+    `backends` (model name -> backend) answer instead of the named models (the ground-truth town's scripted mind).
 
     Raises:
         EvaluationError: For an unknown condition or agent, a time outside the run, repeats < 1, or a resumed
@@ -59,7 +61,7 @@ def evaluate_run(
     if len(chosen) < 2:
         raise EvaluationError("--conditions: name at least two conditions for the judge to compare")
     questions = load_battery(battery)
-    model = load_model(run, llm=llm, judge=judge, api_base=api_base, budget=budget)
+    model = load_model(run, llm=llm, judge=judge, api_base=api_base, budget=budget, backends=backends)
     try:
         at = _check_time(model, at)
         log = read_event_log(run)
@@ -153,7 +155,12 @@ def _results(run: Path, log: list[dict], session: Session) -> Results:
     )
     checks = [record for record in session.checks if record["agent"] in session.names]
     figures = end_to_end(checks, session.names, facts)
-    cascades = [learned_from(record) for record in checks if record["kind"] == "fact"]
+    order = {name: index for index, name in enumerate(session.names)}
+    facts_order = {fact: index for index, fact in enumerate(facts)}
+    fact_checks = sorted(
+        (r for r in checks if r["kind"] == "fact"), key=lambda r: (facts_order[r["subject"]], order[r["agent"]])
+    )
+    cascades = [learned_from(record) for record in fact_checks]
     gathering = model.setting.gathering
     fact = gathering_fact(gathering, model.setting.facts)
     present = None

@@ -11,13 +11,15 @@ from its persona (who it is, what it is up to), as a language model shown only t
 import re
 
 from agents.identity import Identity
-from agents.language.offline.claims import person_names
-from agents.language.offline.thinking import STOP_WORDS, gist
+from agents.language.offline.claims import content_stems, person_names, same_word, states, stem
+from agents.language.offline.thinking import gist
 from agents.language.requests import InterviewRequest
 
 _WORD = re.compile(r"[a-z']+")
 # Words of a question that say nothing about its topic.
-_ASKING = frozenset({"know", "tell", "heard", "hear", "anything", "lately", "yourself", "if", "so", "have", "any"})
+_ASKING = frozenset(
+    stem(word) for word in ("know", "tell", "heard", "hear", "anything", "lately", "yourself", "have", "any", "did")
+)
 UNKNOWN = "I don't really know anything about that."
 # Memories quoted in one answer.
 QUOTED = 2
@@ -29,13 +31,13 @@ def interview(request: InterviewRequest, seed: int) -> dict:
     me = request.identity
     others = [name for name in person_names(request.question) if name != me.name]
     if others:
-        return {"answer": _about_person(others[0], request.memories)}
+        return {"answer": _about_person(me.name, others[0], request.memories)}
     if not request.memories:
         return {"answer": from_persona(me, request.question)}
     topic = _topic(request.question)
-    own = [sentence for sentence in _sentences(me.currently) if topic & _topic(sentence)][:1]
-    ranked = sorted(request.memories, key=lambda memory: (-len(topic & _topic(memory)), _sighting(memory)))
-    relevant = list(dict.fromkeys(gist(memory) for memory in ranked if topic & _topic(memory)))[: QUOTED - len(own)]
+    own = [sentence for sentence in _sentences(me.currently) if _shared(topic, sentence)][:1]
+    ranked = sorted(request.memories, key=lambda memory: (-_shared(topic, memory), _sighting(memory)))
+    relevant = list(dict.fromkeys(gist(memory) for memory in ranked if _shared(topic, memory)))[: QUOTED - len(own)]
     if not relevant and not own:
         return {"answer": from_persona(me, request.question)}
     return {"answer": "Let me think. " + " ".join(first_person(text, me) for text in own + relevant)}
@@ -55,7 +57,7 @@ def from_persona(identity: Identity, question: str) -> str:
     parts = (identity.currently, identity.learned, identity.innate, identity.lifestyle, identity.daily_plan_req)
     sentences = [sentence for text in parts for sentence in _sentences(text)]
     topic = _topic(question)
-    shared = sorted((s for s in sentences if topic & _topic(s)), key=lambda s: -len(topic & _topic(s)))[:QUOTED]
+    shared = sorted((s for s in sentences if _shared(topic, s)), key=lambda s: -_shared(topic, s))[:QUOTED]
     if shared:
         return " ".join(first_person(sentence, identity) for sentence in shared)
     if re.search(r"\byou(?:rself|r)?\b", question, re.IGNORECASE):
@@ -64,13 +66,16 @@ def from_persona(identity: Identity, question: str) -> str:
     return UNKNOWN
 
 
-def _about_person(person: str, memories: tuple[str, ...]) -> str:
-    """Who the person is to the speaker, from memories that say so; a sighting is not knowing them."""
+def _about_person(me: str, person: str, memories: tuple[str, ...]) -> str:
+    """Who the person is to the speaker, from memories that say so or of a talk; hearsay and sightings are not that."""
     first = person.split(maxsplit=1)[0]
     about = [memory for memory in memories if first in memory]
-    knowing = [memory for memory in about if not seen_only(memory, person)]
+    knowing = [memory for memory in about if states(f"{me} knows who {person} is", memory, speaker=me)]
     if knowing:
         return f"Yes, I know {first}. " + " ".join(_talk_in_first_person(gist(memory)) for memory in knowing[:QUOTED])
+    heard = [memory for memory in about if not seen_only(memory, person)]
+    if heard:
+        return f"I have heard of {person} ({gist(heard[0]).rstrip('.')}), but I don't know them personally."
     if about:
         return f"I have seen {person} around ({gist(about[0]).rstrip('.')}), but I don't really know them."
     return f"I don't think I know {person}."
@@ -96,4 +101,10 @@ def _talk_in_first_person(text: str) -> str:
 
 
 def _topic(text: str) -> set[str]:
-    return set(_WORD.findall(text.lower())) - STOP_WORDS - _ASKING
+    return {stem for stem in content_stems(text) if stem not in _ASKING}
+
+
+def _shared(topic: set[str], text: str) -> int:
+    """How many of the topic's stems the text holds ("photo" and "photographs" are one)."""
+    words = _topic(text)
+    return sum(1 for stem in topic if any(same_word(stem, word) for word in words))
