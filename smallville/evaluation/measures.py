@@ -5,8 +5,8 @@
 - Relationships: an agent knows another when its answer says who the other is and a memory supports that; the
   paper's graph has an edge when both know each other (mutual); the directed graph is reported beside it.
 - The cascade: how each aware agent first learned a fact, from the provenance of the earliest memory that supports
-  it: seeded (its own seeded memories or status), whispered (a user told it), told (by whom, when), saw; the rest
-  are unaware.
+  it: seeded (its own seeded memories or status), whispered (a user told it: a whisper, or a broadcast to
+  everyone), told (by whom, when), saw; the rest are unaware.
 - Attendance (attendance.py): invitees, told before the gathering by the cascade, who came for it.
 """
 
@@ -25,6 +25,8 @@ INTERVIEW_PARTNER = "interviewer"
 # (agents/cognition/planning.py, conversing.py, agents/agent.py): the predicates that tell a memory's origin.
 TAKEAWAY_PREDICATE = "learned from"
 WHISPER_PREDICATE = "was told"
+# A user's broadcast (smallville/intervening.py): an event everyone remembers, whose subject says it was one.
+BROADCAST = "broadcast"
 # The id the agent's status at the start (its persona's "currently") is shown under, beside its memories.
 STATUS_ID = "status"
 # The ways an agent learns a fact, in the order a tie at the same time is broken (the first wins).
@@ -42,7 +44,7 @@ def origin(node: MemoryNode, start: datetime) -> tuple[str, str | None] | None:
     Derived memories (reflections, plans, day summaries) rest on others; their origin is traced through those.
     """
     if node.kind == NodeKind.EVENT:
-        return "saw", None
+        return ("whispered", BROADCAST) if node.subject == BROADCAST else ("saw", None)
     if node.kind == NodeKind.CHAT:
         return ("told", node.partner) if node.partner != INTERVIEW_PARTNER else None
     if node.kind == NodeKind.THOUGHT:

@@ -24,6 +24,7 @@ from agents.language.requests import (
     InsightsRequest,
     InterviewRequest,
     JudgeRequest,
+    ObjectReactionRequest,
     ReactionRequest,
     ReflectionQuestionsRequest,
     ScheduleRewriteRequest,
@@ -50,6 +51,15 @@ REQUESTS = {
     ),
     "reaction": ReactionRequest(
         ISABELLA, NOON, "serving coffee", "Maria Lopez", "studying", ("Maria Lopez is a loyal friend to me",)
+    ),
+    "object_reaction": ObjectReactionRequest(
+        ISABELLA,
+        NOON,
+        "serving coffee",
+        "the Ville:Hobbs Cafe:cafe:behind the cafe counter",
+        "the Ville:Hobbs Cafe:cafe:cooking area",
+        "burning",
+        ("the cooking area is burning",),
     ),
     "conversation_line": ConversationLineRequest(
         ISABELLA, "Maria Lopez", "Hobbs Cafe", NOON, (PARTY, "I love my work"), ()

@@ -41,8 +41,8 @@ GATHERING = Gathering(
 CAFE = "the Ville:Hobbs Cafe:cafe"
 
 
-def _node(kind, predicate="", partner=None, object="", created=START):
-    return MemoryNode(0, kind, created, "text", predicate=predicate, partner=partner, object=object)
+def _node(kind, predicate="", partner=None, object="", created=START, subject=""):
+    return MemoryNode(0, kind, created, "text", subject, predicate, object, partner=partner)
 
 
 @pytest.mark.parametrize(
@@ -52,14 +52,15 @@ def _node(kind, predicate="", partner=None, object="", created=START):
         (_node(NodeKind.CHAT, "chat with", partner="Maria Lopez"), ("told", "Maria Lopez")),
         (_node(NodeKind.THOUGHT, "learned from", object="Maria Lopez"), ("told", "Maria Lopez")),
         (_node(NodeKind.THOUGHT, "was told"), ("whispered", None)),
+        (_node(NodeKind.EVENT, "heard", subject="broadcast"), ("whispered", "broadcast")),
         (_node(NodeKind.THOUGHT), ("seeded", None)),
         (_node(NodeKind.THOUGHT, created=datetime(2023, 2, 13, 9)), None),
         (_node(NodeKind.THOUGHT, "plan"), None),
         (_node(NodeKind.REFLECTION, "reflects"), None),
         (_node(NodeKind.CHAT, "asked", partner="interviewer"), None),
     ],
-    ids=["event-saw", "chat-told", "takeaway-told", "whisper", "seed", "later-thought", "plan", "reflection",
-         "interview"],
+    ids=["event-saw", "chat-told", "takeaway-told", "whisper", "broadcast", "seed", "later-thought", "plan",
+         "reflection", "interview"],
 )  # fmt: skip
 def test_a_memory_says_how_it_came_to_its_holder(node, expected):
     assert origin(node, START) == expected
