@@ -158,6 +158,18 @@ def _add_fork_commands(commands, add_model_options) -> None:
     add_fallback_options(fork)
     fork.set_defaults(handler="smallville.commands.fork:run")
 
+    compare = commands.add_parser(
+        "compare",
+        help="where two runs first differ and what changed, with plots of both",
+        description="Compare two runs at their last checkpoints: the first event that differs, then who knows "
+        "what, who met whom, density, attendance, calls and cost at the latest moment both reached; plots both "
+        "timelines. Writes into --out (default: A/compare/<B's name>).",
+    )
+    compare.add_argument("a", metavar="A", help="a run folder (e.g. the original)")
+    compare.add_argument("b", metavar="B", help="another run folder (e.g. its fork)")
+    compare.add_argument("--out", help="folder for the plots and summary.md")
+    compare.set_defaults(handler="smallville.commands.compare:run")
+
 
 def _add_view_commands(commands, add_model_options) -> None:
     """The commands that show a town or a run: serve and report."""
