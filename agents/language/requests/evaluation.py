@@ -18,6 +18,17 @@ from agents.language.answers import Verdict
 from agents.language.quoting import quote
 from agents.language.request import AnswerError, Request
 from agents.language.requests.common import numbered, parse_json
+from agents.language.schemas import prop, text
+
+# Characters of an interview answer (two to four sentences; the 400 tokens it may take are ~1,600 characters), and
+# of a judge's reason (a sentence or two, within the judges' 200-300 tokens).
+LONGEST_ANSWER = 1600
+LONGEST_REASON = 600
+
+
+def _bound_reason(schema: dict[str, Any]) -> None:
+    """A judge's reason may be empty, never endless (an unbounded string runs to max_tokens)."""
+    text(prop(schema, "reason"), LONGEST_REASON, least=0)
 
 
 class InterviewAnswer(BaseModel):
@@ -69,6 +80,9 @@ class InterviewRequest(Request[str]):
             "memories": numbered(self.memories) if self.memories else "(nothing)",
         }
 
+    def constrain(self, schema: dict[str, Any]) -> None:
+        text(prop(schema, "answer"), LONGEST_ANSWER)
+
     def parse(self, text: str) -> str:
         return parse_json(text, InterviewAnswer).answer.strip()
 
@@ -97,6 +111,9 @@ class JudgeRequest(Request[Verdict]):
 
     def fields(self) -> dict[str, str]:
         return {"question": self.question, "context": self.context, "a": self.answer_a, "b": self.answer_b}
+
+    def constrain(self, schema: dict[str, Any]) -> None:
+        _bound_reason(schema)
 
     def parse(self, text: str) -> Verdict:
         answer = parse_json(text, _LenientVerdict)
@@ -171,7 +188,9 @@ class RankRequest(Request[tuple[tuple[int, ...], ...]]):
         }
 
     def constrain(self, schema: dict[str, Any]) -> None:
+        _bound_reason(schema)
         schema["properties"]["ranking"]["items"]["items"]["enum"] = list(self.labels)
+        schema["properties"]["ranking"]["items"]["maxItems"] = len(self.labels)
         schema["properties"]["ranking"]["maxItems"] = len(self.labels)
 
     def parse(self, text: str) -> tuple[tuple[int, ...], ...]:
@@ -209,6 +228,9 @@ class FactCheckRequest(Request[bool]):
 
     def fields(self) -> dict[str, str]:
         return {"question": self.question, "answer": self.answer, "fact": self.fact, "speaker": self.speaker}
+
+    def constrain(self, schema: dict[str, Any]) -> None:
+        _bound_reason(schema)
 
     def parse(self, text: str) -> bool:
         return parse_json(text, Check).shows
@@ -250,6 +272,7 @@ class GroundRequest(Request[tuple[int, ...]]):
         }
 
     def constrain(self, schema: dict[str, Any]) -> None:
+        _bound_reason(schema)
         items = schema["properties"]["supported_by"]["items"]
         items["minimum"], items["maximum"] = 1, max(1, len(self.memories))
         schema["properties"]["supported_by"]["maxItems"] = len(self.memories)
