@@ -128,7 +128,8 @@ def AgentInspector(model):
         solara.Select("Agent", values=names, value=name, on_value=selected_agent.set, dense=True)
         solara.HTML(unsafe_innerHTML=card_html(card), classes=["agent-card"])
         VoiceBox(model)
-        WorldBox(model)
+        if town.live:  # a replay only shows: `run.py fork` changes its past
+            WorldBox(model)
         solara.HTML(unsafe_innerHTML=mind_html(card), classes=["agent-mind"])
     return main
 

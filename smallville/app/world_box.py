@@ -45,16 +45,13 @@ def set_object_job(model, address: str, state: str) -> Job:
 
 @solara.component
 def WorldBox(model):
-    """Pick an object of the world and type its new state, e.g. the stove: burning."""
+    """Pick an object of the world and type its new state, e.g. the stove: burning (a live town only)."""
     update_counter.get()
-    town = town_of(model)
     address, set_address = solara.use_state("")
     state, set_state = solara.use_state("")
-    agent = model.by_name.get(chosen(town.names())) if town.live else None
+    agent = model.by_name.get(chosen(town_of(model).names()))
     here = model.ville.arena_address_at(agent.tile) if agent is not None else ""
     choices = solara.use_memo(lambda: objects_near_first(model.ville, here), [here])
-    if not town.live:
-        return solara.Text("")
 
     def apply() -> None:
         world_error.set("")
