@@ -35,6 +35,7 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_run_commands(commands, add_model_options)
     _add_talk_commands(commands)
+    _add_fork_commands(commands, add_model_options)
     _add_view_commands(commands, add_model_options)
     _add_study_commands(commands)
     return parser
@@ -57,6 +58,13 @@ def _add_run_commands(commands, add_model_options) -> None:
         type=option_types.checkpoint_minutes,
         default=60,
         help="simulated minutes between checkpoints (default: 60)",
+    )
+    simulate.add_argument(
+        "--keep-checkpoints",
+        type=option_types.keep_checkpoints,
+        metavar="every 1h|TIMES",
+        help='keep checkpoints to fork from: "every 1h" (or 30m, 2h, ...) or comma-separated times, e.g. '
+        '"2023-02-13T08:00,2023-02-13T12:00" (the start is always kept; run.py fork)',
     )
     add_fallback_options(simulate)
     simulate.set_defaults(handler="smallville.commands.simulate:run")
@@ -125,6 +133,44 @@ def _add_talk_commands(commands) -> None:
     change.set_defaults(handler="smallville.commands.intervene:set_object")
 
 
+def _add_fork_commands(commands, add_model_options) -> None:
+    """The commands of "what if": fork a run at a moment with a change, and compare two runs."""
+    fork = commands.add_parser(
+        "fork",
+        help="a new run from a moment of a run, with a change (what if)",
+        description="Start a new run from RUN at --at with a change: interventions and/or new parameters (any model "
+        "option but --scenario, --agents, --seconds-per-step, --embedder). The shared past replays from the kept "
+        "checkpoint before --at (from the response cache: no model call when cached). No change: the same run.",
+    )
+    fork.add_argument("run", help="the run folder to fork")
+    fork.add_argument("--at", type=option_types.until, required=True, help="the moment, e.g. 2023-02-13T08:00")
+    fork.add_argument("--out", required=True, help="the new run folder (must not exist)")
+    fork.add_argument("--whisper", nargs=2, action="append", metavar=("AGENT", "STATEMENT"), help="whisper at --at")
+    fork.add_argument("--set", nargs=2, action="append", metavar=("ADDRESS", "STATE"), help="an object's state at --at")
+    fork.add_argument("--broadcast", action="append", metavar="TEXT", help="a memory for everyone at --at")
+    fork_end = fork.add_mutually_exclusive_group()
+    fork_end.add_argument("--days", type=option_types.days, help="simulated days from the start (default: the run's)")
+    fork_end.add_argument("--until", type=option_types.until, help="a simulated end time (default: the run's)")
+    add_model_options(fork, "fork")
+    for action in fork._actions:  # a model option counts as a change only when given
+        if action.dest not in {"run", "at", "out", "whisper", "set", "broadcast", "days", "until", "help"}:
+            action.default = argparse.SUPPRESS
+    add_fallback_options(fork)
+    fork.set_defaults(handler="smallville.commands.fork:run")
+
+    compare = commands.add_parser(
+        "compare",
+        help="where two runs first differ and what changed, with plots of both",
+        description="Compare two runs at their last checkpoints: the first event that differs, then who knows "
+        "what, who met whom, density, attendance, calls and cost at the latest moment both reached; plots both "
+        "timelines. Writes into --out (default: A/compare/<B's name>).",
+    )
+    compare.add_argument("a", metavar="A", help="a run folder (e.g. the original)")
+    compare.add_argument("b", metavar="B", help="another run folder (e.g. its fork)")
+    compare.add_argument("--out", help="folder for the plots and summary.md")
+    compare.set_defaults(handler="smallville.commands.compare:run")
+
+
 def _add_view_commands(commands, add_model_options) -> None:
     """The commands that show a town or a run: serve and report."""
     serve = commands.add_parser(
@@ -140,6 +186,9 @@ def _add_view_commands(commands, add_model_options) -> None:
         "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)"
     )
     serve.add_argument("--port", type=option_types.port, default=8765, help="port (default: 8765)")
+    serve.add_argument(
+        "--beside", metavar="OTHER_RUN", help="replay another run beside RUN on the same time slider (e.g. its fork)"
+    )
     serve.set_defaults(handler="smallville.commands.serve:run")
     report = commands.add_parser(
         "report", help="plots and a summary of a run", description="Write PNG plots and summary.md into RUN/report."

@@ -10,6 +10,7 @@ import inspect
 import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from functools import partial
 from math import ceil
@@ -74,6 +75,7 @@ class SmallvilleModel(mesa.Model):
                 max_in_flight=values["max_in_flight"],
                 timeout_s=values["timeout"],
                 structured=values["structured_output"],
+                reasoning_effort=values["reasoning_effort"],
                 api_base=values["api_base"],
                 max_calls=values["max_calls"],
                 max_cost=values["max_cost"],
@@ -85,6 +87,7 @@ class SmallvilleModel(mesa.Model):
         self.mind = Mind(gateway=self.gateway, config=self.config, ville=self.ville, paths=self.paths)
         self._loop = asyncio.new_event_loop()
         self.thoughts = Thoughts(self._loop)
+        self.torn = False  # a step or its thoughts failed half-way: no checkpoint of it (see `_tears`)
         # The browser app steps in a worker thread and may interview from another: one user of the loop at a time.
         self._loop_lock = threading.Lock()
         self.conversations = []
@@ -171,8 +174,22 @@ class SmallvilleModel(mesa.Model):
         steps, its thoughts in flight intact, and a run resumed with more budget goes on exactly.
         """
         self.gateway.check_budget()  # between steps: a step, once begun, is never cut in half by the budget
-        with budget_checked_by_caller():
+        with budget_checked_by_caller(), self._tears():
             self._step()
+
+    @contextmanager
+    def _tears(self):
+        """Mark the town torn if this block fails: a step or its thoughts stopped half-way (a model that died).
+
+        A torn town cannot be checkpointed: its thoughts in flight were dropped half done, and a checkpoint of it
+        would start them again on resume, their decisions a whole thinking window late. Its run resumes from the
+        last checkpoint instead, with the answers received since replayed (agents/language/journal.py).
+        """
+        try:
+            yield
+        except BaseException:
+            self.torn = True
+            raise
 
     def _step(self) -> None:
         self.intervene()
@@ -229,7 +246,8 @@ class SmallvilleModel(mesa.Model):
         thinking = [name for name in (self.thoughts if names is None else names) if name in self.thoughts]
         if thinking:
             view = self.snapshot()
-            self._apply_thoughts(thinking, view)
+            with self._tears():
+                self._apply_thoughts(thinking, view)
             self._log_actions(view)
 
     def intervene(self) -> None:
@@ -327,7 +345,8 @@ class SmallvilleModel(mesa.Model):
         memories stored before their vectors arrived (agents/agent_memory.py) get them too, so the streams can be saved.
         """
         if self.thoughts:
-            self.run_async(self.thoughts.finish())
+            with self._tears():
+                self.run_async(self.thoughts.finish())
         self.fill_vectors()
 
     def fill_vectors(self) -> None:
