@@ -9,8 +9,8 @@ from smallville.evaluation.conditions import PAPER_HUMAN_MU
 from smallville.evaluation.results import Results, interval_text
 
 OFFLINE_NOTE = (
-    f"{OFFLINE_BASELINE} Answered and judged by the offline mind; name a language model (--llm, --judge) for "
-    "figures comparable with the paper's."
+    f"{OFFLINE_BASELINE} Answered and judged by the offline mind: these figures test the code, not believability. "
+    "Name a language model (--llm, --judge) for figures comparable with the paper's."
 )
 
 ESTIMATE_NOTE = (
