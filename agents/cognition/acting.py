@@ -2,7 +2,7 @@
 
 One structured request resolves several upcoming actions of a block at once (place, emoji, event triple and the
 object's state; the original spends 8 calls on each action), and an agent reuses what it resolved before for the
-same action text.
+same action text under the same status.
 """
 
 import logging
@@ -17,7 +17,7 @@ from agents.identity import Identity
 from agents.language.answers import ActionChoice, PlaceOption
 from agents.language.requests import ActionRequest
 from agents.language.requests.acting import MOST_ACTIONS
-from agents.records import PlanState, Reuse
+from agents.records import PlanState, Reuse, status_key
 from agents.schedule import DaySchedule, minute_of_day
 from agents.world_view import WorldView
 from environment import PathFinder, SpatialMemory, UnknownAddress, Unreachable, Ville
@@ -47,15 +47,20 @@ async def resolve_action(
     here: tuple[str, str],
     known: dict[str, ActionChoice],
 ) -> ActionChoice:
-    """The place and details of the action running at `minute`, asking for it and the next few if unknown."""
+    """The place and details of the action running at `minute`, asking for it and the next few if unknown.
+
+    `known` holds what was resolved under the persona's status (records.Reuse: a new status asks again).
+    """
     index, _, slot = schedule.slot_at(minute)
-    if slot.activity in known:
-        return known[slot.activity]
+    status = status_key(identity.currently)
+    if f"{status}|{slot.activity}" in known:
+        return known[f"{status}|{slot.activity}"]
     batch = [slot.activity]
     for later in schedule.slots[index + 1 :]:
         if len(batch) == MOST_ACTIONS or not later.final:
             break
-        if later.activity not in known and later.activity not in batch and not IN_PLACE.match(later.activity):
+        unknown = f"{status}|{later.activity}" not in known
+        if unknown and later.activity not in batch and not IN_PLACE.match(later.activity):
             batch.append(later.activity)
     request = ActionRequest(
         identity=identity,
@@ -65,8 +70,8 @@ async def resolve_action(
         places=place_options(spatial, identity),
     )
     choices = await ask(request)
-    known.update(zip(batch, choices, strict=True))
-    return known[slot.activity]
+    known.update((f"{status}|{action}", choice) for action, choice in zip(batch, choices, strict=True))
+    return known[f"{status}|{slot.activity}"]
 
 
 def choice_address(world: str, choice: ActionChoice) -> str:

@@ -1,0 +1,119 @@
+"""Whose voice a sentence is in: the offline mind retells what others said in the third person, its own in the first.
+
+A line such as "I'm planning a dinner at my place" is its speaker's first person; kept word for word by a listener it
+would later be retold as the listener's own plan. The listener keeps it as "Eddy Lin is planning a dinner at Eddy's
+place", the subject named, and "you" (the listener, when it was said) becomes the listener's own "I". These are rules
+of English grammar (pronouns and the verb after them), not of any story.
+"""
+
+import re
+
+# Verbs whose form after "I" differs from the third person's, and the contractions of "I".
+_IRREGULAR = {"am": "is", "'m": "is", "have": "has", "'ve": "has", "do": "does", "was": "was", "'ll": "will",
+              "'d": "would", "go": "goes", "don't": "doesn't", "haven't": "hasn't", "wasn't": "wasn't"}  # fmt: skip
+# Words after "I" that stay as they are in the third person: modals, past tenses, adverbs before the verb.
+_UNCHANGED = frozenset(
+    (
+        "can", "could", "will", "would", "should", "shall", "may", "might", "must", "had", "did", "was", "went",
+        "saw", "met", "told", "said", "made", "got", "thought", "knew", "felt", "took", "came", "left", "heard",
+        "found", "gave", "kept", "began", "brought", "bought", "wrote", "read", "ran", "sat", "stood",
+    )
+)  # fmt: skip
+_ADVERBS = frozenset(
+    ("also", "just", "still", "never", "always", "often", "sometimes", "really", "usually", "already", "even", "only")
+)
+_WORD = re.compile(r"[A-Za-z']+|[^A-Za-z']+")
+# A first-person word anywhere in a sentence.
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'll|I'd|me|my|mine|myself|we|us|our|ours|ourselves)\b")
+
+
+def in_first_person(sentence: str) -> bool:
+    """Whether the sentence speaks of its speaker as "I" (or "we")."""
+    return bool(_FIRST_PERSON.search(sentence))
+
+
+def third_person(sentence: str, speaker: str, listener: str = "", *, kept_by_listener: bool = True) -> str:
+    """The sentence as a listener keeps it: the speaker's "I" named, "you" (the listener) as the listener's own "I".
+
+    "I'm planning a dinner at my place, you should come" said by Eddy Lin to Maria Lopez is kept by Maria as "Eddy Lin
+    is planning a dinner at Eddy's place, I should come". The first "I" gets the full name, later ones the first name.
+    Told by a third party (`kept_by_listener` False), "you" is the listener named: "..., Maria should come".
+    """
+    first = speaker.split(maxsplit=1)[0]
+    named = False
+    tokens = _WORD.findall(sentence)
+    out: list[str] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        lower = token.lower()
+        if token in ("I", "I'm", "I've", "I'll", "I'd"):
+            out.append(first if named else speaker)
+            named = True
+            if token != "I":
+                out.append(" " + _IRREGULAR[token[1:].lower() if token[1] == "'" else token[1:]])
+            else:
+                index = _conjugate_after(tokens, index, out)
+        elif lower in ("my", "mine"):
+            out.append(_cap(f"{first}'s", token))
+        elif lower in ("me", "myself"):
+            out.append(first)
+        elif lower in ("we", "us"):
+            out.append(_cap(f"{first} and others", token))
+        elif lower in ("our", "ours"):
+            out.append(_cap(f"{first}'s", token))
+        elif listener and lower in ("you", "your", "yours", "yourself"):
+            other = listener.split(maxsplit=1)[0]
+            mine = {"you": "I", "your": "my", "yours": "mine", "yourself": "myself"}
+            theirs = {"you": other, "your": f"{other}'s", "yours": f"{other}'s", "yourself": other}
+            out.append(_cap((mine if kept_by_listener else theirs)[lower], token, keep_i=True))
+        else:
+            out.append(token)
+        index += 1
+    kept = "".join(out)
+    return re.sub(r"\bI (are|were)\b", lambda match: "I am" if match.group(1) == "are" else "I was", kept)
+
+
+def _conjugate_after(tokens: list[str], index: int, out: list[str]) -> int:
+    """Copy the words after an "I" up to its verb, in the third person; returns the index of the last word copied."""
+    position = index + 1
+    while position + 1 < len(tokens) and tokens[position].isspace():
+        word = tokens[position + 1]
+        lower = word.lower()
+        out.append(tokens[position])
+        if lower in _ADVERBS:
+            out.append(word)
+            position += 2
+            continue
+        out.append(_third_person_verb(word))
+        return position + 1
+    return index
+
+
+def _third_person_verb(word: str) -> str:
+    lower = word.lower()
+    if lower in _IRREGULAR:
+        return _IRREGULAR[lower]
+    if lower in _UNCHANGED or lower.endswith("ed") or not lower.isalpha():
+        return word
+    if lower.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return word + "es"
+    if lower.endswith("y") and len(lower) > 1 and lower[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def _cap(text: str, like: str, keep_i: bool = False) -> str:
+    """`text` capitalized as `like` was (a sentence's first word)."""
+    if like[:1].isupper() and not keep_i:
+        return text[:1].upper() + text[1:]
+    return text
+
+
+def own_voice(sentence: str, me: str) -> str:
+    """A sentence about oneself, as one says it: "Eddy Lin is cooking" said by Eddy Lin is "I am cooking"."""
+    for verb, mine in (("is", "am"), ("was", "was"), ("has", "have"), ("will", "will"), ("had", "had")):
+        prefix = f"{me} {verb} "
+        if sentence.startswith(prefix):
+            return f"I {mine} {sentence[len(prefix) :]}"
+    return sentence.replace(f"{me}'s ", "my ")
