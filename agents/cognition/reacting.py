@@ -7,6 +7,7 @@ each other all afternoon are not asked about each other at every change of activ
 only while it lasts, so the talk a wait puts off may still happen.
 """
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from math import ceil
@@ -17,6 +18,7 @@ from agents.config import MindConfig
 from agents.identity import Identity
 from agents.language.answers import Reaction
 from agents.language.requests import ReactionRequest
+from agents.language.requests.planning import LONGEST_ACTIVITY
 from agents.records import SocialClock
 from agents.world_view import AgentStatus, WorldView
 from memory import MemoryNode, NodeKind
@@ -130,9 +132,17 @@ async def react(
     if reaction.choice == "wait":
         minutes = wait_minutes(other, view.now, config)
         clock.reactions[other.name] = view.now + timedelta(minutes=minutes)
-        return ReactionOutcome(wait=(f"waiting for {other.name} to finish {other.activity}", minutes))
+        return ReactionOutcome(wait=(waiting_for(other), minutes))
     clock.reactions[other.name] = view.now + timedelta(minutes=config.reaction_cooldown_minutes)
     return ReactionOutcome()
+
+
+def waiting_for(other: AgentStatus) -> str:
+    """The inserted activity of a wait: "waiting for Maria Lopez to finish using the piano" (no detail, no nesting)."""
+    activity = re.sub(r"\s*\([^)]*\)\s*$", "", other.activity).strip()
+    if not activity or re.match(r"(waiting|talking) ", activity):
+        return f"waiting for {other.name}"
+    return f"waiting for {other.name} to finish {activity}"[:LONGEST_ACTIVITY]
 
 
 def wait_minutes(other: AgentStatus, now: datetime, config: MindConfig) -> int:

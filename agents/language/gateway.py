@@ -20,6 +20,7 @@ from typing import Any
 from agents.language.accounting import CallRecord, Ledger
 from agents.language.backends import Backend, Completion, OfflineBackend, PermanentError, TransientError
 from agents.language.cache import CachedResponse, ResponseCache, cache_key
+from agents.language.prompt_log import PromptLog
 from agents.language.request import AnswerError, Request
 
 logger = logging.getLogger(__name__)
@@ -142,6 +143,7 @@ class Gateway:
         self._semaphore: asyncio.Semaphore | None = None
         self._semaphore_loop = None
         self._warned: dict[str, float] = {}  # a retried failure's text: when it was last logged as a warning
+        self.prompt_log: PromptLog | None = None  # set to keep every prompt and answer (prompt_log.py)
 
     def backend(self, model: str) -> Backend:
         """The backend of a model name, built on first use."""
@@ -216,6 +218,14 @@ class Gateway:
         return list(await asyncio.gather(*(self.ask(request, agent) for request, agent in asks)))
 
     async def _complete(self, model, request, messages, parameters, agent, tally) -> Completion:
+        completion = await self._answer(model, request, messages, parameters, agent, tally)
+        if self.prompt_log is not None:
+            source = "cache" if completion.answer_format == "cache" else "model"
+            self.prompt_log.write(agent=agent, kind=request.kind, model=model, source=source, parameters=parameters,
+                                  messages=messages, answer=completion.text)  # fmt: skip
+        return completion
+
+    async def _answer(self, model, request, messages, parameters, agent, tally) -> Completion:
         key = cache_key(model, messages, parameters) if self.cache is not None else None
         if key is not None and (hit := self.cache.get(key)) is not None:
             return Completion(hit.text, hit.prompt_tokens, hit.completion_tokens, 0.0, answer_format="cache")
@@ -283,9 +293,11 @@ class Gateway:
                 await backend.aclose()
 
     def close(self) -> None:
-        """Close the cache."""
+        """Close the cache and the prompt log."""
         if self.cache is not None:
             self.cache.close()
+        if self.prompt_log is not None:
+            self.prompt_log.close()
 
 
 @dataclass

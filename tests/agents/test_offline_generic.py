@@ -1,4 +1,4 @@
-"""The offline mind follows generic rules: news worded any other way scores, travels and is retold like the tracked facts.
+"""The offline mind follows generic rules: news worded otherwise scores, travels and is retold like the tracked facts.
 
 Each rule of importance has a pair of sentences that meet it in other words (a paraphrase, and news of another
 story); each pair must score alike. The talker speaks from what it retrieved for the listener, in whole sentences, in

@@ -172,7 +172,7 @@ def test_the_same_run_whether_an_embedding_api_answers_at_once_or_late(monkeypat
         forget_embedders()
         with LoopbackServer(latency=latency) as server:
             model = SmallvilleModel(scenario_name="the_ville_n3", embedder="openai/loopback-embed", api_base=server.url)
-            model.run_until(datetime(2023, 2, 13, 13, 0))
+            model.run_until(datetime(2023, 2, 13, 20, 0))  # the loopback's vectors mean nothing: a talk comes late
             retrievals = sum(agent.memories.retrievals for agent in model.people)
             model.close()
         logs.append((_events(model), retrievals))
@@ -182,7 +182,8 @@ def test_the_same_run_whether_an_embedding_api_answers_at_once_or_late(monkeypat
 
 
 def _jittered_run(seed: int, thinking_steps: int, talk_thinking_steps: int) -> list[tuple]:
-    """The three agents' morning with every model call delayed by a random 0-4 ms: answers arrive in another order."""
+    """The three agents' day to 2 pm (their first talk) with every model call delayed by a random 0-4 ms: answers
+    arrive in another order."""
     model = town(thinking_steps=thinking_steps, talk_thinking_steps=talk_thinking_steps)
     ask, delays = model.gateway.ask, random.Random(seed)
 
@@ -191,7 +192,7 @@ def _jittered_run(seed: int, thinking_steps: int, talk_thinking_steps: int) -> l
         return await ask(*args, **kwargs)
 
     model.gateway.ask = late_ask
-    model.run_until(datetime(2023, 2, 13, 13, 0))
+    model.run_until(datetime(2023, 2, 13, 14, 0))
     model.close()
     return _events(model)
 

@@ -1,6 +1,7 @@
 """The offline mind's choice of place: the known place whose words best match the action's.
 
-A place the action names ("working at Hobbs Cafe") decides the sector; otherwise words of the action pick the arena
+A place the action names ("working at Hobbs Cafe") decides the sector, and so does a place the persona's own words
+tie to that kind of action ("visits Hobbs Cafe for studying and eating"); otherwise words of the action pick the arena
 and object by what they offer, in the map's own words (sleeping: a bed; studying: a desk, a library; eating: a
 kitchen, a table), never a venue chosen for a kind of activity; home (for what one does at home, meals included) and
 the current place break ties, then a stable hash of the request.
@@ -46,7 +47,8 @@ def _choose(request: ActionRequest, action: str, seed: int) -> dict:
     home = request.identity.living_area.split(":")
     wanted = [word for key, words in WHERE.items() if key in lower for word in words]
     named = any(_names(option.sector, lower) for option in request.places)
-    homely = not named and any(word in lower for word in HOME_WORDS)  # a meal at a place it names is eaten there
+    usual = set() if named else _usual_places(request, set(wanted))
+    homely = not named and not usual and any(word in lower for word in HOME_WORDS)  # else eaten where named
     best, best_score = None, -1.0
     for option in request.places:
         sector_named = _names(option.sector, lower)
@@ -54,7 +56,7 @@ def _choose(request: ActionRequest, action: str, seed: int) -> dict:
         own_room = at_home and option.arena == home[2]
         for game_object in option.objects or ("",):
             text = f"{option.arena} {game_object}".lower()
-            score = 4.0 * sector_named + sum(2.0 for word in wanted if word in text)
+            score = 4.0 * (sector_named or option.sector in usual) + sum(2.0 for word in wanted if word in text)
             score += (6.0 * at_home + 1.0 * own_room) * homely + 0.5 * ((option.sector, option.arena) == _here(request))
             score += stable_fraction(seed, action, option.sector, option.arena, game_object) * 0.1
             if score > best_score:
@@ -72,6 +74,20 @@ def _choose(request: ActionRequest, action: str, seed: int) -> dict:
         "object_state": f"being used by {request.identity.name} for {core}" if game_object else "",
         "importance": importance_of(action),
     }
+
+
+def _usual_places(request: ActionRequest, wanted: set[str]) -> set[str]:
+    """Sectors the persona's own words tie to this kind of action ("visits Hobbs Cafe for studying and eating")."""
+    if not wanted:
+        return set()
+    identity = request.identity
+    usual = set()
+    for sentence in re.split(r"(?<=[.;])\s+", f"{identity.currently} {identity.daily_plan_req} {identity.lifestyle}"):
+        lower = sentence.lower()
+        offered = {word for key, words in WHERE.items() if key in lower for word in words}
+        if offered & wanted:
+            usual.update(option.sector for option in request.places if _names(option.sector, lower))
+    return usual
 
 
 def _names(sector: str, action: str) -> bool:

@@ -10,6 +10,7 @@ from datetime import date
 from agents.identity import Identity
 from agents.language.offline.words import lifestyle_hour, stable_fraction, times_in
 from agents.language.requests.common import clock
+from agents.language.requests.planning import LONGEST_ACTIVITY
 
 SLOT = 5
 SLOTS = 24 * 60 // SLOT
@@ -154,16 +155,26 @@ def events_today(identity: Identity, today: date) -> list[tuple[float, float, st
 def event_activity(sentence: str, identity: Identity) -> str:
     """What the persona does for an event a sentence of its status states: its own, or joining someone else's."""
     clause = _LATER_CLAUSE.sub("", _WHEN.sub("", sentence)).strip(" .,;")
+    clause = re.sub(r"^[A-Z][a-z]+:\s*", "", clause)  # a label ("Lately:") is not the subject
     match = _SUBJECT.match(clause)
     if not match:
-        return f"going to {clause[0].lower()}{clause[1:]}" if clause else ""
+        article = re.match(r"^(?:a|an|the) ", clause, re.IGNORECASE)
+        return _fit(f"going to {clause[0].lower()}{clause[1:]}") if article else ""
     rest = re.sub(r"^planning (?:on|to) ", "", match.group("rest"))
     rest = re.sub(r"^(?:going to|about to) ", "", rest)
     name = match.group("name")
     if name is None or name in (identity.name, identity.first_name):
-        return rest
+        return _fit(rest)
     verb = "is" if match.group("verb") in ("is", "am", "'m") else match.group("verb")
-    return f"joining {name}, who {verb} {rest}"
+    return _fit(f"joining {name}, who {verb} {rest}")
+
+
+def _fit(activity: str) -> str:
+    """An activity short enough for a schedule block: trailing phrases (" with ...", ", ...") dropped until it is."""
+    while len(activity) > LONGEST_ACTIVITY:
+        shorter = re.sub(r"(?:,| with| and| for| at| on| to| in)\s[^,]*$", "", activity)
+        activity = shorter if shorter != activity else activity[:LONGEST_ACTIVITY].rsplit(" ", 1)[0]
+    return activity
 
 
 def plan_items(blocks: list[tuple[int, int, str]]) -> list[str]:

@@ -16,6 +16,8 @@ from agents.schedule import is_sleep
 GOODBYE = "It was good talking to you. See you later!"
 # The offline talker passes on at most this many lines' worth of news, then says goodbye.
 OFFLINE_LINES = 8
+# The speaker's own records, never news: its plan for the day and its summary of a day (planning.py writes them).
+OWN_RECORDS = ("This is ", "Summary of ")
 # A takeaway keeps whole sentences up to this many characters (the first always, however long): what was heard, not
 # an ever-growing chain of quotes.
 LONGEST_TAKEAWAY = 400
@@ -66,7 +68,8 @@ def _said(news: str, transcript: str) -> bool:
 
 def _news(memories: list[str], transcript: str, me: str, partner: str) -> list[str]:
     """The news in these memories not yet told in the talk, the most important first, as `me` says it."""
-    pieces = (piece for memory in memories for piece in news_in(memory) if not _trivial(piece, (me, partner)))
+    told = (memory for memory in memories if not memory.startswith(OWN_RECORDS))
+    pieces = (piece for memory in told for piece in news_in(memory) if not _trivial(piece, (me, partner)))
     candidates = dict.fromkeys(own_voice(piece, me) for piece in pieces)
     untold = [piece for piece in candidates if not _said(piece, transcript)]
     return sorted(untold, key=lambda piece: -importance_of(piece))

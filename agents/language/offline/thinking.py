@@ -74,6 +74,8 @@ STOP_WORDS = frozenset(
         "from",
     ]
 )
+# The status's note of the day's weightiest memory (replaced each day), and how important a memory must be for it.
+LATELY, LATELY_IMPORTANCE = "Lately:", 4
 # A date in text: "February 14" or "February 14th".
 _MONTH_DAY = re.compile(
     r"\b(January|February|March|April|May|June|July|August|September|October|November|December) (\d{1,2})"
@@ -160,6 +162,9 @@ def _weightiest(memories: list[str]) -> str:
 def day_summary(request: DaySummaryRequest, seed: int) -> dict:
     """The day's most important memories; tomorrow's status keeps what is set for tomorrow and drops what is past.
 
+    It also notes the day's weightiest memory ("Lately: ..."), in place of the day before's, as a model's status would
+    move on.
+
     What a memory sets for tomorrow names tomorrow's date or weekday, or says "tomorrow" on the day before (then the
     date is written in, so the plan finds it); it joins the status in the third person, its subject named, as the
     status speaks of the persona.
@@ -176,7 +181,13 @@ def day_summary(request: DaySummaryRequest, seed: int) -> dict:
         for piece in news_in(text)
         if (dated := dated_for(third_person(piece, me), tomorrow, when.date()))
     ]
-    kept = [sentence for sentence in sentences(request.identity.currently) if not _past(sentence, tomorrow)]
+    kept = [
+        sentence
+        for sentence in sentences(request.identity.currently)
+        if not _past(sentence, tomorrow) and not sentence.startswith(LATELY)
+    ]
+    lately = [third_person(piece, me) for memory in ranked[:1] for piece in news_in(gist(memory))[:1]]
+    kept += [f"{LATELY} {lately[0].rstrip('.')}."] if lately and importance_of(ranked[0]) >= LATELY_IMPORTANCE else []
     currently = " ".join(kept) or request.identity.currently
     for piece in sorted(dict.fromkeys(upcoming), key=lambda piece: -importance_of(piece))[:2]:
         if piece.lower()[:60] not in currently.lower() and len(currently) + len(piece) < LONGEST_STATUS:

@@ -48,11 +48,14 @@ def third_person(sentence: str, speaker: str, listener: str = "", *, kept_by_lis
         token = tokens[index]
         lower = token.lower()
         if token in ("I", "I'm", "I've", "I'll", "I'd"):
+            compound = _compound_subject(out)
             out.append(first if named else speaker)
             named = True
-            if token != "I":
+            if token != "I" and not compound:
                 out.append(" " + _IRREGULAR[token[1:].lower() if token[1] == "'" else token[1:]])
-            else:
+            elif token != "I":
+                out.append(" " + {"'m": "are", "'ve": "have"}.get(token[1:], _IRREGULAR[token[1:]]))
+            elif not compound:
                 index = _conjugate_after(tokens, index, out)
         elif lower in ("my", "mine"):
             out.append(_cap(f"{first}'s", token))
@@ -72,6 +75,18 @@ def third_person(sentence: str, speaker: str, listener: str = "", *, kept_by_lis
         index += 1
     kept = "".join(out)
     return re.sub(r"\bI (are|were)\b", lambda match: "I am" if match.group(1) == "are" else "I was", kept)
+
+
+def _compound_subject(before: list[str]) -> bool:
+    """Whether the words before an "I" make it part of a compound subject ("Maria Lopez and I are": the verb stays).
+
+    "and I" after a name or a pronoun is one; after any other word ("the party, and I am") it starts a clause.
+    """
+    words = [token for token in before if not token.isspace()]
+    if len(words) < 2 or words[-1].lower() not in ("and", "or"):
+        return False
+    joined = words[-2].strip(" ,")
+    return joined[:1].isupper() or joined.lower() in ("you", "he", "she", "they", "we")
 
 
 def _conjugate_after(tokens: list[str], index: int, out: list[str]) -> int:
