@@ -56,10 +56,11 @@ def relationship_with(memories: list[str], partner: str) -> str:
 
 
 def _trivial(piece: str, people: tuple[str, ...]) -> bool:
-    """Idle objects, sleep, plans and what the two are doing right now make no news."""
+    """Idle objects, objects in use, sleep, plans, questions and what the two are doing right now make no news."""
     lower = piece.lower()
     doing = tuple(f"{name.lower()} is " for name in people)
-    return "is idle" in lower or "sleeping" in lower or lower.startswith(("this is", "summary of", *doing))
+    seen = "is idle" in lower or "is being used by" in lower or "sleeping" in lower
+    return seen or piece.rstrip().endswith("?") or lower.startswith(("this is", "summary of", *doing))
 
 
 def _said(news: str, transcript: str) -> bool:
@@ -113,6 +114,7 @@ def _heard(said: str, speaker: str, listener: str, *, kept_by_listener: bool = T
     return [
         third_person(sentence, speaker, listener, kept_by_listener=kept_by_listener)
         for sentence in sentences(GREETING.sub("", said))
+        if not sentence.endswith("?")  # a question tells nothing
     ]
 
 

@@ -89,8 +89,17 @@ _ABOUT = re.compile(rf"^(?:{ABOUT}\s*)+")
 
 
 def gist(memory: str) -> str:
-    """A memory without the "About X:" prefixes of earlier insights, cut to LONGEST_QUOTE characters."""
-    return _ABOUT.sub("", memory)[:LONGEST_QUOTE].rstrip()
+    """A memory without the "About X:" prefixes of earlier insights, in whole clauses up to LONGEST_QUOTE characters."""
+    text = _ABOUT.sub("", memory).strip()
+    if len(text) <= LONGEST_QUOTE:
+        return text
+    clauses = re.split(r"(?<=[;.!?])\s+", text)  # whole clauses while they fit; the first always, however long
+    kept = clauses[0]
+    for clause in clauses[1:]:
+        if len(kept) + 1 + len(clause) > LONGEST_QUOTE:
+            break
+        kept = f"{kept} {clause}"
+    return kept.rstrip(" ;")
 
 
 def importance(request: ImportanceRequest, seed: int) -> dict:

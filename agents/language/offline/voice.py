@@ -127,8 +127,24 @@ def _cap(text: str, like: str, keep_i: bool = False) -> str:
 
 def own_voice(sentence: str, me: str) -> str:
     """A sentence about oneself, as one says it: "Eddy Lin is cooking" said by Eddy Lin is "I am cooking"."""
-    for verb, mine in (("is", "am"), ("was", "was"), ("has", "have"), ("will", "will"), ("had", "had")):
-        prefix = f"{me} {verb} "
-        if sentence.startswith(prefix):
-            return f"I {mine} {sentence[len(prefix) :]}"
-    return sentence.replace(f"{me}'s ", "my ")
+    if not sentence.startswith(f"{me} "):
+        return sentence.replace(f"{me}'s ", "my ")
+    verb, _, rest = sentence[len(me) + 1 :].partition(" ")
+    return f"I {_first_person_verb(verb)} {rest}".rstrip()
+
+
+_FIRST_PERSON_VERBS = {"is": "am", "has": "have", "does": "do", "was": "was", "doesn't": "don't", "hasn't": "haven't"}
+
+
+def _first_person_verb(word: str) -> str:
+    """The verb after "I" for a third person's: "knows" is "know", "tries" is "try", "watches" is "watch"."""
+    lower = word.lower()
+    if lower in _FIRST_PERSON_VERBS:
+        return _FIRST_PERSON_VERBS[lower]
+    if lower in _UNCHANGED or lower.endswith("ed") or not lower.endswith("s") or lower.endswith("ss"):
+        return word
+    if lower.endswith("ies") and len(lower) > 4:
+        return word[:-3] + "y"
+    if lower.endswith(("ses", "shes", "ches", "xes", "zes", "oes")):
+        return word[:-2]
+    return word[:-1]

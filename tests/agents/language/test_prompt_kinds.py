@@ -24,6 +24,7 @@ from smallville.model import SmallvilleModel
 from smallville.scenario import DATA_DIR
 
 END = datetime(2023, 2, 14, 7, 0)
+pytestmark = pytest.mark.slow  # a day of three agents
 
 
 @cache
