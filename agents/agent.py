@@ -27,6 +27,7 @@ from agents.cognition.planning import plan_day, rewrite_schedule, summarize_day
 from agents.cognition.reacting import ReactionOutcome, react, reaction_candidates
 from agents.cognition.reflecting import reflect, reflection_due
 from agents.cognition.scoring import ScoringRider, score_importance, settle_known, settle_pending
+from agents.cognition.tending import objects_to_consider, tend
 from agents.conversation import Conversation
 from agents.decision import Decision
 from agents.identity import Identity
@@ -167,7 +168,7 @@ class GenerativeAgent(CellAgent):
     def _dozing(self, now: datetime) -> bool:
         return self.sleeping and not self.action.finished(now)
 
-    def needs_thought(self, now: datetime, candidates: list[str]) -> bool:
+    def needs_thought(self, now: datetime, candidates: list[str | Event]) -> bool:
         """Whether this step needs a model call.
 
         It does on a new day, on its turn in a talk, with someone to react to, an action to find, a schedule to
@@ -189,8 +190,10 @@ class GenerativeAgent(CellAgent):
 
     # --- deciding -----------------------------------------------------------------------------------------
 
-    def perceive(self, view: WorldView) -> list[str]:
-        """Notice what is around and remember what is new; returns whom it may react to, nearest first.
+    def perceive(self, view: WorldView) -> list[str | Event]:
+        """Notice what is around and remember what is new; returns what it may react to, nearest first.
+
+        Objects in an unusual state (as events, environment.unusual) come before people (by name).
 
         An agent planning a new day, talking or asleep does not look around.
         """
@@ -202,10 +205,12 @@ class GenerativeAgent(CellAgent):
         self._quiet_look = perception.quiet
         if not perception.new:
             return []
+        me = view.agents[self.name]
+        unusual = objects_to_consider(me, perception.new_unusual_objects(), now, self.social)
         noticed = perception.new_agents(view.agents.keys())
-        return reaction_candidates(view.agents[self.name], noticed, view, self.social, config)
+        return [*unusual, *reaction_candidates(me, noticed, view, self.social, config)]
 
-    def prepare(self, view: WorldView, candidates: list[str]) -> Coroutine[Any, Any, Decision] | None:
+    def prepare(self, view: WorldView, candidates: list[str | Event]) -> Coroutine[Any, Any, Decision] | None:
         """The thinking this step needs, or None when it needs no model call.
 
         The thinking reads the talk as it stands now (a copy): the town may go on while it is in flight.
@@ -214,7 +219,9 @@ class GenerativeAgent(CellAgent):
             return None
         return self.think(view, candidates, self.conversation.copy() if self.conversation else None)
 
-    async def think(self, view: WorldView, candidates: list[str], conversation: Conversation | None) -> Decision:
+    async def think(
+        self, view: WorldView, candidates: list[str | Event], conversation: Conversation | None
+    ) -> Decision:
         """The model calls of one step, in the paper's order: plan, remember, talk or react, act, reflect.
 
         It reads only the step's snapshot, this agent and `conversation` (its talk as the step began), so what it
@@ -229,6 +236,8 @@ class GenerativeAgent(CellAgent):
             await self._new_day(ask, now)
         if conversation is not None:
             await self._converse_and_fit(ask, view, conversation, decision)
+        elif candidates and isinstance(candidates[0], Event):  # an object in an unusual state, nearest first
+            await self._tend(ask, view, candidates[0])
         else:
             self.talk.relationship = None  # said for a talk that did not start
             outcome: ReactionOutcome = await react(
@@ -265,6 +274,26 @@ class GenerativeAgent(CellAgent):
         if self.memories.retrievals != retrievals:
             self._journal_recall()
         return decision
+
+    async def _tend(self, ask, view: WorldView, event: Event) -> None:
+        """Decide on an object in an unusual state.
+
+        An errand to it is fitted into the schedule as a wait is, its place known beforehand (the object itself), so
+        the next action walks there.
+        """
+        errand = await tend(ask, self.identity, self.memories, view, event, self.social, self.mind.config)
+        if errand is None:
+            return
+        self.reuse.action_choices[errand.activity] = errand.choice
+        self.journal.append(
+            (
+                "reaction",
+                errand.activity,
+                {"object": event.subject, "state": event.description, "minutes": errand.minutes},
+            )
+        )
+        self.talk.rewrite = (errand.activity, errand.minutes)
+        await self._rewrite_schedule(ask, view.now)
 
     def _journal_recall(self) -> None:
         """Keep the latest retrieval (ids and the three scores) so a replay can show what the agent recalled."""

@@ -11,7 +11,7 @@ from environment.map_copies import copy_offset, copy_sector_name
 from environment.paths import PathFinder
 from environment.spatial_memory import SpatialMemory
 from environment.ville import Place, Tile, Ville, load_ville
-from environment.world_state import Event, SeenEvent, WorldState, idle
+from environment.world_state import Event, SeenEvent, WorldState, idle, in_state, unusual
 
 __all__ = [
     "Event",
@@ -32,6 +32,8 @@ __all__ = [
     "describe_place",
     "describe_surroundings",
     "idle",
+    "in_state",
     "load_ville",
     "make_grid",
+    "unusual",
 ]

@@ -40,9 +40,27 @@ class SeenEvent:
     distance: float
 
 
+# The object of an event of an object in use (agents/agent.py sets it while an agent uses the object).
+IN_USE = "being used"
+
+
 def idle(address: str) -> Event:
     """The state of an object nobody uses."""
     return Event(address, "is", "idle", "idle")
+
+
+def in_state(address: str, state: str) -> Event:
+    """An object in a state written in plain words ("burning", "out of order"), as a user or a scenario sets it."""
+    return Event(address, "is", state, state)
+
+
+def unusual(event: Event) -> bool:
+    """Whether an event is an object's state that the world's own rules did not make (neither idle nor in use).
+
+    The world makes only these two: an object is idle until an agent uses it, and idle again once it is left. Any
+    other state was set from outside (smallville/intervening.py), and the agents who see it may react to it.
+    """
+    return ":" in event.subject and event.object not in ("idle", IN_USE)
 
 
 class WorldState:

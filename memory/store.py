@@ -226,6 +226,27 @@ class MemoryStore:
         except (ValueError, KeyError, TypeError) as error:
             raise StoreError(f"{self.path}: damaged memories of {agent!r} ({error})") from error
 
+    def rewind(self, agent: str, accessed: np.ndarray, reflection_sum: int) -> None:
+        """Put back an agent's access times and reflection sum as they were at an earlier checkpoint.
+
+        `save` updates both in place, so a store truncated to an earlier checkpoint's lengths still holds the later
+        values; a kept checkpoint (a fork's starting point) saves them to rewind with. Truncate first.
+
+        Raises:
+            StoreError: If the store holds another number of memories of this agent than `accessed` gives.
+        """
+        if self.stored_length(agent) != len(accessed):
+            raise StoreError(
+                f"{self.path}: holds {self.stored_length(agent)} memories of {agent!r}, the checkpoint "
+                f"{len(accessed)}; truncate the store to the checkpoint first"
+            )
+        with self._guard(f"rewinding {agent!r}"), self._db:
+            self._db.executemany(
+                "update nodes set accessed = ? where agent = ? and id = ?",
+                [(float(value), agent, node_id) for node_id, value in enumerate(accessed)],
+            )
+            self._db.execute("update streams set reflection_sum = ? where agent = ?", (int(reflection_sum), agent))
+
     def truncate(self, lengths: dict[str, int]) -> None:
         """Drop each agent's nodes past its length (written after the checkpoint being resumed)."""
         with self._guard("truncating"), self._db:

@@ -351,6 +351,10 @@ class MemoryStream:
         """Clear ids whose new access times have been saved."""
         self._touched.difference_update(node_ids)
 
+    def access_times(self) -> np.ndarray:
+        """Every node's last access, in seconds (a copy): what a store rewrites in place as the run goes on."""
+        return self._accessed[: len(self._nodes)].copy()
+
     # --- state --------------------------------------------------------------------------------------------------
 
     def get_state(self) -> dict:

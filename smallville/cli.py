@@ -35,6 +35,7 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_run_commands(commands, add_model_options)
     _add_talk_commands(commands)
+    _add_fork_commands(commands, add_model_options)
     _add_view_commands(commands, add_model_options)
     _add_study_commands(commands)
     return parser
@@ -62,6 +63,13 @@ def _add_run_commands(commands, add_model_options) -> None:
         type=option_types.checkpoint_minutes,
         default=60,
         help="simulated minutes between checkpoints (default: 60)",
+    )
+    simulate.add_argument(
+        "--keep-checkpoints",
+        type=option_types.keep_checkpoints,
+        metavar="every 1h|TIMES",
+        help='keep checkpoints to fork from: "every 1h" (or 30m, 2h, ...) or comma-separated times, e.g. '
+        '"2023-02-13T08:00,2023-02-13T12:00" (the start is always kept; run.py fork)',
     )
     add_fallback_options(simulate)
     simulate.set_defaults(handler="smallville.commands.simulate:run")
@@ -96,6 +104,13 @@ def _add_talk_commands(commands) -> None:
     interview.add_argument("question", type=option_types.question, help='e.g. "Who is running for mayor?"')
     interview.add_argument("--all", action="store_true", help="ask every agent")
     interview.add_argument("--remember", action="store_true", help="keep the exchange in the agents' memories")
+    interview.add_argument(
+        "--as",
+        dest="asker",
+        type=option_types.persona,
+        metavar="PERSONA",
+        help='whom the agent believes it talks to, e.g. "a news reporter from the Ville Gazette"',
+    )
     interview.add_argument("--llm", default=None, help="answer with another model than the run's")
     interview.set_defaults(handler="smallville.commands.interview:run")
 
@@ -107,7 +122,58 @@ def _add_talk_commands(commands) -> None:
     whisper.add_argument("run", help="the run folder")
     whisper.add_argument("agent", help="the agent's full name")
     whisper.add_argument("statement", type=option_types.statement, help='e.g. "You are going to run for mayor"')
+    whisper.add_argument("--at", type=option_types.until, help="a later simulated time, e.g. 2023-02-13T08:00")
     whisper.set_defaults(handler="smallville.commands.interview:whisper")
+
+    change = commands.add_parser(
+        "set",
+        help="give an object of the world a new state (the paper's 'the stove is burning')",
+        description="Set an object's state in plain words at the run's last checkpoint or --at a later time; the "
+        "agents who see it notice it and may react. Resume the run to see what follows.",
+    )
+    change.add_argument("run", help="the run folder")
+    change.add_argument("address", help='the object\'s address, e.g. "the Ville:Hobbs Cafe:cafe:cooking area"')
+    change.add_argument("state", type=option_types.statement, help='its new state, e.g. "burning"')
+    change.add_argument("--at", type=option_types.until, help="a later simulated time, e.g. 2023-02-13T08:00")
+    change.set_defaults(handler="smallville.commands.intervene:set_object")
+
+
+def _add_fork_commands(commands, add_model_options) -> None:
+    """The commands of "what if": fork a run at a moment with a change, and compare two runs."""
+    fork = commands.add_parser(
+        "fork",
+        help="a new run from a moment of a run, with a change (what if)",
+        description="Start a new run from RUN at --at with a change: interventions and/or new parameters (any model "
+        "option but --scenario, --agents, --seconds-per-step, --embedder). The shared past replays from the kept "
+        "checkpoint before --at (from the response cache: no model call when cached). No change: the same run.",
+    )
+    fork.add_argument("run", help="the run folder to fork")
+    fork.add_argument("--at", type=option_types.until, required=True, help="the moment, e.g. 2023-02-13T08:00")
+    fork.add_argument("--out", required=True, help="the new run folder (must not exist)")
+    fork.add_argument("--whisper", nargs=2, action="append", metavar=("AGENT", "STATEMENT"), help="whisper at --at")
+    fork.add_argument("--set", nargs=2, action="append", metavar=("ADDRESS", "STATE"), help="an object's state at --at")
+    fork.add_argument("--broadcast", action="append", metavar="TEXT", help="a memory for everyone at --at")
+    fork_end = fork.add_mutually_exclusive_group()
+    fork_end.add_argument("--days", type=option_types.days, help="simulated days from the start (default: the run's)")
+    fork_end.add_argument("--until", type=option_types.until, help="a simulated end time (default: the run's)")
+    add_model_options(fork, "fork")
+    for action in fork._actions:  # a model option counts as a change only when given
+        if action.dest not in {"run", "at", "out", "whisper", "set", "broadcast", "days", "until", "help"}:
+            action.default = argparse.SUPPRESS
+    add_fallback_options(fork)
+    fork.set_defaults(handler="smallville.commands.fork:run")
+
+    compare = commands.add_parser(
+        "compare",
+        help="where two runs first differ and what changed, with plots of both",
+        description="Compare two runs at their last checkpoints: the first event that differs, then who knows "
+        "what, who met whom, density, attendance, calls and cost at the latest moment both reached; plots both "
+        "timelines. Writes into --out (default: A/compare/<B's name>).",
+    )
+    compare.add_argument("a", metavar="A", help="a run folder (e.g. the original)")
+    compare.add_argument("b", metavar="B", help="another run folder (e.g. its fork)")
+    compare.add_argument("--out", help="folder for the plots and summary.md")
+    compare.set_defaults(handler="smallville.commands.compare:run")
 
 
 def _add_view_commands(commands, add_model_options) -> None:

@@ -259,7 +259,8 @@ def _spatial_memory(known: dict, scratch: dict, home: str, ville: Ville) -> str:
 
 
 def _scenario_text(source: Scenario, size: int, seed: int, starts: list[dict]) -> str:
-    scenario = source.model_dump(mode="json", exclude={"map_copies"})  # one map: the field's default
+    # One map (the field's default); the source's interventions, if any, name its own people only.
+    scenario = source.model_dump(mode="json", exclude={"map_copies", "interventions"})
     scenario |= {
         "name": f"the_ville_n{size}",
         "description": (

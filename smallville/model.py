@@ -10,6 +10,7 @@ import inspect
 import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from functools import partial
 from math import ceil
@@ -23,6 +24,8 @@ from agents.language.prompt_log import PromptLog
 from environment import WorldState, make_grid
 from memory import RetrievalWeights, embed_async
 from smallville.conversations import apply_decisions
+from smallville.intervening import apply_intervention, check_interventions
+from smallville.interventions import Intervention, Timeline, parse_interventions
 from smallville.parameters import MIND_SETTINGS, resolve, signature
 from smallville.reporters import make_datacollector
 from smallville.scenario import Scenario, load_scenario
@@ -89,6 +92,7 @@ class SmallvilleModel(mesa.Model):
         self.mind = Mind(gateway=self.gateway, config=self.config, ville=self.ville, paths=self.paths)
         self._loop = asyncio.new_event_loop()
         self.thoughts = Thoughts(self._loop)
+        self.torn = False  # a step or its thoughts failed half-way: no checkpoint of it (see `_tears`)
         # The browser app steps in a worker thread and may interview from another: one user of the loop at a time.
         self._loop_lock = threading.Lock()
         self.conversations = []
@@ -100,9 +104,16 @@ class SmallvilleModel(mesa.Model):
             self.run_async(self._seed_memories())
         self.social = SocialTracker(self.setting.agent_names, self.setting.facts, self.setting.gathering)
         self.social.start(self.now)
+        self.timeline = self._timeline(values["interventions"])
         self.datacollector = make_datacollector(self.setting.facts)
         self.statuses: dict[str, AgentStatus] = {}  # what the others could see at the last collection
         self.collect()
+
+    def _timeline(self, given: list | None) -> Timeline:
+        """The scenario's interventions and those given (a file's, a batch grid's), checked against the town."""
+        items = [*self.setting.interventions, *parse_interventions(list(given or []), "interventions")]
+        check_interventions(items, self.setting.agent_names, self.ville, "interventions", start=self.start)
+        return Timeline(items)
 
     @property
     def now(self) -> datetime:
@@ -168,10 +179,25 @@ class SmallvilleModel(mesa.Model):
         steps, its thoughts in flight intact, and a run resumed with more budget goes on exactly.
         """
         self.gateway.check_budget()  # between steps: a step, once begun, is never cut in half by the budget
-        with budget_checked_by_caller():
+        with budget_checked_by_caller(), self._tears():
             self._step()
 
+    @contextmanager
+    def _tears(self):
+        """Mark the town torn if this block fails: a step or its thoughts stopped half-way (a model that died).
+
+        A torn town cannot be checkpointed: its thoughts in flight were dropped half done, and a checkpoint of it
+        would start them again on resume, their decisions a whole thinking window late. Its run resumes from the
+        last checkpoint instead, with the answers received since replayed (agents/language/journal.py).
+        """
+        try:
+            yield
+        except BaseException:
+            self.torn = True
+            raise
+
     def _step(self) -> None:
+        self.intervene()
         view = self.snapshot()
         free = [agent for agent in self.people if agent.name not in self.thoughts]
         noticed = [agent.perceive(view) for agent in free]
@@ -216,15 +242,24 @@ class SmallvilleModel(mesa.Model):
         decisions = [answered[agent.name].decision if agent.name in answered else None for agent in self.people]
         apply_decisions(self, decisions, view)
 
-    def settle(self) -> None:
-        """Answer and apply every thought in flight now, before a user's whisper or remembered interview.
+    def settle(self, names: list[str] | None = None) -> None:
+        """Answer and apply the thoughts in flight now (every one, or these agents'), before an intervention.
 
-        The run then departs from the uninterrupted one, as any intervention does.
+        A user's whisper, remembered interview or any other intervention changes what the thoughts read. The run
+        then departs from the uninterrupted one, as any intervention does.
         """
-        if self.thoughts:
+        thinking = [name for name in (self.thoughts if names is None else names) if name in self.thoughts]
+        if thinking:
             view = self.snapshot()
-            self._apply_thoughts(list(self.thoughts), view)
+            with self._tears():
+                self._apply_thoughts(thinking, view)
             self._log_actions(view)
+
+    def intervene(self) -> None:
+        """Apply the timeline's interventions whose time has come, in order, each logged (smallville/intervening.py)."""
+        for item in self.timeline.due(self.now):
+            apply_intervention(self, item)
+            self.timeline.applied += 1
 
     def collect(self) -> None:
         """Bring the social metrics up to date, then record a DataCollector row (of what the others can see)."""
@@ -247,8 +282,11 @@ class SmallvilleModel(mesa.Model):
                 self.log(agent.name, kind, text, **details)
             agent.journal.clear()
 
-    def interview(self, name: str, question: str, *, remember: bool = False) -> str:
-        """An agent's in-character answer from its memories (the CLI's `interview` and the app's box)."""
+    def interview(self, name: str, question: str, *, remember: bool = False, asker: str = "") -> str:
+        """An agent's in-character answer from its memories (the CLI's `interview` and the app's box).
+
+        It answers an interviewer, or the person `asker` describes ("a news reporter from the Ville Gazette").
+        """
         from agents.cognition.interviewing import interview  # noqa: PLC0415 - only interviews need it
 
         if remember:
@@ -256,13 +294,20 @@ class SmallvilleModel(mesa.Model):
         agent = self.by_name[name]
         ask = partial(self.gateway.ask, agent=name)
         return self.run_async(
-            interview(ask, agent.identity, agent.memories, question, self.now, self.config, remember=remember)
+            interview(
+                ask, agent.identity, agent.memories, question, self.now, self.config, remember=remember, asker=asker
+            )
         )
 
     def whisper(self, name: str, statement: str) -> None:
         """Give an agent a memory now, the paper's inner voice (the CLI's `whisper` and the app's box)."""
-        self.settle()
-        self.run_async(self.by_name[name].whisper(statement, self.now))
+        self.intervene_now(Intervention(time=self.now, kind="whisper", target=name, text=statement))
+
+    def intervene_now(self, item: Intervention) -> None:
+        """Add an intervention at the current time to the timeline and apply it (with any other due now)."""
+        check_interventions([item], self.setting.agent_names, self.ville, "intervention")
+        self.timeline.add(item.model_copy(update={"time": self.now}))
+        self.intervene()
 
     def log(self, agent: str, kind: str, text: str, **details) -> None:
         """Add an entry to the event log (actions, talks and their lines, plans, reflections)."""
@@ -291,6 +336,7 @@ class SmallvilleModel(mesa.Model):
             "agents": {agent.name: agent.get_state(stream=streams) for agent in self.people},
             "social": self.social.get_state(),
             "thoughts": self.thoughts.get_state(),
+            "interventions": self.timeline.get_state(),
         }
         if ledger:
             state["ledger"] = self.gateway.ledger.get_state()
@@ -304,7 +350,8 @@ class SmallvilleModel(mesa.Model):
         memories stored before their vectors arrived (agents/agent_memory.py) get them too, so the streams can be saved.
         """
         if self.thoughts:
-            self.run_async(self.thoughts.finish())
+            with self._tears():
+                self.run_async(self.thoughts.finish())
         self.fill_vectors()
 
     def fill_vectors(self) -> None:
@@ -331,6 +378,10 @@ class SmallvilleModel(mesa.Model):
         self.social.set_state(state["social"])
         self.gateway.ledger.set_state(state["ledger"])
         self.thoughts.set_state(state["thoughts"])
+        if "interventions" in state:
+            self.timeline.set_state(state["interventions"])
+        else:  # a checkpoint from before timelines: what the config gives is applied when due
+            self.timeline.applied = sum(item.time < self.now for item in self.timeline.items)
 
     def _set_mesa_clock(self, steps: int) -> None:
         """Make Mesa's own step count and time agree with a restored run's (they count from the model's build).

@@ -28,9 +28,12 @@ __all__ = [
     "days",
     "fallback_share",
     "hour",
+    "interventions_file",
+    "keep_checkpoints",
     "max_calls",
     "max_cost",
     "max_in_flight",
+    "persona",
     "port",
     "question",
     "reflection_threshold",
@@ -259,9 +262,50 @@ def _text(text: str, what: str) -> str:
     return stripped
 
 
+def keep_checkpoints(text: str):
+    """--keep-checkpoints: "every 1h" (m, min, h), or comma-separated ISO times; a smallville.kept.KeepSchedule."""
+    from smallville.kept import KeepSchedule  # noqa: PLC0415 - numpy
+
+    words = text.strip().split()
+    if len(words) == 2 and words[0] == "every":
+        number, unit = words[1].rstrip("minh"), words[1][len(words[1].rstrip("minh")) :]
+        scale = {"h": 60, "m": 1, "min": 1}.get(unit)
+        try:
+            minutes = float(number) * scale if scale else 0.0
+        except ValueError:
+            minutes = 0.0
+        if not 0 < minutes <= MAX_DAYS * 24 * 60:
+            raise argparse.ArgumentTypeError(f"{text!r}: give an interval such as 'every 1h' or 'every 30m'")
+        return KeepSchedule(every_minutes=minutes)
+    try:
+        times = tuple(sorted(datetime.fromisoformat(part.strip()) for part in text.split(",") if part.strip()))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give 'every 1h' (or 30m, 2h) or comma-separated times, e.g. 2023-02-13T08:00,2023-02-13T12:00"
+        ) from None
+    if not times:
+        raise argparse.ArgumentTypeError("give 'every 1h' or at least one time, e.g. 2023-02-13T08:00")
+    return KeepSchedule(times=times)
+
+
+def interventions_file(text: str) -> list[dict]:
+    """--interventions: a TOML or JSON file of interventions, read and checked now (the run keeps the data)."""
+    from smallville.interventions import InterventionError, load_interventions  # noqa: PLC0415 - pydantic
+
+    try:
+        return [item.model_dump(mode="json") for item in load_interventions(text)]
+    except InterventionError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def statement(text: str) -> str:
     """A whisper: non-empty UTF-8 text of at most MAX_STATEMENT_CHARS characters, without control characters."""
     return _text(text, "statement")
+
+
+def persona(text: str) -> str:
+    """The persona of `interview --as`: who the agent believes it faces, the same rules as a statement's."""
+    return _text(text, "persona")
 
 
 def question(text: str) -> str:

@@ -74,6 +74,7 @@ _TYPES = {
     "max_calls": int | None,
     "max_cost": float | None,
     "retrieval_weights": str,
+    "interventions": list[dict] | None,
 }
 
 
@@ -149,6 +150,14 @@ _TOWN = (
         "whatever --thinking-steps; the same N as --thinking-steps stretches a talk N-fold)",
         "town",
         parse=check.whole_number(0),
+    ),
+    Parameter(
+        "interventions",
+        None,
+        "a file of interventions (TOML [[interventions]] or JSON): whispers, objects' states, broadcasts at set "
+        "times (docs/interventions.md)",
+        "town",
+        parse=check.interventions_file,
     ),
     Parameter(
         "llm",

@@ -63,6 +63,7 @@ class CheckpointState(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     now: datetime
+    journal: str | None = None  # the generation of the answers kept after it (None in checkpoints from before)
     model: ModelState
     stream_lengths: dict[str, int]
     events: int = Field(ge=0)

@@ -9,6 +9,7 @@
   metrics/agents.csv   the DataCollector's agent frame (position, action, knowledge per agent)
   graphs/<time>.graphml  the relationship graph at each checkpoint
   checkpoint/          the latest checkpoint (state.json), replaced atomically, and the one before (previous.json)
+  answers.sqlite       the model's answers since the last checkpoint, replayed when a stopped run resumes
   .lock                the writer's lock (smallville.run_lock): one writer per folder, its pid inside
   ledger.json          model calls, tokens and cost by agent and request kind
   report/              written by `run.py report`
@@ -47,6 +48,11 @@ class RunFolder:
     def memory(self) -> Path:
         """The memory streams database."""
         return self.root / "memory.sqlite"
+
+    @property
+    def answers(self) -> Path:
+        """The answers since the last checkpoint (agents/language/journal.py)."""
+        return self.root / "answers.sqlite"
 
     @property
     def metrics(self) -> Path:

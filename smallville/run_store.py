@@ -13,12 +13,14 @@ import json
 import os
 import shutil
 import sqlite3
+import uuid
 from contextlib import closing
 from pathlib import Path
 
 import networkx as nx
 
 from agents.language.backends.providers import without_credentials
+from agents.language.journal import AnswerJournal
 from memory import MemoryStore, StoreError
 from smallville.run_check import (
     EVENTS_SCHEMA_VERSION,
@@ -60,6 +62,14 @@ class RunStore:
         except StoreError as error:
             self._release()
             raise RunFolderError(str(error)) from error
+        # The answers since the last checkpoint (a writer's only: a reader never writes into the folder).
+        self.journal: AnswerJournal | None = None
+        if lock is not None:
+            try:
+                self.journal = AnswerJournal(folder.answers)
+            except sqlite3.Error as error:
+                self.close()
+                raise RunFolderError(f"{folder.answers}: cannot be opened ({error}); delete it, then resume") from error
         self._events_flushed = 0
         self._calls_flushed = 0
         self._model_rows_flushed = 0
@@ -159,6 +169,8 @@ class RunStore:
         Raises:
             RunFolderError: If a file cannot be written (a full disk): naming it; the last checkpoint stays intact.
         """
+        if model.torn:
+            raise RuntimeError("a town torn mid-step cannot be checkpointed: resume from its last checkpoint")
         model.finish_thoughts()  # the thinking agents' streams and records then hold what their thoughts did
         self._check_embedder(model)
         writing = self.folder.memory
@@ -172,8 +184,10 @@ class RunStore:
             nx.write_graphml(model.social.graph, writing)
             writing = self.folder.ledger
             _write_atomically(writing, json.dumps(_ledger_summary(model), indent=2) + "\n")
+            generation = uuid.uuid4().hex  # the answers received after this checkpoint are kept under it
             state = {
                 "now": model.now.isoformat(),
+                "journal": generation,
                 "model": model.get_state(streams=False, ledger=False),
                 "stream_lengths": {agent.name: len(agent.memories.stream) for agent in model.people},
                 "events": events,
@@ -195,7 +209,21 @@ class RunStore:
                 f"{writing}: cannot be written ({reason}); {kept}: free some disk space, then "
                 f"`run.py resume {self.folder.root}`"
             ) from error
+        self._begin_journal(model, generation, self.snapshot.state.get("journal") if self.snapshot else None)
         self.snapshot = Snapshot(self.folder.checkpoint_state, state, model.now)
+
+    def _begin_journal(self, model, generation: str | None, previous: str | None = None, *, resume: bool = False):
+        """Keep the model's answers from now on under the checkpoint `generation` (a writer's store only).
+
+        With `resume`, the answers kept after that checkpoint are replayed first.
+        """
+        if self.journal is None:
+            return
+        model.gateway.journal = self.journal
+        if resume:
+            self.journal.resume(generation)
+        else:
+            self.journal.begin(generation, keep=previous)
 
     def _flush_log(self, model) -> tuple[int, int]:
         """Append the events and the model calls since the last checkpoint; returns the rows of each table.
@@ -282,6 +310,7 @@ class RunStore:
         model.set_state({**state["model"], "ledger": ledger}, streams=streams)
         if truncate:
             self._truncate(state)
+            self._begin_journal(model, self.snapshot.state.get("journal"), resume=True)
         model.event_log.clear()
         self._events_flushed = 0
         # A checkpoint from before the calls table kept them in state.json: the next one writes them all to the table.
@@ -307,8 +336,10 @@ class RunStore:
             raise RunFolderError(str(error)) from error
 
     def close(self) -> None:
-        """Close the memory store and release the lock."""
+        """Close the memory store and the journal, and release the lock."""
         self.memory.close()
+        if self.journal is not None:
+            self.journal.close()
         self._release()
 
     def _release(self) -> None:

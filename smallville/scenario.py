@@ -11,6 +11,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from smallville.interventions import Intervention
+
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 SCENARIOS_DIR = DATA_DIR / "scenarios"
 
@@ -91,6 +93,8 @@ class Scenario(BaseModel):
     agents: list[AgentStart] = Field(min_length=1)
     facts: list[TrackedFact] = []
     gathering: Gathering | None = None
+    # Changes a user makes at set times (smallville/interventions.py): whispers, objects' states, broadcasts.
+    interventions: list[Intervention] = []
 
     @model_validator(mode="after")
     def _unique_agents(self) -> "Scenario":

@@ -19,6 +19,12 @@ and a talk that ends meanwhile reaches it only once its thought is applied. A th
 snapshot and its own agent (the talk it sees is a copy), so what it decides does not depend on how far it had got
 when the town moved on. A checkpoint waits for the thoughts in flight and keeps their decisions, still to be
 applied at their own steps, so a restored run goes on exactly as the uninterrupted one.
+
+A model that fails for good mid-thought is another matter: the thoughts in flight are dropped half done (`answer`), and
+a checkpoint of that town would hold none of them, so each would start again on resume and take effect a whole
+thinking window late (20 steps: 200 simulated seconds). Such a town is torn (SmallvilleModel.torn) and never
+checkpointed; its run resumes from the last checkpoint, and the answers it received since are replayed from the run
+folder's journal (agents/language/journal.py): the same thoughts, started at the same steps, decide the same things.
 """
 
 import asyncio

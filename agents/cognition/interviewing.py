@@ -24,25 +24,31 @@ async def interview(
     config: MindConfig,
     *,
     remember: bool = False,
+    asker: str = "",
 ) -> str:
-    """Answer a question in character; with `remember`, keep the exchange as a chat memory (importance 5)."""
+    """Answer a question in character; with `remember`, keep the exchange as a chat memory (importance 5).
+
+    `asker` is whom the agent believes it faces (the paper's user persona, "a news reporter"); the memory then
+    says it talked with that person.
+    """
     (retrieved,) = await memory.retrieve(
         [question], now=now, k=config.interview_memories, weights=config.retrieval_weights
     )
     memories = tuple(item.node.description for item in retrieved) or (f"{identity.name} remembers nothing yet.",)
-    answer = await ask(InterviewRequest(identity=identity, now=now, question=question, memories=memories))
+    answer = await ask(InterviewRequest(identity=identity, now=now, question=question, memories=memories, asker=asker))
     if remember:
+        who = asker.strip() or "interviewer"
         await memory.add(
             NodeKind.CHAT,
-            f"an interviewer asked {identity.name}: {question}",
+            f"{asker.strip() or 'an interviewer'} asked {identity.name}: {question}",
             created=now,
             importance=5,
-            subject="interviewer",
+            subject=who,
             predicate="asked",
             object=identity.name,
             keywords=("interview",),
-            partner="interviewer",
-            lines=(("interviewer", question), (identity.name, answer)),
+            partner=who,
+            lines=((who, question), (identity.name, answer)),
         )
     return answer
 

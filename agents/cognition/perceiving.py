@@ -14,7 +14,7 @@ from itertools import islice
 from agents.agent_memory import AgentMemory, PendingMemory
 from agents.config import MindConfig
 from agents.world_view import WorldView
-from environment import Event, SeenEvent, SpatialMemory, describe_event
+from environment import Event, SeenEvent, SpatialMemory, describe_event, unusual
 from memory import NodeKind
 
 
@@ -57,6 +57,10 @@ class Perception:
     def new_agents(self, names: Container[str]) -> list[str]:
         """Other agents whose new activity the agent just noticed, nearest first."""
         return [seen.event.subject for seen in self.new if seen.event.subject in names]
+
+    def new_unusual_objects(self) -> list[Event]:
+        """Objects newly noticed in a state the world's own rules did not make (environment.unusual), nearest first."""
+        return [seen.event for seen in self.new if unusual(seen.event)]
 
 
 event_text = describe_event  # an event as a memory reads it: "Klaus Mueller is reading a book"

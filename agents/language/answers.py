@@ -52,6 +52,16 @@ class Reaction:
 
 
 @dataclass(frozen=True)
+class ObjectReaction:
+    """What to do on noticing an object in an unusual state: see to it (what, for how long) or go on."""
+
+    react: bool
+    activity: str
+    minutes: int
+    reason: str
+
+
+@dataclass(frozen=True)
 class ConversationTurn:
     """One line of a conversation, and whether the speaker ends the talk with it.
 

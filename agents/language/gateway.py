@@ -20,6 +20,7 @@ from typing import Any
 from agents.language.accounting import CallRecord, Ledger
 from agents.language.backends import Backend, Completion, OfflineBackend, PermanentError, TransientError
 from agents.language.cache import CachedResponse, ResponseCache, cache_key
+from agents.language.journal import AnswerJournal
 from agents.language.prompt_log import PromptLog
 from agents.language.request import AnswerError, Request
 
@@ -139,6 +140,8 @@ class Gateway:
         self.config = config or GatewayConfig()
         self.ledger = Ledger()
         self.cache = ResponseCache(Path(self.config.cache_path)) if self.config.cache_path else None
+        # A run folder's answers since its last checkpoint (agents/language/journal.py), set by the run's writer.
+        self.journal: AnswerJournal | None = None
         self._backends: dict[str, Backend] = dict(backends or {})
         self._semaphore: asyncio.Semaphore | None = None
         self._semaphore_loop = None
@@ -229,13 +232,23 @@ class Gateway:
         key = cache_key(model, messages, parameters) if self.cache is not None else None
         if key is not None and (hit := self.cache.get(key)) is not None:
             return Completion(hit.text, hit.prompt_tokens, hit.completion_tokens, 0.0, answer_format="cache")
+        journal = self.journal if model != OFFLINE else None  # offline answers are free and always the same
+        if journal is not None:
+            key = key or cache_key(model, messages, parameters)
+            if (kept := journal.take(key)) is not None:
+                tally.add(kept.completion)
+                tally.retries += kept.retries
+                return kept.completion
         if self.config.replay:
             raise CacheMiss(f"replay: no cached answer for a {request.kind} request of {agent} to {model}")
         backend = self.backend(model)
+        retries = tally.retries
         async with self._cap():
             completion = await self._with_retries(backend, request, messages, parameters, tally)
         tally.add(completion)
-        if key is not None:
+        if journal is not None:
+            journal.keep(key, completion, tally.retries - retries)
+        if self.cache is not None:
             self.cache.put(
                 key,
                 model,

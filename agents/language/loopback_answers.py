@@ -56,6 +56,8 @@ def _answer(prompt: str) -> str:  # noqa: PLR0911, PLR0912 - one branch a task
         choice = {"sector": sector, "arena": arena, "game_object": game_object, "emoji": "🙂", "predicate": "use",
                   "target": game_object, "object_state": "in use", "importance": 3}  # fmt: skip
         return json.dumps({"actions": [choice] * count})
+    if "out of the ordinary" in task:
+        return json.dumps({"react": True, "reason": "it needs seeing to", "activity": "seeing to it", "minutes": 10})
     if "react" in task:
         return json.dumps(
             {

@@ -2,7 +2,9 @@
 
 A schema sent as `response_format` lets a provider constrain decoding (llama.cpp and vLLM compile it to a grammar),
 so it carries the request's own limits: exact counts, lengths, and the places offered as enumerations. A schema
-stricter than the parser is harmless; one looser than the parser lets through answers the parser then rejects.
+stricter than the parser is harmless; one looser than the parser lets through answers the parser then rejects: a
+text that must not be empty must not be blank either (the parsers strip what they read), so it carries NOT_BLANK.
+Providers that cannot enforce a keyword get it in words instead (backends/dialects.py).
 """
 
 import copy
@@ -10,6 +12,9 @@ import functools
 from typing import Any
 
 from pydantic import BaseModel
+
+# A text with something in it, on one line: the parsers strip answers, so "   " would be an empty text to them.
+NOT_BLANK = r"^\s*\S.*$"
 
 
 def answer_schema(model: type[BaseModel]) -> dict[str, Any]:
@@ -73,8 +78,10 @@ def count(node: dict, least: int, most: int | None = None) -> dict:
 
 
 def text(node: dict, most: int, least: int = 1) -> dict:
-    """A string of `least` to `most` characters."""
+    """A string of `least` to `most` characters; one that may not be empty may not be blank either (NOT_BLANK)."""
     node.update(type="string", minLength=least, maxLength=most)
+    if least > 0:
+        node["pattern"] = NOT_BLANK
     return node
 
 

@@ -1,24 +1,37 @@
-"""The sidebar's controls: Reset, play/pause and Step, run as background work so the tab stays usable meanwhile.
+"""The controls above the tabs: play/pause at a speed in simulated minutes per second, Step, run to a time, Reset.
 
 They replace Mesa's ModelController, which steps inside the click handler: with a language model behind the town
 that froze the whole tab for as long as a step's calls were in flight. Here a click queues the work (work.py) and
 returns; the page shows what the town is thinking about, greys out what cannot be done now (a second Step while one
-is in flight, Reset while one is building), and shows a failed step in one line. Play queues one step at a time:
+is in flight, Reset while one is building), and shows a failed step in one line. Play queues one turn at a time:
 the next only when the last has ended, so steps never pile up however slow the model.
 """
 
 import time
+from datetime import datetime, timedelta
 
 import solara
-from mesa.visualization.utils import force_update
+from mesa.visualization.utils import force_update, update_counter
 
+from smallville.app.replay import ReplayModel
 from smallville.app.source import town_of
 from smallville.app.work import Job, Work, work_of
 
-# Play waits this long between steps (Mesa's slider, in ms), and a Step or a play step takes this many steps before
-# the page is redrawn (Mesa's render interval).
-PLAY_INTERVAL_MS = 50
-STEPS_PER_UPDATE = 1
+# Play's speeds, in simulated minutes per wall-clock second (None: as fast as the town can step), and the default:
+# at 15 a simulated day takes 96 s to watch (the old default showed 37 minutes of sleep in 30 s).
+SPEEDS: dict[str, float | None] = {
+    "1 min/s (a day in 24 min)": 1,
+    "5 min/s (a day in 4.8 min)": 5,
+    "15 min/s (a day in 96 s)": 15,
+    "60 min/s (a day in 24 s)": 60,
+    "240 min/s (a day in 6 s)": 240,
+    "as fast as it steps": None,
+}
+DEFAULT_SPEED = "15 min/s (a day in 96 s)"
+# Play redraws the page this often (wall-clock seconds); a turn steps as many steps as the speed asks for meanwhile.
+TURN_S = 0.25
+# "As fast as it steps" and "run to" redraw at least this often (wall-clock seconds).
+LONGEST_TURN_S = 0.5
 
 
 def step_label(model) -> str:
@@ -26,101 +39,175 @@ def step_label(model) -> str:
     return f"The town is thinking: the step from {town_of(model).now:%H:%M:%S}"
 
 
-def take_steps(model, steps: int, keep_going=lambda: True) -> None:
-    """Step the model `steps` times (stopping early if it ends, or when `keep_going` says so), then redraw."""
-    for _ in range(steps):
+def seconds_per_step(model) -> float:
+    """Simulated seconds one step of this model moves the clock (a replay's step is one recorded row)."""
+    return float(model.seconds_per_step)
+
+
+def take_steps(model, steps: float, keep_going=lambda: True) -> int:
+    """Step the model up to `steps` times (stopping early if it ends, or when `keep_going` says so), then redraw."""
+    taken = 0
+    while taken < steps and model.running and keep_going():
         model.step()
-        if not model.running or not keep_going():
-            break
+        taken += 1
     force_update()
+    return taken
 
 
-def step_job(model, steps: int) -> Job:
+def step_job(model, steps: int = 1) -> Job:
     """One click of Step."""
     return Job("step", step_label(model), lambda: take_steps(model, steps))
 
 
-def play_job(model, work: Work, token: object, interval_ms: solara.Reactive, steps: solara.Reactive) -> Job:
-    """One turn of Play: wait the interval and step; the next turn is queued as this one leaves the queue.
+def turn_steps(model, speed: float | None) -> float:
+    """How many steps one turn of Play takes at `speed` simulated minutes per second (inf: as many as time allows)."""
+    if speed is None:
+        return float("inf")
+    return speed * 60 * TURN_S / seconds_per_step(model)
 
-    `token` is this press of Play: pausing clears `work.playing`, and pressing Play again starts a new chain with a
-    new token, so a turn still in flight from before the pause ends its chain instead of running a second one.
+
+def play_job(
+    model, work: Work, token: object, speed: solara.Reactive, until: datetime | None = None, owed: list | None = None
+) -> Job:
+    """One turn of Play (or of "run to" when `until` is given): step for a quarter second's worth, redraw, wait.
+
+    The next turn is queued as this one leaves the queue. `token` is this press of Play: pausing clears
+    `work.playing`, and pressing Play again starts a new chain with a new token, so a turn still in flight from
+    before the pause ends its chain instead of running a second one. A fraction of a step owed carries to the next
+    turn (`owed`); steps a slow town could not take in time are not owed.
     """
+    owed = owed if owed is not None else [0.0]
 
     def current() -> bool:
-        return work.playing.value is token
+        return work.playing.value is token and not work.closed
+
+    def arrived() -> bool:
+        return until is not None and town_of(model).now >= until
 
     def turn() -> None:
-        if current():
-            time.sleep(interval_ms.value / 1000)
-        if current():
-            take_steps(model, steps.value, current)
+        started = time.monotonic()
+        if until is not None and isinstance(model, ReplayModel):
+            model.seek(model.frame_at(until))  # a replay jumps: every row is already there
+            force_update()
+            return
+        wanted = turn_steps(model, None if until is not None else SPEEDS.get(speed.value, 15))
+        owed[0] += 0 if wanted == float("inf") else wanted
+        steps = wanted if wanted == float("inf") else int(owed[0])
+        take_steps(model, steps, lambda: current() and not arrived() and time.monotonic() - started < LONGEST_TURN_S)
+        owed[0] -= int(owed[0])
+        rest = TURN_S - (time.monotonic() - started)
+        if rest > 0 and current() and until is None:
+            time.sleep(rest)
 
     def next_turn() -> Job | None:
-        if current() and model.running:
-            return play_job(model, work, token, interval_ms, steps)
+        if current() and model.running and not arrived():
+            return play_job(model, work, token, speed, until, owed)
         if current():
-            work.playing.set(None)  # the model has ended
+            work.playing.set(None)  # the model has ended, or the time is reached
         return None
 
     def failed(message: str) -> None:
         work.playing.set(None)
         work.failure.set(f"The step failed: {message}")
 
-    return Job("play", step_label(model), turn, failed=failed, then=next_turn)
+    kind = "play" if until is None else "run-to"
+    label = step_label(model) if until is None else f"Running to {until:%a %H:%M}; {step_label(model).lower()}"
+    return Job(kind, label, turn, failed=failed, then=next_turn)
 
 
 def reset_job(model: solara.Reactive, kwargs: dict) -> Job:
-    """Build a new model from the parameters (a live one seeds its memories, which costs model calls), then swap.
+    """Build the town again from the parameters (a live one seeds its memories, which costs model calls), then swap.
 
     The page closes the old model when it lets go of it (page.py).
     """
-    return Job("reset", "Building a new town…", lambda: type(model.value)(**kwargs), model.set)
+    label = "Opening the replay again…" if isinstance(model.value, ReplayModel) else "Building a new town…"
+    return Job("reset", label, lambda: type(model.value)(**kwargs), model.set)
+
+
+def parse_target(text: str, now: datetime) -> datetime:
+    """A "run to" time: "HH:MM" (the next time the clock shows it) or "YYYY-MM-DD HH:MM".
+
+    Raises:
+        ValueError: Naming the forms accepted.
+    """
+    text = text.strip()
+    try:
+        if len(text) <= 5:
+            clock = datetime.strptime(text, "%H:%M")
+            target = now.replace(hour=clock.hour, minute=clock.minute, second=0, microsecond=0)
+            return target if target > now else target + timedelta(days=1)
+        return datetime.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"run to {text!r}: give a time as HH:MM (e.g. 17:00) or YYYY-MM-DD HH:MM") from None
 
 
 @solara.component
 def TownControls(model: solara.Reactive, parameters: solara.Reactive):
-    """Reset, play/pause and Step for the tab's model, the play interval, and what is in flight."""
-    interval_ms = solara.use_reactive(PLAY_INTERVAL_MS)
-    steps = solara.use_reactive(STEPS_PER_UPDATE)
+    """Play/pause, Step, run to, Reset; the speed; the clock; what is in flight."""
+    update_counter.get()
+    speed = solara.use_reactive(DEFAULT_SPEED)
+    target, set_target = solara.use_state("")
     town = model.value
     work = work_of(town)
     work.queue.value  # noqa: B018 - read to redraw the buttons when the queue changes
     playing = work.playing.value is not None
     resetting = work.pending("reset")
-    stepping = work.pending("step", "play", "reset")
+    stepping = work.pending("step", "play", "run-to", "reset")
 
     def step() -> None:
-        if not work.pending("step", "play", "reset"):
+        if not work.pending("step", "play", "run-to", "reset"):
             work.failure.set("")
-            work.submit(step_job(town, steps.value))
+            work.submit(step_job(town))
+
+    def start(until: datetime | None = None) -> None:
+        token = object()
+        work.failure.set("")
+        work.playing.set(token)
+        work.submit(play_job(town, work, token, speed, until))
 
     def play_pause() -> None:
         if playing:
             work.playing.set(None)  # the step in flight ends; no next one is queued
         elif not work.pending("reset"):
-            token = object()
-            work.failure.set("")
-            work.playing.set(token)
-            work.submit(play_job(town, work, token, interval_ms, steps))
+            start()
+
+    def run_to() -> None:
+        if playing or work.pending("reset", "step"):
+            return
+        try:
+            until = parse_target(target, town_of(town).now)
+        except ValueError as error:
+            work.failure.set(str(error))
+            return
+        start(until)
 
     def reset() -> None:
         if not work.pending("reset"):
             work.playing.set(None)
             work.submit(reset_job(model, dict(parameters.value)))
 
-    solara.SliderInt("Play Interval (ms)", value=interval_ms, min=1, max=500, step=10)
-    solara.SliderInt("Render Interval (steps)", value=steps, min=1, max=100, step=2)
-    with solara.Row(justify="space-between"):
-        solara.Button(label="Reset", color="primary", on_click=reset, disabled=resetting)
+    with solara.Row(style="align-items: center; flex-wrap: wrap; gap: 8px;", classes=["town-controls"]):
         solara.Button(
-            label="❚❚" if playing else "▶",
+            label="Pause" if playing else "Play",
             color="primary",
             on_click=play_pause,
             disabled=resetting or not town.running,
+            classes=["play-button"],
         )
-        solara.Button(label="Step", color="primary", on_click=step, disabled=playing or stepping or not town.running)
+        solara.Button(label="Step", on_click=step, disabled=playing or stepping or not town.running)
+        with solara.Div(style="width: 230px;"):
+            solara.Select("Speed (simulated minutes per second)", values=list(SPEEDS), value=speed, dense=True)
+        with solara.Div(style="width: 150px;"):
+            solara.InputText("Run to (HH:MM)", value=target, on_value=set_target, continuous_update=True)
+        solara.Button(label="Run to", on_click=run_to, disabled=playing or stepping or not target.strip())
+        solara.Button(label="Reset", on_click=reset, disabled=resetting, outlined=True)
+        solara.Text(f"{town_of(town).now:%a %b %d, %Y, %H:%M:%S}", classes=["town-clock"], style=CLOCK_STYLE)
+        if not town.running:
+            solara.Text("The run has ended." if isinstance(town, ReplayModel) else "The town has ended.")
     WorkStatus(work)
+
+
+CLOCK_STYLE = "white-space: nowrap; font-size: 18px; font-weight: bold; margin-left: 8px;"
 
 
 @solara.component
@@ -128,7 +215,7 @@ def WorkStatus(work: Work):
     """What is in flight (the running job, then what waits for it), with a moving bar; or the last failure."""
     queue = work.queue.value
     failure = work.failure.value
-    with solara.Column(gap="0px", classes=["work-status"]) as main:
+    with solara.Column(gap="0px", classes=["work-status"], style="min-height: 4px;") as main:
         if queue:
             solara.ProgressLinear(True)
             solara.Text(queue[0].label, classes=["work-running"])

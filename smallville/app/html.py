@@ -7,8 +7,10 @@ offline asset set (the server would try the CDN), and it would typeset the "$" o
 from collections.abc import Iterable
 from html import escape
 
-# Every panel fills its grid cell and scrolls inside it (cells can be resized by dragging their corner).
-PANEL_STYLE = "height: 100%; overflow-y: auto; padding: 4px 8px; font-size: 13px;"
+from smallville.app.map_layout import emoji_words
+
+# Panels are laid out in the page's flow and grow with what they hold: the page scrolls, never a small box inside it.
+PANEL_STYLE = "padding: 4px 8px; font-size: 13px;"
 
 
 def heading(text: str) -> str:
@@ -37,3 +39,10 @@ def table(headers: list[str], rows: Iterable[list[str]], css_class: str = "") ->
         f"<table class='{css_class}' style='border-collapse: collapse; font-size: 12px'>"
         f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
     )
+
+
+def emoji_html(emoji: str) -> str:
+    """A pictogram, and its words in its place when the browser has no emoji font (the map sets `no-emoji`)."""
+    if not emoji:
+        return ""
+    return f"<span class='emoji'>{escape(emoji)}</span> <span class='emoji-text'>({escape(emoji_words(emoji))})</span>"

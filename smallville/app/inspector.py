@@ -9,19 +9,17 @@ from html import escape
 import solara
 from mesa.visualization.utils import update_counter
 
-from smallville.app.html import PANEL_STYLE, bullets, heading, note, table
+from smallville.app.html import bullets, emoji_html, heading, note, table
 from smallville.app.selection import chosen, selected_agent
 from smallville.app.source import town_of
 from smallville.app.views import AgentCard
+from smallville.app.voice import VoiceBox
 
 
-def identity_html(card: AgentCard) -> str:
-    """The identity and the current action."""
-    doing = f"{card.emoji} {card.activity}".strip() if card.activity else "no action yet"
+def now_html(card: AgentCard) -> str:
+    """Who it is, and what it does where now (the pictogram with its words for a browser without emoji)."""
+    doing = f"{emoji_html(card.emoji)} {escape(card.activity)}" if card.activity else "no action yet"
     where = f" — <i>{escape(card.place)}</i>" if card.place else ""
-    fields = [("Traits", card.innate), ("Background", card.learned), ("Currently", card.currently)]
-    fields.append(("Lifestyle", card.lifestyle))
-    rows = "".join(f"<div><b>{label}:</b> {escape(value)}</div>" for label, value in fields)
     thinking = ""
     if card.thinking_until is not None:
         thinking = (
@@ -29,13 +27,20 @@ def identity_html(card: AgentCard) -> str:
             " until then it stands still and the others see what it was doing</div>"
         )
     return (
-        f"<h3 style='margin: 4px 0'>{escape(card.name)} ({card.age})</h3>{rows}"
-        f"<div class='agent-now' style='margin-top: 6px'><b>Now:</b> {escape(doing)}{where}</div>{thinking}"
+        f"<h3 style='margin: 4px 0'>{escape(card.name)} ({card.age})</h3>"
+        f"<div class='agent-now'><b>Now:</b> {doing}{where}</div>{thinking}"
     )
 
 
-def plan_html(card: AgentCard, before: int = 2, after: int = 8) -> str:
-    """Today's plan around now: a few items before the current one (marked ▶, in bold) and more after it."""
+def about_html(card: AgentCard) -> str:
+    """The persona: traits, background, what it is up to these days, its lifestyle."""
+    fields = [("Traits", card.innate), ("Background", card.learned), ("Currently", card.currently)]
+    fields.append(("Lifestyle", card.lifestyle))
+    return "".join(f"<div><b>{label}:</b> {escape(value)}</div>" for label, value in fields)
+
+
+def plan_html(card: AgentCard, before: int = 2, after: int = 5) -> str:
+    """Today's plan around now: a few items before the current one (in bold, marked "now") and more after it."""
     if not card.plan:
         return note("No plan yet: the agent plans its day when it wakes.")
     current = next((index for index, item in enumerate(card.plan) if item.current), 0)
@@ -43,7 +48,7 @@ def plan_html(card: AgentCard, before: int = 2, after: int = 8) -> str:
     items = []
     for item in card.plan[first:last]:
         text = escape(f"{item.start} {item.activity} ({item.minutes} min)")
-        items.append(f"<b class='current-plan-item'>▶ {text}</b>" if item.current else text)
+        items.append(f"<b class='current-plan-item'>{text} ← now</b>" if item.current else text)
     earlier = note(f"({first} earlier items)") if first else ""
     later = note(f"({len(card.plan) - last} later items)") if last < len(card.plan) else ""
     return earlier + bullets(items, "plan") + later
@@ -90,27 +95,40 @@ def conversation_html(card: AgentCard) -> str:
 
 
 def card_html(card: AgentCard) -> str:
-    """The whole inspector below the agent list."""
+    """The top of the inspector: now, and today's plan around now."""
+    return now_html(card) + heading("Today's plan") + plan_html(card)
+
+
+def mind_html(card: AgentCard) -> str:
+    """The rest, below the voice box: memories, the last retrieval, reflections, the talk, the persona."""
     sections = [
-        identity_html(card),
-        heading("Today's plan") + plan_html(card),
-        heading("Retrieved for the last decision") + recalled_html(card),
         heading("Newest memories") + recent_html(card),
+        heading("Retrieved for the last decision") + recalled_html(card),
         heading("Reflections") + reflections_html(card),
         heading("Conversation") + conversation_html(card),
+        heading("About") + about_html(card),
     ]
     return "".join(sections)
 
 
 @solara.component
 def AgentInspector(model):
-    """Pick an agent (here or on the map) and read its mind."""
+    """Pick an agent (here or on the map) and read its mind: now and its plan first, then the voice box, then memories.
+
+    Laid out as one column the page scrolls (no small box scrolling inside it), so the current plan item, an
+    interview's answer and the newest memories show together on a laptop screen.
+    """
     update_counter.get()
     town = town_of(model)
     names = town.names()
     name = chosen(names)
     card = town.card(name)
-    with solara.Column(style=PANEL_STYLE, classes=["agent-inspector"]) as main:
-        solara.Select("Agent", values=names, value=name, on_value=selected_agent.set)
+    with solara.Column(style=INSPECTOR_STYLE, classes=["agent-inspector"]) as main:
+        solara.Select("Agent", values=names, value=name, on_value=selected_agent.set, dense=True)
         solara.HTML(unsafe_innerHTML=card_html(card), classes=["agent-card"])
+        VoiceBox(model)
+        solara.HTML(unsafe_innerHTML=mind_html(card), classes=["agent-mind"])
     return main
+
+
+INSPECTOR_STYLE = "padding: 0 8px; font-size: 13px; gap: 4px;"

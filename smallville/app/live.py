@@ -1,4 +1,4 @@
-"""The panels' view of a running SmallvilleModel: read-only, built anew for each render (it holds no state).
+"""The panels' view of a running SmallvilleModel: read-only, built anew for each render (the trails aside, trails.py).
 
 A panel may read the model while a step runs in the background (controls.py): what it shows is then the town in the
 middle of that step, which the next redraw, at the step's end, replaces.
@@ -10,6 +10,7 @@ import networkx as nx
 import pandas as pd
 
 from memory import MemoryNode, NodeKind, Retrieved
+from smallville.app.trails import trails_of
 from smallville.app.views import (
     AgentCard,
     FeedLine,
@@ -18,7 +19,6 @@ from smallville.app.views import (
     Reflection,
     Remembered,
     address_in_words,
-    initials,
     plan_items,
 )
 
@@ -51,7 +51,6 @@ class LiveTown:
         return [
             Marker(
                 name=agent.name,
-                initials=initials(agent.name),
                 tile=agent.tile,
                 emoji=agent.action.emoji if agent.action else "",
                 activity=agent.action.description if agent.action else "",
@@ -98,6 +97,16 @@ class LiveTown:
     def feed(self, limit: int) -> list[FeedLine]:
         """The newest lines and summaries of the event log."""
         return feed_from_log(self.model.event_log, limit)
+
+    def trails(self, minutes: int) -> dict[str, list[tuple[int, int]]]:
+        """The recent walks, as the page noted them (trails.py), with where everyone stands now."""
+        trails = trails_of(self.model)
+        trails.note(self.model.now, {agent.name: agent.tile for agent in self.model.people})
+        return trails.recent(self.model.now, minutes)
+
+    def speech(self) -> list[tuple[str, str]]:
+        """Each talk's latest line."""
+        return [conversation.lines[-1] for conversation in list(self.model.conversations) if conversation.lines]
 
     def graph(self) -> nx.Graph:
         """A copy of the social tracker's graph, which a step in the background may be adding a tie to meanwhile."""

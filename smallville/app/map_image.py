@@ -1,12 +1,11 @@
 """The Ville's map as one PNG, drawn once per process from the map layers; the browser keeps it while agents move.
 
 Sectors are filled with distinct pastel colours, each arena a shade of its sector's, arena borders and game
-objects darker, walls dark grey; the streets (tiles of no sector) are a light green. Sector names are not in the
-picture: the map component lays them over it as text, so they stay sharp at any size.
+objects darker, walls dark grey; the streets (tiles of no sector) are a light green. Place names are not in the
+picture: the map component lays them over it as text, so they stay sharp at any zoom.
 """
 
 import io
-from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -19,16 +18,6 @@ from environment import Ville
 TILE_PIXELS = 8
 STREETS = np.array([214, 232, 196])
 WALLS = np.array([74, 78, 86])
-
-
-@dataclass(frozen=True)
-class SectorLabel:
-    """A sector's name and the box to write it in, along the top of the sector, in percent of the map's size."""
-
-    name: str
-    left: float
-    top: float
-    width: float
 
 
 def tile_colours(ville: Ville) -> np.ndarray:
@@ -63,22 +52,3 @@ def background_png(ville: Ville) -> bytes:
     buffer = io.BytesIO()
     imsave(buffer, pixels, format="png")
     return buffer.getvalue()
-
-
-@cache
-def sector_labels(ville: Ville) -> tuple[SectorLabel, ...]:
-    """Each sector's name along the top row of its bounding box (long names are cut to the box by the page)."""
-    labels = []
-    for number, name in enumerate(ville.sectors(), start=1):
-        ys, xs = np.nonzero(ville.sector_index == number)
-        if len(xs) == 0:
-            continue
-        labels.append(
-            SectorLabel(
-                name=name,
-                left=100 * xs.min() / ville.width,
-                top=100 * ys.min() / ville.height,
-                width=100 * (xs.max() + 1 - xs.min()) / ville.width,
-            )
-        )
-    return tuple(labels)

@@ -1,116 +1,117 @@
-"""The town map: the cached background picture, sector names, and one clickable marker per agent.
+"""The town map, the page's centre: the Ville drawn from its own layers, zoomable, with every agent on it.
 
-Only the markers change from step to step (25 small HTML elements, positions in percent of the map), so a step
-costs the browser a few style updates instead of a new picture. Clicking a marker selects the agent.
+The browser part (town_map.vue) draws and moves things on the screen (zoom, pan, label placement, markers kept
+apart, full screen) without asking the server; this part sends it what changes with a step (25 small records, the
+trails, the lines being said) and answers clicks: a marker selects its agent, a building lists who is inside.
 """
 
 import base64
+from collections.abc import Callable
 
 import solara
-from mesa.visualization.utils import force_update, update_counter
+from mesa.visualization.utils import update_counter
 
-from smallville.app.html import PANEL_STYLE
-from smallville.app.map_image import background_png, sector_labels
-from smallville.app.replay import ReplayModel
+from smallville.app.map_image import background_png
+from smallville.app.map_layout import (
+    agent_colours,
+    building_at,
+    distinct_labels,
+    emoji_words,
+    ink_for,
+    labels_as_props,
+    people_in,
+)
 from smallville.app.selection import chosen, selected_agent
 from smallville.app.source import town_of
-from smallville.app.views import Marker
+from smallville.app.views import Marker, TownSource
 
-_MAP_STYLE = (
-    "position: relative; width: 100%; aspect-ratio: {ratio}; background-size: 100% 100%; "
-    "background-image: url(data:image/png;base64,{png}); image-rendering: pixelated;"
-)
-_LABEL_STYLE = (
-    "position: absolute; left: {left:.2f}%; top: {top:.2f}%; width: {width:.2f}%; text-align: center; "
-    "font-size: 9px; line-height: 11px; color: #222; background: rgba(255,255,255,0.55); "
-    "white-space: nowrap; overflow: hidden; text-overflow: ellipsis; z-index: 1;"
-)
-_MARKER_STYLE = (
-    "position: absolute; left: {left:.2f}%; top: {top:.2f}%; transform: translate(-50%, -50%); "
-    "font-size: 11px; line-height: 14px; padding: 0 3px; border-radius: 7px; white-space: nowrap; cursor: pointer; "
-    "background: {background}; border: {border}; opacity: {opacity}; z-index: {z};"
-)
+# The trails on the map: where each agent walked over this many simulated minutes.
+TRAIL_MINUTES = 60
 
 
-def marker_style(marker: Marker, width: int, height: int, selected: bool) -> str:
-    """Where a marker sits (the centre of its tile) and how it looks: selected, talking, thinking, asleep."""
-    return _MARKER_STYLE.format(
-        left=100 * (marker.tile[0] + 0.5) / width,
-        top=100 * (marker.tile[1] + 0.5) / height,
-        background="#ffd54f" if selected else "rgba(255,255,255,0.9)",
-        border=_border(marker, selected),
-        opacity="0.6" if marker.sleeping and not selected else "1",
-        z=3 if selected else 2,
-    )
+@solara.component_vue("town_map.vue")
+def TownMapView(
+    background: str,
+    map_w: int,
+    map_h: int,
+    labels: list,
+    markers: list,
+    trails: dict,
+    speech: list,
+    place: dict | None,
+    event_select_agent: Callable[[str], None],
+    event_click_place: Callable[[dict], None],
+    event_close_place: Callable[[dict], None],
+):
+    """The map in the browser (see town_map.vue for its props)."""
 
 
-def _border(marker: Marker, selected: bool) -> str:
-    """Red when selected, blue while talking, grey otherwise; dashed while a thought is in flight."""
-    line = "dashed" if marker.thinking else "solid"
-    if selected:
-        return f"2px {line} #c62828"
-    return f"1px {line} {'#1565c0' if marker.talking else '#555'}"
+def marker_props(markers: list[Marker], names: list[str], selected: str) -> list[dict]:
+    """The markers as the browser draws them: a label no other agent shares, a colour of its own, the state."""
+    labels, colours = distinct_labels(names), agent_colours(names)
+    return [
+        {
+            "name": marker.name,
+            "label": labels[marker.name],
+            "colour": colours[marker.name],
+            "ink": ink_for(colours[marker.name]),
+            "x": marker.tile[0],
+            "y": marker.tile[1],
+            "emoji": marker.emoji,
+            "emoji_words": emoji_words(marker.emoji),
+            "activity": marker.activity,
+            "sleeping": marker.sleeping,
+            "talking": marker.talking,
+            "thinking": marker.thinking,
+            "selected": marker.name == selected,
+        }
+        for marker in markers
+    ]
 
 
-@solara.component
-def AgentMarker(marker: Marker, style: str, selected: bool):
-    """One agent: its pictogram and initials, … while it thinks; the tooltip says what it does; a click selects it."""
-    thinking = " …" if marker.thinking else ""
-    element = solara.v.Html(
-        tag="div",
-        children=[f"{marker.emoji} {marker.initials}{thinking}".strip()],
-        style_=style,
-        class_="agent-marker selected" if selected else "agent-marker",
-        attributes={
-            "title": f"{marker.name}: {marker.activity or 'no action yet'}{thinking and ' (thinking)'}",
-            "data-agent": marker.name,
-        },
-    )
-    solara.v.use_event(element, "click", lambda *_: selected_agent.set(marker.name))
-    return element
+def place_props(town: TownSource, ville, building: str, markers: list[Marker], names: list[str]) -> dict:
+    """Who is inside a building (sector), for the box the map opens when it is clicked."""
+    colours = agent_colours(names)
+    doing = {marker.name: marker.activity for marker in markers}
+    inside = people_in(ville, building, {marker.name: marker.tile for marker in markers})
+    count = f"{len(inside)} {'person' if len(inside) == 1 else 'people'}"
+    return {
+        "title": f"{building} at {town.now:%H:%M}: {count}",
+        "building": building,
+        "people": [
+            {"name": name, "arena": arena, "activity": doing[name], "colour": colours[name]} for name, arena in inside
+        ],
+    }
 
 
 @solara.component
 def TownMap(model):
-    """The map with the clock above it; in a replay, a slider to scrub through the run."""
+    """The map of the town: click an agent to inspect it, a building to see who is inside."""
     update_counter.get()
     town = town_of(model)
     ville = model.ville
+    names = town.names()
+    name = chosen(names)
+    building, set_building = solara.use_state(None)
     markers = town.markers()
-    name = chosen(town.names())
-    png = solara.use_memo(lambda: base64.b64encode(background_png(ville)).decode("ascii"), [ville])
-    with solara.Column(gap="2px", style=PANEL_STYLE) as main:
-        with solara.Row(style="align-items: center;"):
-            solara.Text(f"{town.now:%a %b %d, %Y, %H:%M:%S}", classes=["town-clock"], style="white-space: nowrap;")
-            if isinstance(model, ReplayModel):
-                ReplayScrubber(model)
-        with solara.Div(
-            style=_MAP_STYLE.format(ratio=f"{ville.width} / {ville.height}", png=png), classes=["town-map"]
-        ):
-            for label in sector_labels(ville):
-                style = _LABEL_STYLE.format(left=label.left, top=label.top, width=label.width)
-                solara.v.Html(tag="div", children=[label.name], style_=style, attributes={"title": label.name})
-            for marker in markers:
-                selected = marker.name == name
-                AgentMarker(marker, marker_style(marker, ville.width, ville.height, selected), selected).key(
-                    marker.name
-                )
-    return main
+    background = solara.use_memo(
+        lambda: "data:image/png;base64," + base64.b64encode(background_png(ville)).decode("ascii"), [ville]
+    )
+    labels = solara.use_memo(lambda: labels_as_props(ville), [ville])
 
+    def click_place(tile: dict) -> None:
+        set_building(building_at(ville, (int(tile["x"]), int(tile["y"]))))
 
-@solara.component
-def ReplayScrubber(model: ReplayModel):
-    """A slider over the run's recorded minutes; moving it only reads the run folder."""
-
-    def seek(frame: int) -> None:
-        model.seek(frame)
-        force_update()
-
-    solara.SliderInt(
-        "Replay (minutes since the start)",
-        value=model.frame,
-        min=0,
-        max=model.frames - 1,
-        on_value=seek,
-        thumb_label=False,
+    return TownMapView(
+        background=background,
+        map_w=ville.width,
+        map_h=ville.height,
+        labels=labels,
+        markers=marker_props(markers, names, name),
+        trails={agent: [list(tile) for tile in tiles] for agent, tiles in town.trails(TRAIL_MINUTES).items()},
+        speech=[{"name": speaker, "text": text} for speaker, text in town.speech()],
+        place=place_props(town, ville, building, markers, names) if building else None,
+        event_select_agent=selected_agent.set,
+        event_click_place=click_place,
+        event_close_place=lambda *_: set_building(None),
     )

@@ -1,40 +1,33 @@
-"""The page `run.py serve` starts: Mesa's SolaraViz layout with the Ville's map, the agent inspector and the panels.
+"""The page `run.py serve` starts: the controls, then three tabs (Town, Relationships and news, Cost).
+
+The Town tab holds the map and the inspector; the next the relationship graph and the spread of news; the last
+what the models cost.
 
 `run.py serve` passes its options in the SMALLVILLE_SERVE environment variable (JSON: the model's keyword
-arguments, or the run folder to replay); each browser tab gets its own model, built when the tab opens.
+arguments, or the run folder to replay); each browser tab gets its own model, built when the tab opens. The page
+says which it shows (a new live town or a replay) and offers the other (town_choice.py).
 
-The layout is SolaraViz's (controls and parameters in the sidebar, the panels in tabs, Mesa's own ModelCreator and
-ComponentsView), but the controls are ours (controls.py): Mesa's step inside the click handler, which freezes the
-tab while a language model answers.
+Not Mesa's SolaraViz layout: its grid of small boxes showed the map as a thumbnail, and its sidebar held sliders
+for Mesa's own stepping that did nothing for this page. The controls are ours (controls.py): Mesa's step inside the
+click handler, which froze the tab while a language model answered.
 """
 
 import json
 import os
+from datetime import datetime
 
 import solara
-from mesa.visualization.solara_viz import ComponentsView, ModelCreator
 
 from smallville.app.controls import TownControls
 from smallville.app.inspector import AgentInspector
 from smallville.app.map_panel import TownMap
-from smallville.app.params import live_params, replay_params
 from smallville.app.replay import ReplayModel
-from smallville.app.town_panels import ConversationFeed, Costs, Diffusion, RelationshipGraph
-from smallville.app.voice import VoiceBox
+from smallville.app.replay_controls import ReplayScrubber
+from smallville.app.town_choice import TownChoice, town_title
+from smallville.app.town_panels import BaselineNote, ConversationFeed, Costs, Diffusion, RelationshipGraph
 from smallville.app.work import work_of
 
 SETTINGS_VARIABLE = "SMALLVILLE_SERVE"
-
-# (component, tab): the town and the selected agent on the first tab, the town's metrics on the second.
-COMPONENTS = [
-    (TownMap, 0),
-    (AgentInspector, 0),
-    (ConversationFeed, 0),
-    (VoiceBox, 0),
-    (RelationshipGraph, 1),
-    (Diffusion, 1),
-    (Costs, 1),
-]
 
 
 def serve_settings() -> dict:
@@ -57,21 +50,62 @@ def close_with_page(model):
 
 
 @solara.component
+def TownTab(model):
+    """The map across the page with the inspector beside it, and the talk of the town below."""
+    with solara.Row(style="align-items: flex-start; flex-wrap: wrap; gap: 8px;", classes=["town-tab"]):
+        with solara.Column(style="flex: 1 1 800px; min-width: 0;"):
+            TownMap(model)
+        with solara.Column(style="flex: 0 1 400px; min-width: 340px;"):
+            AgentInspector(model)
+    ConversationFeed(model)
+
+
+@solara.component
+def NewsTab(model):
+    """Who knows whom and who has heard the news."""
+    BaselineNote(model)
+    with solara.Row(style="flex-wrap: wrap; gap: 8px;"):
+        RelationshipGraph(model)
+        Diffusion(model)
+
+
+@solara.component
+def CostTab(model):
+    """What the town has cost so far."""
+    Costs(model)
+
+
+# The tabs, in order: (name, component taking the model). A new tab is one more line here.
+TABS = [("Town", TownTab), ("Relationships and news", NewsTab), ("Cost", CostTab)]
+
+
+@solara.component
 def Page():
-    """One browser tab: its own model, the controls and parameters in the sidebar, the panels in two tabs."""
+    """One browser tab: its own model; the controls above three tabs."""
     settings = solara.use_memo(serve_settings, [])
     first = solara.use_memo(lambda: build_model(settings), [])
     model = solara.use_reactive(first)
-    parameters = solara.use_reactive({})  # the parameter controls' values: what Reset builds the next model from
+    parameters = solara.use_reactive(_reset_arguments(settings))  # what Reset builds the next model from
     solara.use_effect(lambda: close_with_page(model.value), [model.value])
-    replaying = bool(settings.get("replay"))
-    params = replay_params(settings["replay"]) if replaying else live_params(settings.get("model", {}))
+    town = model.value
+    started = solara.use_memo(datetime.now, [town])
+    solara.Title("Smallville")
     with solara.AppBar():
-        solara.AppBarTitle("Smallville replay" if replaying else "Smallville")
-        solara.lab.ThemeToggle()
-    with solara.Sidebar(), solara.Column():
-        with solara.Card("Controls"):
+        solara.AppBarTitle(town_title(town, started))
+    with solara.Column(style="padding: 4px 12px; gap: 4px;"):
+        with solara.Row(style="align-items: center; flex-wrap: wrap; gap: 8px;"):
             TownControls(model, parameters)
-        with solara.Card("Model Parameters"):
-            ModelCreator(model, params, model_parameters=parameters)
-    ComponentsView(COMPONENTS, model.value)
+            TownChoice(model, parameters, settings)
+        if isinstance(town, ReplayModel):
+            ReplayScrubber(town)
+        with solara.lab.Tabs(lazy=True):
+            for name, component in TABS:
+                with solara.lab.Tab(name):
+                    component(town)
+
+
+def _reset_arguments(settings: dict) -> dict:
+    """The keyword arguments Reset rebuilds the tab's first model with."""
+    if settings.get("replay"):
+        return {"run_folder": settings["replay"]}
+    return dict(settings.get("model", {}))

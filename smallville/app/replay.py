@@ -25,8 +25,8 @@ from smallville.app.views import (
     Marker,
     RecalledMemory,
     address_in_words,
-    initials,
     plan_items,
+    without_repeats,
 )
 from smallville.run_check import read_snapshot
 from smallville.run_folder import RunFolder, read_events
@@ -78,7 +78,6 @@ class ReplayModel(mesa.Model):
         self._event_times = [entry["time"] for entry in self.events]
         self._graphs = sorted(self.folder.graphs.glob("*.graphml"))
         self._graph_stamps = [path.stem for path in self._graphs]
-        self._store = MemoryStore(self.folder.memory)
         self._streams: dict[str, MemoryStream] = {}
         self.frame = min(max(frame, 0), len(self.rows) - 1)
         self.running = self.frame < len(self.rows) - 1
@@ -92,6 +91,15 @@ class ReplayModel(mesa.Model):
     def now(self) -> datetime:
         """The simulated time of the current row."""
         return self.times[self.frame]
+
+    @property
+    def seconds_per_step(self) -> float:
+        """Simulated seconds between two recorded rows (a minute by default)."""
+        return (self.times[1] - self.times[0]).total_seconds() if len(self.times) > 1 else 60.0
+
+    def frame_at(self, when: datetime) -> int:
+        """The last row at or before `when` (the first row before the run's start, the last one after its end)."""
+        return max(bisect.bisect_right(self.times, when) - 1, 0)
 
     def step(self) -> None:
         """One recorded row forward; the replay stops at the last one."""
@@ -113,7 +121,6 @@ class ReplayModel(mesa.Model):
         return [
             Marker(
                 name=row["name"],
-                initials=initials(row["name"]),
                 tile=(int(row["x"]), int(row["y"])),
                 emoji=row["emoji"],
                 activity=row["action"],
@@ -158,6 +165,30 @@ class ReplayModel(mesa.Model):
         """The newest lines and summaries up to the current row."""
         return feed_from_log(self._events_until_now(), limit)
 
+    def trails(self, minutes: int) -> dict[str, list[tuple[int, int]]]:
+        """Each agent's recorded tiles over the last `minutes` rows (a row is a simulated minute)."""
+        frames = self.positions[max(self.frame - minutes, 0) : self.frame + 1]
+        walks: dict[str, list[tuple[int, int]]] = {}
+        for frame in frames:
+            for row in frame:
+                walks.setdefault(row["name"], []).append((int(row["x"]), int(row["y"])))
+        return {name: without_repeats(tiles) for name, tiles in walks.items()}
+
+    def speech(self) -> list[tuple[str, str]]:
+        """For each talk going on in this row, its latest line so far."""
+        events, said, seen = self._events_until_now(), [], set()
+        for row in self.positions[self.frame]:
+            if not row["action"].startswith(TALKING):
+                continue
+            pair = frozenset((row["name"], row["action"].removeprefix(TALKING)))
+            if pair in seen:
+                continue
+            seen.add(pair)
+            lines = _talk_so_far(events, row["name"], row["action"].removeprefix(TALKING))
+            if lines:
+                said.append(lines[-1])
+        return said
+
     def graph(self) -> nx.Graph:
         """The relationship graph of the latest snapshot at or before now (the first one before any)."""
         if not self._graphs:
@@ -172,8 +203,7 @@ class ReplayModel(mesa.Model):
         return self.rows.iloc[: self.frame + 1]
 
     def close(self) -> None:
-        """Close the memory store."""
-        self._store.close()
+        """Nothing to close: the memory store is opened only while a stream is read (see `_stream`)."""
 
     # --- reading ------------------------------------------------------------------------------------------------
 
@@ -185,9 +215,15 @@ class ReplayModel(mesa.Model):
         return self.events[: bisect.bisect_left(self._event_times, self.now.isoformat())]
 
     def _stream(self, name: str) -> MemoryStream:
-        """An agent's stream as saved at the run's last checkpoint, loaded once."""
+        """An agent's stream as saved at the run's last checkpoint, loaded once.
+
+        The store is opened here, in the thread that reads it, and closed at once: a replay is built in one thread
+        (the page's, or Reset's worker) and read in others, and an SQLite connection only works in the thread that
+        opened it (a store kept open made Reset-then-select fail with "SQLite objects created in a thread...").
+        """
         if name not in self._streams:
-            self._streams[name] = self._store.load(name)
+            with MemoryStore(self.folder.memory) as store:
+                self._streams[name] = store.load(name)
         return self._streams[name]
 
 

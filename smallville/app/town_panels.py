@@ -9,14 +9,15 @@ from html import escape
 import networkx as nx
 import pandas as pd
 import solara
-from matplotlib.dates import DateFormatter
 from matplotlib.figure import Figure
 from mesa.visualization.utils import update_counter
 
 from smallville.app.html import PANEL_STYLE, bullets, heading, note
+from smallville.app.map_layout import distinct_labels
 from smallville.app.selection import chosen
-from smallville.app.source import town_of
-from smallville.app.views import FeedLine, initials
+from smallville.app.source import offline, town_of
+from smallville.app.views import FeedLine
+from smallville.baseline import OFFLINE_BASELINE
 
 FEED_LINES = 40
 
@@ -45,6 +46,13 @@ def ConversationFeed(model):
     return main
 
 
+@solara.component
+def BaselineNote(model):
+    """Beside figures a reader may compare with the paper's: what the offline mind's figures are (and are not)."""
+    if offline(model):
+        solara.Info(OFFLINE_BASELINE, classes=["baseline-note"], dense=True)
+
+
 def graph_figure(graph: nx.Graph, names: list[str], selected: str) -> Figure:
     """Who knows whom, on a circle in the scenario's order; the selected agent and its ties in red."""
     figure = Figure(figsize=(5, 4.2), layout="constrained")
@@ -55,7 +63,7 @@ def graph_figure(graph: nx.Graph, names: list[str], selected: str) -> Figure:
     nx.draw_networkx_edges(graph, positions, ax=axes, edgelist=ties, edge_color="#c62828", width=1.4, nodelist=names)
     colours = ["#ffd54f" if name == selected else "#bbdefb" for name in names]
     nx.draw_networkx_nodes(graph, positions, ax=axes, nodelist=names, node_color=colours, node_size=260)
-    nx.draw_networkx_labels(graph, positions, ax=axes, labels={name: initials(name) for name in names}, font_size=7)
+    nx.draw_networkx_labels(graph, positions, ax=axes, labels=distinct_labels(names), font_size=7)
     density = nx.density(graph) if len(names) > 1 else 0.0
     axes.set_title(f"{graph.number_of_edges()} ties, density {density:.3f}", fontsize=9)
     axes.set_axis_off()
@@ -78,19 +86,35 @@ def RelationshipGraph(model):
     return main
 
 
-def lines_figure(frame: pd.DataFrame, columns: dict[str, str], ylabel: str) -> Figure:
-    """Columns of the metrics frame over simulated time (label -> column)."""
+def hours_since_start(frame: pd.DataFrame) -> pd.Series:
+    """The rows' simulated times as hours since the first row (a day's run reads 0 to 24)."""
+    times = pd.to_datetime(frame["time"])
+    return (times - times.iloc[0]).dt.total_seconds() / 3600
+
+
+def lines_figure(frame: pd.DataFrame, columns: dict[str, str], ylabel: str, share: bool = False) -> Figure:
+    """Columns of the metrics frame over simulated hours (label -> column); readable from the first row on.
+
+    With one row there is no line to draw: each value is a dot, and the axis spans the first hour. A share's
+    axis always spans 0 to 1, so a rise reads as a rise and not as a rescaled axis.
+    """
     figure = Figure(figsize=(5, 3.2), layout="constrained")
     axes = figure.subplots()
-    times = pd.to_datetime(frame["time"]) if "time" in frame else frame.index
-    for label, column in columns.items():
-        if column in frame:
-            axes.plot(times, frame[column], label=label, marker="o" if len(frame) < 3 else None)
-    axes.xaxis.set_major_formatter(DateFormatter("%b %d %H:%M"))
+    if len(frame):
+        hours = hours_since_start(frame)
+        for label, column in columns.items():
+            if column in frame:
+                axes.plot(hours, frame[column], label=label, marker="o" if len(frame) < 3 else None)
+        start = pd.to_datetime(frame["time"].iloc[0])
+        axes.set_xlim(0, max(1.0, float(hours.iloc[-1])))
+        axes.set_xlabel(f"simulated hours since {start:%a %b %d %H:%M}", fontsize=8)
+        axes.legend(fontsize=8, loc="upper left")
+    if share:
+        axes.set_ylim(-0.02, 1.02)
+    else:
+        axes.set_ylim(bottom=0)
     axes.set_ylabel(ylabel)
-    axes.legend(fontsize=8, loc="upper left")
     axes.tick_params(labelsize=8)
-    figure.autofmt_xdate()
     return figure
 
 
@@ -108,7 +132,9 @@ def Diffusion(model):
     """Relationship density and information diffusion over time."""
     update_counter.get()
     frame = town_of(model).metrics()
-    figure = solara.use_memo(lambda: lines_figure(frame, diffusion_columns(frame), "share (0-1)"), [len(frame), model])
+    figure = solara.use_memo(
+        lambda: lines_figure(frame, diffusion_columns(frame), "share (0-1)", share=True), [len(frame), model]
+    )
     with solara.Column(style=PANEL_STYLE, classes=["diffusion"]) as main:
         solara.HTML(unsafe_innerHTML=heading("Density and diffusion"))
         solara.FigureMatplotlib(figure, format="png")

@@ -18,7 +18,6 @@ class Marker:
 
     Attributes:
         name: Full name.
-        initials: What the marker shows, e.g. "IR".
         tile: (x, y) in tiles.
         emoji: The current action's pictogram.
         activity: The current action in words (the marker's tooltip).
@@ -28,7 +27,6 @@ class Marker:
     """
 
     name: str
-    initials: str
     tile: tuple[int, int]
     emoji: str
     activity: str
@@ -166,6 +164,12 @@ class TownSource(Protocol):
     def graph(self) -> nx.Graph:
         """The relationship graph (who knows whom)."""
 
+    def trails(self, minutes: int) -> dict[str, list[tuple[int, int]]]:
+        """Where each agent stood over the last `minutes` simulated minutes, oldest first (repeats dropped)."""
+
+    def speech(self) -> list[tuple[str, str]]:
+        """Each talk's latest line as (speaker, text), for the speech bubbles on the map."""
+
     def metrics(self) -> pd.DataFrame:
         """The town's metrics over time: one row per collection, the DataCollector's model columns."""
 
@@ -173,6 +177,11 @@ class TownSource(Protocol):
 def initials(name: str) -> str:
     """The marker's letters: "Isabella Rodriguez" -> "IR"."""
     return "".join(part[0] for part in name.split() if part[:1].isalpha()).upper()[:3]
+
+
+def without_repeats(tiles: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A walk with standing still removed: each tile once per stay."""
+    return [tile for index, tile in enumerate(tiles) if index == 0 or tile != tiles[index - 1]]
 
 
 def address_in_words(address: str) -> str:

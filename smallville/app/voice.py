@@ -9,7 +9,7 @@ to ask.
 import solara
 from mesa.visualization.utils import force_update, update_counter
 
-from smallville.app.html import PANEL_STYLE, heading
+from smallville.app.html import heading
 from smallville.app.selection import chosen
 from smallville.app.source import town_of
 from smallville.app.work import Job, work_of
@@ -71,23 +71,28 @@ def VoiceBox(model):
         work.submit(whisper_job(model, name, statement.strip()))
         set_statement("")
 
-    with solara.Column(style=PANEL_STYLE, classes=["voice-box"]) as main:
+    with solara.Column(style=VOICE_STYLE, classes=["voice-box"]) as main:
         solara.HTML(unsafe_innerHTML=heading(f"Talk to {name}"))
         if not town.live:
             solara.Info("A replay only shows the run; interview its agents with `run.py interview RUN AGENT QUESTION`.")
         else:
+            # Each part of the box is a row of its own: a new way to talk to an agent is one more row here.
             solara.InputText("Interview question", value=question, on_value=set_question, continuous_update=True)
             solara.Button("Ask", on_click=interview, disabled=not question.strip(), color="primary")
+            with solara.Column(gap="2px", classes=["voice-answer-area"]):  # right under Ask, where the eye is
+                for label in in_flight:
+                    with solara.Row(classes=["voice-pending"], style="align-items: center;"):
+                        solara.v.ProgressCircular(indeterminate=True, size=16, width=2, color="primary")
+                        solara.Text(label)
+                if answer.value:
+                    solara.Text(answer.value, classes=["voice-answer"], style="font-weight: 500;")
+                if voice_error.value:
+                    solara.Error(voice_error.value)
             solara.InputText(
                 "Inner voice (a memory to give)", value=statement, on_value=set_statement, continuous_update=True
             )
             solara.Button("Whisper", on_click=whisper, disabled=not statement.strip())
-            for label in in_flight:
-                with solara.Row(classes=["voice-pending"], style="align-items: center;"):
-                    solara.v.ProgressCircular(indeterminate=True, size=16, width=2, color="primary")
-                    solara.Text(label)
-            if answer.value:
-                solara.Text(answer.value, classes=["voice-answer"])
-            if voice_error.value:
-                solara.Error(voice_error.value)
     return main
+
+
+VOICE_STYLE = "padding: 4px 0; font-size: 13px; gap: 2px; border-top: 1px solid #ddd; border-bottom: 1px solid #ddd;"

@@ -83,6 +83,12 @@ class Work:
             return any(job.kind in kinds for job in self._jobs)
 
     @property
+    def closed(self) -> bool:
+        """Whether the tab has gone (or Reset replaced the model): the job in flight should end soon."""
+        with self._lock:
+            return self._closed
+
+    @property
     def busy(self) -> bool:
         """Whether any job is running or waiting."""
         with self._lock:

@@ -170,7 +170,8 @@ def _simulate(spec: CellSpec, folder: Path, hooks: CellHooks) -> tuple[str, str]
         store.close()
         model.close()
         raise
-    store.checkpoint(model)
+    if not model.torn:  # stopped mid-step, it resumes from its last checkpoint and the answers since
+        store.checkpoint(model)
     store.close()
     model.close()
     return status, message

@@ -6,7 +6,7 @@ from smallville.cli import UserError
 from smallville.commands.loading import build_model, open_store, save_checkpoint
 
 
-def _load(run_folder: str, llm: str | None = None, *, write: bool = False):
+def load_run(run_folder: str, llm: str | None = None, *, write: bool = False):
     """The run's model at its last checkpoint, and the store it came from (locked when the command writes).
 
     A reader (an interview that is not remembered) leaves every file as it is, so it can run beside a writer.
@@ -43,10 +43,10 @@ def run(args: argparse.Namespace) -> int:
             check_model(args.llm)
         except ValueError as error:
             raise UserError(f"--llm: {error}") from error
-    model, store = _load(args.run, args.llm, write=args.remember)
+    model, store = load_run(args.run, args.llm, write=args.remember)
     try:
         for agent in _agents(model, args.agent, args.all):
-            answer = model.interview(agent.name, args.question, remember=args.remember)
+            answer = model.interview(agent.name, args.question, remember=args.remember, asker=args.asker or "")
             print(f"{agent.name}: {answer}")
         if args.remember:
             save_checkpoint(store, model)
@@ -57,8 +57,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def whisper(args: argparse.Namespace) -> int:
-    """Queue the statement in the agent's memory and save it into the checkpoint."""
-    model, store = _load(args.run, write=True)
+    """Queue the statement in the agent's memory and save it into the checkpoint (--at: later, in the timeline)."""
+    if getattr(args, "at", None) is not None:
+        from smallville.commands.intervene import whisper_later  # noqa: PLC0415
+
+        return whisper_later(args)
+    model, store = load_run(args.run, write=True)
     try:
         (agent,) = _agents(model, args.agent, False)
         model.whisper(agent.name, args.statement)

@@ -6,7 +6,7 @@ from pathlib import Path
 from smallville.cli import UserError
 
 # Keys of config.json that belong to the run, not to SmallvilleModel's keyword arguments.
-RUN_KEYS = ("end", "checkpoint_minutes")
+RUN_KEYS = ("end", "checkpoint_minutes", "keep_checkpoints", "forked_from")
 
 
 def open_store(run_folder: str, *, write: bool):

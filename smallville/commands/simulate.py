@@ -44,7 +44,10 @@ def _simulate(args: argparse.Namespace, stop: StopRequests) -> int:
         setting.check_map(town_map(setting)[0], str(scenario_file(kwargs["scenario_name"])))
         end = end_time(args, setting.start)
         out = Path(args.out) if args.out else Path("runs") / f"{Path(kwargs['scenario_name']).stem}-{_stamp()}"
-        store = RunStore.create(out, {**kwargs, "end": end.isoformat(), "checkpoint_minutes": args.checkpoint_minutes})
+        run_terms = {"end": end.isoformat(), "checkpoint_minutes": args.checkpoint_minutes}
+        if args.keep_checkpoints is not None:
+            run_terms["keep_checkpoints"] = args.keep_checkpoints.to_config()
+        store = RunStore.create(out, {**kwargs, **run_terms})
     except (ValueError, ScenarioError, RunFolderError) as error:
         raise UserError(str(error).splitlines()[0]) from error
     console = Console(stderr=True, soft_wrap=True)
@@ -162,6 +165,17 @@ def _new_terms(args: argparse.Namespace, model, config: dict, overrides: dict) -
     return {key: value for key, value in changes.items() if config.get(key) != value}
 
 
+def _kept(model, store) -> str:
+    """What a run stopped mid-step keeps: its last checkpoint and the model's answers since, replayed on resume."""
+    if not model.torn or store.snapshot is None:
+        return ""
+    answers = len(store.journal) if store.journal is not None else 0
+    return (
+        f"kept: its checkpoint of {store.snapshot.now:%Y-%m-%d %H:%M} and the {answers} answers since, replayed "
+        "on resume (it goes on exactly as if it had not stopped); "
+    )
+
+
 def _what_next(error: BaseException, root) -> str:
     """What to run after a stop (BudgetExceeded or ModelUnavailable): a spent budget names the option that raises it."""
     from agents import BudgetExceeded  # noqa: PLC0415
@@ -187,20 +201,24 @@ def _run_to_end(
     try:
         if store.snapshot is None:
             store.checkpoint(model)  # step 0: from here on the run can always be resumed
+        keep = _keeper(model, store)
+        keep()
         try:
             with settled_heap():
                 step_with_progress(
                     model,
                     end,
                     console,
-                    on_step=lambda: _maybe_checkpoint(model, store, every),
+                    on_step=lambda: (_maybe_checkpoint(model, store, every), keep()),
                     should_stop=lambda: stop.requested,
                 )
         except (BudgetExceeded, ModelUnavailable) as error:
-            console.print(f"[red]stopped: {error}[/red]; {_what_next(error, root)}")
+            console.print(f"[red]stopped: {error}[/red]; {_kept(model, store)}{_what_next(error, root)}")
             code = 2
-        if store.snapshot is None or store.snapshot.now != model.now:
-            store.checkpoint(model)  # (the last periodic one may be at this very step: keep the previous one)
+        # A town stopped mid-step (torn) is not checkpointed: its last checkpoint and the answers since resume it
+        # (see _kept); and the last periodic checkpoint may be at this very step: then the one before is kept.
+        if not model.torn and (store.snapshot is None or store.snapshot.now != model.now):
+            store.checkpoint(model)
         if stop.requested:
             console.print(
                 f"stopped at {model.now:%Y-%m-%d %H:%M}, checkpoint written; continue with: run.py resume {root}"
@@ -248,13 +266,22 @@ def _loading_failed(error: BaseException, out: Path) -> None:
 
 def _discard(out: Path) -> None:
     """Remove a new run folder that holds only what `RunStore.create` wrote and the empty memory store it opened."""
-    for name in ("config.json", ".lock", "memory.sqlite", "memory.sqlite-wal", "memory.sqlite-shm"):
+    databases = ("memory.sqlite", "answers.sqlite")
+    for name in ("config.json", ".lock", *(f"{base}{end}" for base in databases for end in ("", "-wal", "-shm"))):
         (out / name).unlink(missing_ok=True)
     for name in ("metrics", "graphs"):
         if (out / name).is_dir() and not any((out / name).iterdir()):
             (out / name).rmdir()
     if out.is_dir() and not any(out.iterdir()):
         out.rmdir()
+
+
+def _keeper(model, store):
+    """What keeps the run's checkpoints for forks on its --keep-checkpoints schedule (does nothing without one)."""
+    from smallville.kept import Keeper, KeepSchedule  # noqa: PLC0415
+
+    schedule = KeepSchedule.from_config(store.config().get("keep_checkpoints"))
+    return Keeper(schedule, store, model) if schedule is not None else lambda: None
 
 
 def _maybe_checkpoint(model, store, every: int) -> None:

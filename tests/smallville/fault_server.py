@@ -52,3 +52,24 @@ class FaultInjectingServer(LoopbackServer):
     def bad_answers(self) -> int:
         """Injected answers the client had to repair or replace by a fallback."""
         return sum(self.injected[kind] for kind in BAD_ANSWERS)
+
+
+class DyingServer(LoopbackServer):
+    """A loopback model server that answers `answers` chat requests, then dies at the next one.
+
+    Dying, it drops that request's connection and every other one it holds, and stops listening: the client's next
+    tries meet a refused connection, as when a model server's process is killed.
+    """
+
+    def __init__(self, answers: int, **options):
+        super().__init__(**options)
+        self.answers = answers
+        self.chat_requests = 0
+
+    async def _chat(self, request: web.Request) -> web.Response:
+        self.chat_requests += 1
+        if self.chat_requests > self.answers:
+            self._stop.set()
+            request.transport.abort()
+            raise ConnectionResetError("the model server was killed")
+        return await super()._chat(request)

@@ -36,8 +36,10 @@ def metric_rows(folder: Path) -> tuple[int, int]:
 
 
 def final_state(folder: Path) -> dict:
-    """The last checkpoint with the model calls it covers, without the call latencies that differ between two runs."""
+    """The last checkpoint with the model calls it covers, without what differs between two runs: the call latencies
+    and the id its answer journal is kept under (a new one at each checkpoint)."""
     state = json.loads((folder / "checkpoint" / "state.json").read_text())
+    state.pop("journal", None)
     state["covered_calls"] = checkpoint_calls(RunFolder(folder), state)
     for record in state["covered_calls"]:
         record.pop("latency_s")

@@ -83,7 +83,7 @@ def test_a_killed_run_resumes_to_the_same_end_as_an_uninterrupted_one(tmp_path):
         (["simulate", "--scenario", "the_ville_n99"], "no such scenario"),
         (["simulate", "--scenario", "the_ville_n3", "--agents", "Klaus Muller"], "no agent named 'Klaus Muller'"),
         (["simulate", "--llm", "gpt4"], "use 'offline' or a litellm name"),
-        (["simulate", "--llm", "anthropic/claude-3-5-haiku-latest"], "needs ANTHROPIC_API_KEY"),
+        (["simulate", "--llm", "anthropic/claude-haiku-4-5"], "needs ANTHROPIC_API_KEY"),
         (["report", "/nonexistent/run"], "not a run folder"),
         (["interview", "/nonexistent/run", "Klaus Mueller", "hi"], "not a run folder"),
         (["serve", "/nonexistent/run"], "not a run folder"),

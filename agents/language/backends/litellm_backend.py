@@ -89,7 +89,10 @@ class LiteLLMBackend:
             "max_retries": 0,
             **providers.accepted(self.model, parameters),
         }
-        if (answer_format := providers.response_format(form, request.kind, request.answer_schema())) is not None:
+        answer_format = providers.response_format(
+            form, request.kind, request.answer_schema(), self.model, self.api_base
+        )
+        if answer_format is not None:
             options["response_format"] = answer_format
         if self.api_base:
             options["api_base"] = self.api_base

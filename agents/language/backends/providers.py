@@ -2,9 +2,11 @@
 
 litellm routes a hundred providers but refuses a parameter a provider does not take (Anthropic and `seed`) with an
 `UnsupportedParamsError`; asking litellm which parameters a provider takes, before the call, sends each provider
-only those. Structured output comes in three forms, strongest first: OpenAI's `json_schema` (OpenAI and the
-providers litellm says honour it), `json_object` with a `schema` (llama.cpp's server, vLLM: grammar-constrained
-decoding), and none (the prompt alone asks for JSON). A server that refuses a form gets the next weaker one.
+only those. Structured output comes in three forms, strongest first: OpenAI's `json_schema` (OpenAI in strict mode,
+and every provider litellm turns it into an enforced form for: Anthropic's structured outputs or a tool, Gemini's
+response_json_schema, vLLM's json_schema, Ollama's format), `json_object` with a `schema` (llama.cpp's server:
+grammar-constrained decoding), and none (the prompt alone asks for JSON). A server that refuses a form gets the next
+weaker one. The schema is rewritten in the provider's dialect (dialects.py).
 """
 
 import logging
@@ -15,12 +17,21 @@ from functools import cache
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from agents.language.backends import dialects
+
 logger = logging.getLogger(__name__)
 
 JSON_SCHEMA, JSON_OBJECT, PROMPT_ONLY = "json_schema", "json_object", "prompt"
 FORMS = (JSON_SCHEMA, JSON_OBJECT, PROMPT_ONLY)
 # Servers that take `{"type": "json_object", "schema": ...}` and refuse OpenAI's json_schema form (llama.cpp: HTTP 500).
-GRAMMAR_PROVIDERS = frozenset({"hosted_vllm", "vllm", "llamafile", "lm_studio"})
+GRAMMAR_PROVIDERS = frozenset({"llamafile"})
+# OpenAI-compatible servers of one's own: vLLM and SGLang (hosted_vllm/) and LM Studio enforce json_schema (their
+# json_object is "any JSON object", a schema beside it ignored); llama-cpp-python's refuses it and takes json_object.
+OWN_SERVERS = frozenset({"hosted_vllm", "vllm", "lm_studio"})
+# Ollama compiles the json_schema form (which litellm sends as `format`) to a grammar.
+OLLAMA = frozenset({"ollama", "ollama_chat"})
+# Providers with OpenAI's strict mode: the schema is enforced exactly (only without --api-base: the real API).
+STRICT_PROVIDERS = frozenset({"openai", "azure"})
 # HTTP statuses worth a retry; every other 4xx is the provider's final word.
 TRANSIENT_STATUSES = frozenset({408, 409, 425, 429})
 # Words in a refusal that say the structured-output form (not the request) was refused.
@@ -28,7 +39,7 @@ FORMAT_WORDS = ("response_format", "json_schema", "json_object", "schema", "form
 
 
 def split_model(model: str) -> tuple[str, str]:
-    """("anthropic", "claude-3-5-haiku-latest") from "anthropic/claude-3-5-haiku-latest"."""
+    """("anthropic", "claude-haiku-4-5") from "anthropic/claude-haiku-4-5"."""
     provider, _, name = model.partition("/")
     return provider, name
 
@@ -65,17 +76,24 @@ def _log_dropped(model: str, key: str) -> None:
 
 @cache
 def structured_forms(model: str, api_base: str | None = None) -> tuple[str, ...]:
-    """The structured-output forms to try for a model, strongest first, always ending with the prompt alone."""
+    """The structured-output forms to try for a model, strongest first, always ending with the prompt alone.
+
+    OpenAI's own models, Anthropic's (litellm sends its structured outputs, or a forced tool where a model has none),
+    Gemini's and Ollama's take `json_schema`; a server of one's own (`hosted_vllm/`, or `openai/` with --api-base)
+    is asked for `json_schema` first (vLLM, SGLang), and llama-cpp-python's server, which refuses it with a 500,
+    then gets `json_object` with the schema.
+    """
     from agents.language.backends.litellm_backend import import_litellm  # noqa: PLC0415
 
     provider, name = split_model(model)
     if "response_format" not in (supported_parameters(model) or frozenset()):
         return (PROMPT_ONLY,)
-    if provider in GRAMMAR_PROVIDERS or (provider == "openai" and api_base):
-        # A local OpenAI-compatible server (llama.cpp, vLLM): the grammar form; it 500s on json_schema.
+    if provider in OWN_SERVERS or (provider == "openai" and api_base):
+        return (JSON_SCHEMA, JSON_OBJECT, PROMPT_ONLY)
+    if provider in GRAMMAR_PROVIDERS:
         return (JSON_OBJECT, PROMPT_ONLY)
-    if provider in {"ollama", "ollama_chat"}:
-        return (JSON_SCHEMA, PROMPT_ONLY)  # litellm turns it into ollama's `format: <schema>`
+    if provider in OLLAMA or provider == "anthropic":
+        return (JSON_SCHEMA, PROMPT_ONLY)
     try:
         native = import_litellm().supports_response_schema(model=name, custom_llm_provider=provider)
     except Exception:
@@ -83,13 +101,64 @@ def structured_forms(model: str, api_base: str | None = None) -> tuple[str, ...]
     return (JSON_SCHEMA, PROMPT_ONLY) if native else (PROMPT_ONLY,)
 
 
-def response_format(form: str, name: str, schema: dict) -> dict | None:
-    """The `response_format` parameter of a form (None for the prompt alone)."""
+def dialect(model: str, api_base: str | None = None) -> str:
+    """How the model's provider reads a schema (dialects.py): strict OpenAI, Gemini, a grammar, Anthropic, plain."""
+    provider, _ = split_model(model)
+    if provider in STRICT_PROVIDERS and not api_base:
+        return dialects.STRICT
+    if provider in {"gemini", "vertex_ai"}:
+        return dialects.GEMINI
+    if provider == "anthropic":
+        return dialects.ANTHROPIC
+    if provider in GRAMMAR_PROVIDERS | OWN_SERVERS | OLLAMA or api_base:
+        return dialects.GRAMMAR
+    return dialects.PLAIN
+
+
+def response_format(form: str, name: str, schema: dict | None, model: str = "", api_base: str | None = None):
+    """The `response_format` parameter of a form for a model (None for the prompt alone).
+
+    A request without an answer model gets JSON mode (`json_object` alone) where the provider has a structured form,
+    never a null schema; Anthropic has no JSON mode, so it gets the prompt alone.
+    """
+    if form == PROMPT_ONLY:
+        return None
+    spoken = dialect(model, api_base)
+    if schema is None:
+        return None if spoken == dialects.ANTHROPIC else {"type": "json_object"}
+    sent = dialects.rewrite(schema, spoken)
     if form == JSON_SCHEMA:
-        return {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": False}}
+        strict = {"strict": True} if spoken == dialects.STRICT else {}
+        return {"type": "json_schema", "json_schema": {"name": name, "schema": sent, **strict}}
+    return {"type": "json_object", "schema": sent}
+
+
+def wire_form(model: str, form: str, api_base: str | None = None) -> str:  # noqa: PLR0911 - one return a form
+    """What a form becomes on the provider's wire, for tables: "json_schema strict", "output_format", "format"..."""
+    if form == PROMPT_ONLY:
+        return "prompt"
+    provider, _ = split_model(model)
     if form == JSON_OBJECT:
-        return {"type": "json_object", "schema": schema}
-    return None
+        return "json_object+schema"
+    if dialect(model, api_base) == dialects.STRICT:
+        return "json_schema strict"
+    if provider == "anthropic":
+        return "output_format" if _model_flag(model, "supports_native_structured_output") else "tool"
+    if provider in {"gemini", "vertex_ai"}:
+        return "response_json_schema"
+    if provider in OLLAMA:
+        return "format"
+    return "json_schema"
+
+
+def _model_flag(model: str, flag: str) -> bool:
+    """A capability litellm's model map states for a model (False where it says nothing)."""
+    from agents.language.backends.litellm_backend import import_litellm  # noqa: PLC0415
+
+    try:
+        return bool(import_litellm().get_model_info(model).get(flag))
+    except Exception:
+        return False
 
 
 def without_credentials(url: str) -> str:

@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from agents.language.offline import judging, places, planner, talk, thinking
+from agents.language.offline import judging, noticing, places, planner, talk, thinking
 from agents.language.offline.salience import importance_of
 from agents.language.request import Request
 from agents.language.requests import (
@@ -23,6 +23,7 @@ from agents.language.requests import (
     InsightsRequest,
     InterviewRequest,
     JudgeRequest,
+    ObjectReactionRequest,
     ReactionRequest,
     ReflectionQuestionsRequest,
     ScheduleRewriteRequest,
@@ -84,6 +85,7 @@ HANDLERS: dict[type, Callable[[Any, int], dict]] = {
     ScheduleRewriteRequest: _rewrite,
     ActionRequest: _actions,
     ReactionRequest: talk.react,
+    ObjectReactionRequest: noticing.react_to_object,
     ConversationLineRequest: talk.line,
     ConversationSummaryRequest: talk.summarize,
     ReflectionQuestionsRequest: thinking.questions,

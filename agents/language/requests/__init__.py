@@ -2,6 +2,7 @@
 
 from agents.language.requests.acting import ActionRequest
 from agents.language.requests.evaluation import InterviewRequest, JudgeRequest
+from agents.language.requests.noticing import ObjectReactionRequest
 from agents.language.requests.planning import (
     DayPlanRequest,
     DecomposeRequest,
@@ -22,6 +23,7 @@ ALL_REQUESTS = (
     DecomposeRequest,
     ActionRequest,
     ReactionRequest,
+    ObjectReactionRequest,
     ConversationLineRequest,
     ConversationSummaryRequest,
     ScheduleRewriteRequest,
@@ -46,6 +48,7 @@ __all__ = [
     "InsightsRequest",
     "InterviewRequest",
     "JudgeRequest",
+    "ObjectReactionRequest",
     "ReactionRequest",
     "ReflectionQuestionsRequest",
     "ScheduleRewriteRequest",

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 from agents.identity import Identity
 from agents.language.answers import Verdict
+from agents.language.quoting import quote
 from agents.language.request import AnswerError, Request
 from agents.language.requests.common import numbered, parse_json
 
@@ -38,16 +39,20 @@ class InterviewRequest(Request[str]):
     now: datetime
     question: str
     memories: tuple[str, ...]
+    # Whom the agent believes it faces (the paper's user persona, "a news reporter"); "" for an interviewer.
+    asker: str = ""
 
     def validate(self) -> None:
         if not self.question.strip():
             raise ValueError("interview: the question is empty")
 
     def fields(self) -> dict[str, str]:
+        asker = f"A person who introduces themselves as {quote(self.asker)}" if self.asker.strip() else "An interviewer"
         return {
             "persona": self.identity.describe(),
             "name": self.identity.name,
             "now": f"{self.now:%B %d, %Y, %I:%M %p}",
+            "asker": asker,
             "question": self.question,
             "memories": numbered(self.memories) if self.memories else "(nothing)",
         }

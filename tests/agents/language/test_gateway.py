@@ -166,7 +166,7 @@ def test_check_model_explains_bad_names(name, message):
 def test_check_model_names_the_missing_key(monkeypatch):
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     with pytest.raises(ValueError, match="needs ANTHROPIC_API_KEY"):
-        check_model("anthropic/claude-3-5-haiku-latest")
+        check_model("anthropic/claude-haiku-4-5")
     check_model("ollama/llama3.1")
 
 

@@ -10,7 +10,7 @@ from smallville.model import SmallvilleModel
 FAMILIES = [
     ("hosted_vllm/loopback", "url"),
     ("ollama_chat/loopback", "root"),
-    ("anthropic/claude-3-5-haiku-latest", "root"),
+    ("anthropic/claude-haiku-4-5", "root"),
 ]
 
 

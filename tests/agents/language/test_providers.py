@@ -19,7 +19,7 @@ FAMILIES = [
     ("openai/loopback", "url", True),
     ("hosted_vllm/loopback", "url", True),
     ("ollama_chat/loopback", "root", True),
-    ("anthropic/claude-3-5-haiku-latest", "root", False),
+    ("anthropic/claude-haiku-4-5", "root", False),
 ]
 
 
@@ -49,7 +49,7 @@ def test_each_family_answers_on_the_first_try_with_only_its_parameters(keys, mod
 
 
 def test_anthropic_is_never_sent_seed():
-    kept = providers.accepted("anthropic/claude-3-5-haiku-latest", {"seed": 1, "temperature": 0.5, "max_tokens": 9})
+    kept = providers.accepted("anthropic/claude-haiku-4-5", {"seed": 1, "temperature": 0.5, "max_tokens": 9})
     assert kept == {"temperature": 0.5, "max_tokens": 9}
     assert providers.accepted("hosted_vllm/x", {"seed": 1, "temperature": None}) == {"seed": 1}
 
@@ -57,13 +57,13 @@ def test_anthropic_is_never_sent_seed():
 def test_litellms_unsupported_parameter_error_becomes_one_line():
     litellm = import_litellm()
     error = litellm.UnsupportedParamsError(
-        message="anthropic does not support parameters: ['seed', 'logit_bias'], for model=claude-3-5-haiku. To drop "
+        message="anthropic does not support parameters: ['seed', 'logit_bias'], for model=claude-haiku-4-5. To drop "
         "these, set `litellm.drop_params=True`.",
         status_code=400,
     )
-    line = providers.refusal_line("anthropic/claude-3-5-haiku", error)
+    line = providers.refusal_line("anthropic/claude-haiku-4-5", error)
     assert line == (
-        "model 'anthropic/claude-3-5-haiku' does not accept the parameter(s) seed, logit_bias; leave them out or "
+        "model 'anthropic/claude-haiku-4-5' does not accept the parameter(s) seed, logit_bias; leave them out or "
         "pick another model"
     )
     assert not providers.is_transient(error, litellm)
@@ -111,20 +111,24 @@ def test_structured_output_can_be_switched_off(keys):
 
 
 @pytest.mark.parametrize(
-    ("model", "api_base", "forms"),
+    ("model", "api_base", "forms", "wire"),
     [
-        ("hosted_vllm/x", "http://127.0.0.1:1/v1", ("json_object", "prompt")),
-        ("openai/smollm2", "http://127.0.0.1:1/v1", ("json_object", "prompt")),
-        ("openai/gpt-4o-mini", None, ("json_schema", "prompt")),
-        ("ollama_chat/llama3", None, ("json_schema", "prompt")),
-        ("anthropic/claude-3-5-haiku-latest", None, ("prompt",)),
+        ("hosted_vllm/x", "http://127.0.0.1:1/v1", ("json_schema", "json_object", "prompt"), "json_schema"),
+        ("openai/smollm2", "http://127.0.0.1:1/v1", ("json_schema", "json_object", "prompt"), "json_schema"),
+        ("openai/gpt-5.4-mini", None, ("json_schema", "prompt"), "json_schema strict"),
+        ("ollama_chat/llama3.1", None, ("json_schema", "prompt"), "format"),
+        ("anthropic/claude-haiku-4-5", None, ("json_schema", "prompt"), "output_format"),
+        ("anthropic/claude-3-haiku-20240307", None, ("json_schema", "prompt"), "tool"),
+        ("gemini/gemini-3.5-flash", None, ("json_schema", "prompt"), "response_json_schema"),
+        ("gemini/gemini-2.0-flash", None, ("prompt",), "prompt"),  # shut down: litellm no longer knows it
     ],
 )
-def test_each_provider_gets_the_structured_form_it_accepts(model, api_base, forms):
+def test_each_provider_gets_the_structured_form_it_enforces(model, api_base, forms, wire):
     assert providers.structured_forms(model, api_base) == forms
+    assert providers.wire_form(model, forms[0], api_base) == wire
 
 
-@pytest.mark.parametrize(("model", "base"), [("openai/loopback", "url"), ("anthropic/claude-3-5-haiku-latest", "root")])
+@pytest.mark.parametrize(("model", "base"), [("openai/loopback", "url"), ("anthropic/claude-haiku-4-5", "root")])
 def test_provider_usage_with_cached_tokens_reaches_the_ledger(keys, model, base):
     with LoopbackServer() as server:
         gateway = Gateway(GatewayConfig(model=model, api_base=getattr(server, base)))

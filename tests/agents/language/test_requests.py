@@ -24,6 +24,7 @@ from agents.language.requests import (
     InsightsRequest,
     InterviewRequest,
     JudgeRequest,
+    ObjectReactionRequest,
     ReactionRequest,
     ReflectionQuestionsRequest,
     ScheduleRewriteRequest,
@@ -56,6 +57,15 @@ REQUESTS = {
         "studying",
         ("Maria Lopez is a loyal friend to me",),
         shared_place="the Ville:Hobbs Cafe:cafe:behind the cafe counter",
+    ),
+    "object_reaction": ObjectReactionRequest(
+        ISABELLA,
+        NOON,
+        "serving coffee",
+        "the Ville:Hobbs Cafe:cafe:behind the cafe counter",
+        "the Ville:Hobbs Cafe:cafe:cooking area",
+        "burning",
+        ("the cooking area is burning",),
     ),
     "conversation_line": ConversationLineRequest(
         ISABELLA, "Maria Lopez", "Hobbs Cafe", NOON, (PARTY, "I love my work"), ()

@@ -36,14 +36,19 @@ def descendants(rc) -> list:
     return found
 
 
-def markers(rc) -> list:
-    """The agent markers of the map, in drawing order."""
-    return [w for w in descendants(rc) if "agent-marker" in (getattr(w, "class_", None) or "").split()]
+def town_map(rc):
+    """The map's browser component (town_map.vue): its props are what the browser draws."""
+    return next(w for w in descendants(rc) if hasattr(w, "markers") and hasattr(w, "labels"))
+
+
+def markers(rc) -> list[dict]:
+    """The agent markers the map sends to the browser, in the scenario's order."""
+    return town_map(rc).markers
 
 
 def selected_markers(rc) -> list[str]:
     """The names on the markers drawn as selected."""
-    return [w.attributes["data-agent"] for w in markers(rc) if "selected" in w.class_.split()]
+    return [marker["name"] for marker in markers(rc) if marker["selected"]]
 
 
 def button(rc, label: str):

@@ -12,7 +12,6 @@ import solara
 from smallville.app.controls import TownControls
 from smallville.app.inspector import AgentInspector
 from smallville.app.map_panel import TownMap
-from smallville.app.voice import VoiceBox
 from smallville.app.work import Job, Work, work_of
 from tests.smallville.app.conftest import FAST
 from tests.smallville.app.helpers import button, panel_text
@@ -74,8 +73,7 @@ def render_page(model, parameters: dict | None = None):
         with solara.Column():
             TownControls(reactive_model, reactive_parameters)
             TownMap(reactive_model.value)
-            AgentInspector(reactive_model.value)
-            VoiceBox(reactive_model.value)
+            AgentInspector(reactive_model.value)  # the voice box is inside it
 
     _, rc = solara.render(Tab(), handle_error=False)
     return rc, reactive_model
@@ -100,7 +98,9 @@ def test_a_step_runs_in_the_background_while_the_page_answers_and_shows_what_is_
     assert button(rc, "Step").disabled
     button(rc, "Step").click()  # a click that reached the server before the button greyed out queues nothing
     assert len(work_of(town).queue.value) == 1
-    rc.find(ipyvuetify.Select).widget.v_model = "Klaus Mueller"  # the page still answers: the inspector follows
+    rc.find(
+        ipyvuetify.Select, label="Agent"
+    ).widget.v_model = "Klaus Mueller"  # the page still answers: the inspector follows
     assert panel_text(rc, "agent-card").startswith("Klaus Mueller (20)")
     assert clock(rc) == "Mon Feb 13, 2023, 00:00:00" and gated.steps == 0
     gated.gate.set()
@@ -115,7 +115,7 @@ def test_a_question_asked_during_a_step_waits_for_it_then_is_answered(town):
     rc, _ = render_page(town)
     button(rc, "Step").click()
     assert gated.started.wait(GATE_S)
-    question, _ = rc.find(ipyvuetify.TextField).widgets
+    question = rc.find(ipyvuetify.TextField, label="Interview question").widget
     question.v_model = "What are you doing today?"
     button(rc, "Ask").click()
     assert texts(rc, "work-waiting") == ["then: Isabella Rodriguez is thinking about your question…"]
@@ -135,38 +135,38 @@ def test_a_failed_step_is_shown_in_one_line_and_the_page_can_step_again(town):
     failure = rc.find(ipyvuetify.Alert).widget
     assert failure.children == ["The step failed: the model server said no"]
     assert not button(rc, "Step").disabled and town.step_count == 0
-    button(rc, "▶").click()  # Play stops at its first failure, and says so the same way
+    button(rc, "Play").click()  # Play stops at its first failure, and says so the same way
     assert work_of(town).wait(GATE_S)
     assert rc.find(ipyvuetify.Alert).widget.children == ["The step failed: the model server said no"]
-    assert button(rc, "▶") is not None and town.step_count == 0
+    assert button(rc, "Play") is not None and town.step_count == 0
 
 
 def test_play_takes_one_step_at_a_time_until_paused(town):
     gated = GatedSteps(town, hold=False)
     rc, _ = render_page(town)
-    button(rc, "▶").click()
+    button(rc, "Play").click()
     deadline = time.monotonic() + 60
     while gated.steps < 4 and time.monotonic() < deadline:
         assert sum(job.kind == "play" for job in work_of(town).queue.value) <= 1
         time.sleep(0.005)
     assert button(rc, "Step").disabled
-    button(rc, "❚❚").click()
+    button(rc, "Pause").click()
     assert work_of(town).wait(GATE_S)
     steps = gated.steps
     assert steps >= 4 and gated.most_in_flight == 1
     time.sleep(0.3)
     assert gated.steps == steps == town.step_count
     assert clock(rc) == f"{town.now:%a %b %d, %Y, %H:%M:%S}"
-    assert button(rc, "▶") is not None and not button(rc, "Step").disabled
+    assert button(rc, "Play") is not None and not button(rc, "Step").disabled
 
 
 def test_pause_then_play_again_runs_one_chain_of_steps(town):
     gated = GatedSteps(town)
     rc, _ = render_page(town)
-    button(rc, "▶").click()
+    button(rc, "Play").click()
     assert gated.started.wait(GATE_S)
-    button(rc, "❚❚").click()
-    button(rc, "▶").click()  # while the first chain's step is still in flight
+    button(rc, "Pause").click()
+    button(rc, "Play").click()  # while the first chain's step is still in flight
     assert [job.kind for job in work_of(town).queue.value] == ["play", "play"]
     gated.gate.set()
     deadline = time.monotonic() + 60
@@ -174,7 +174,7 @@ def test_pause_then_play_again_runs_one_chain_of_steps(town):
         if gated.steps >= 3:  # the first chain has ended: one turn in the queue at a time again
             assert sum(job.kind == "play" for job in work_of(town).queue.value) <= 1
         time.sleep(0.005)
-    button(rc, "❚❚").click()
+    button(rc, "Pause").click()
     assert work_of(town).wait(GATE_S)
     assert gated.most_in_flight == 1
 
@@ -256,10 +256,67 @@ def test_closing_the_tab_stops_play_and_closes_the_model_after_the_step_in_fligh
     closed = threading.Event()
     original_close = town.close
     town.close = lambda: (original_close(), closed.set())
-    button(rc, "▶").click()
+    button(rc, "Play").click()
     assert gated.started.wait(GATE_S)
     rc.close()
     assert not closed.is_set()  # the step in flight still has the model
     gated.gate.set()
     assert closed.wait(GATE_S)
     assert gated.steps == 1 and not work_of(town).busy
+
+
+def test_play_moves_a_replay_at_the_chosen_simulated_minutes_per_second(run_folder):
+    from smallville.app.controls import SPEEDS, TURN_S, play_job
+    from smallville.app.replay import ReplayModel
+
+    replay = ReplayModel(run_folder=str(run_folder))
+    work, token = Work(), object()
+    work.playing.set(token)
+    speed = solara.reactive("15 min/s (a day in 96 s)")
+    assert SPEEDS[speed.value] == 15
+    job = play_job(replay, work, token, speed)
+    started = time.monotonic()
+    for _ in range(4):  # a quarter second each: a simulated minute is a row, so 3.75 rows a turn
+        job.run()
+        job = job.then()
+    assert replay.frame == 15  # 3 + 4 + 4 + 4: a fraction of a row carries to the next turn
+    assert time.monotonic() - started >= 3.5 * TURN_S  # each turn waits out its quarter second
+    work.playing.set(None)
+    assert job.then() is None  # paused: the chain ends
+
+
+def test_run_to_stops_the_town_at_that_time(town):
+    rc, _ = render_page(town)
+    rc.find(ipyvuetify.TextField, label="Run to (HH:MM)").widget.v_model = "00:05"
+    button(rc, "Run to").click()
+    assert work_of(town).wait(60)
+    assert town.now.isoformat() == "2023-02-13T00:05:00" and clock(rc) == "Mon Feb 13, 2023, 00:05:00"
+    assert work_of(town).playing.value is None and not button(rc, "Step").disabled
+    rc.find(ipyvuetify.TextField, label="Run to (HH:MM)").widget.v_model = "25:00"
+    button(rc, "Run to").click()
+    assert "give a time as HH:MM" in str(rc.find(ipyvuetify.Alert).widget.children)
+
+
+def test_run_to_in_a_replay_jumps_there(run_folder):
+    from smallville.app.replay import ReplayModel
+
+    replay = ReplayModel(run_folder=str(run_folder))
+    rc, _ = render_page(replay)
+    rc.find(ipyvuetify.TextField, label="Run to (HH:MM)").widget.v_model = "09:30"
+    button(rc, "Run to").click()
+    assert work_of(replay).wait(30)
+    assert replay.now.isoformat() == "2023-02-13T09:30:00"
+    rc.close()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("09:30", "2023-02-13T09:30:00"), ("07:00", "2023-02-14T07:00:00"), ("2023-02-14 17:00", "2023-02-14T17:00:00")],
+    ids=["later-today", "tomorrow", "full-date"],
+)
+def test_run_to_times(text, expected):
+    from datetime import datetime
+
+    from smallville.app.controls import parse_target
+
+    assert parse_target(text, datetime(2023, 2, 13, 8, 0)).isoformat() == expected

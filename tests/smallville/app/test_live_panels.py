@@ -7,6 +7,7 @@ import solara
 from mesa.visualization.utils import force_update
 
 from smallville.app.inspector import AgentInspector
+from smallville.app.map_layout import emoji_words
 from smallville.app.map_panel import TownMap
 from smallville.app.selection import selected_agent
 from smallville.app.town_panels import (
@@ -21,25 +22,30 @@ from smallville.app.town_panels import (
 from smallville.app.voice import VoiceBox
 from smallville.app.work import work_of
 from tests.smallville.app.conftest import FAST
-from tests.smallville.app.helpers import all_html_text, button, markers, panel_html, panel_text, selected_markers
+from tests.smallville.app.helpers import (
+    all_html_text,
+    button,
+    markers,
+    panel_html,
+    panel_text,
+    selected_markers,
+    town_map,
+)
 
 
-def test_the_map_shows_every_agent_with_initials_activity_and_the_selection(talking_model):
+def test_the_map_shows_every_agent_with_a_distinct_label_its_activity_and_the_selection(talking_model):
     _, rc = solara.render(TownMap(talking_model), handle_error=False)
     drawn = markers(rc)
-    assert [w.attributes["data-agent"] for w in drawn] == [agent.name for agent in talking_model.people]
-    for widget, agent in zip(drawn, talking_model.people, strict=True):
-        assert widget.children[0].endswith(" " + "".join(part[0] for part in agent.name.split()))
-        assert widget.children[0].startswith(agent.action.emoji)
-        assert agent.action.description in widget.attributes["title"]
-        x, y = agent.tile
-        assert (
-            f"left: {100 * (x + 0.5) / 140:.2f}%" in widget.style_
-            and f"top: {100 * (y + 0.5) / 100:.2f}%" in widget.style_
-        )
+    assert [marker["name"] for marker in drawn] == [agent.name for agent in talking_model.people]
+    for marker, agent in zip(drawn, talking_model.people, strict=True):
+        assert marker["label"] == "".join(part[0] for part in agent.name.split())
+        assert marker["emoji"] == agent.action.emoji and marker["activity"] == agent.action.description
+        assert (marker["x"], marker["y"]) == agent.tile
+        assert marker["emoji_words"]  # the words shown where the browser has no emoji font
+    assert len({marker["colour"] for marker in drawn}) == len(drawn)
     assert selected_markers(rc) == [talking_model.people[0].name]
-    clock = rc.find(ipyvuetify.Html, class_="town-clock")
-    assert clock.widget.children == [f"{talking_model.now:%a %b %d, %Y, %H:%M:%S}"]
+    assert town_map(rc).map_w == 140 and town_map(rc).map_h == 100
+    assert town_map(rc).background.startswith("data:image/png;base64,")
 
 
 @solara.component
@@ -51,8 +57,7 @@ def MapAndInspector(model):
 
 def test_clicking_a_marker_selects_that_agent_on_the_map_and_in_the_inspector(talking_model):
     _, rc = solara.render(MapAndInspector(talking_model), handle_error=False)
-    klaus = next(w for w in markers(rc) if w.attributes["data-agent"] == "Klaus Mueller")
-    klaus.fire_event("click", {})
+    town_map(rc).vue_select_agent("Klaus Mueller")  # what a click on its marker sends
     assert selected_agent.value == "Klaus Mueller"
     assert selected_markers(rc) == ["Klaus Mueller"]
     assert panel_text(rc, "agent-card").startswith("Klaus Mueller (20)")
@@ -70,13 +75,13 @@ def test_markers_move_when_the_model_steps():
         model.step()
     walker = walkers()[0]
     _, rc = solara.render(TownMap(model), handle_error=False)
-    before = {w.attributes["data-agent"]: w.style_ for w in markers(rc)}
+    before = {marker["name"]: (marker["x"], marker["y"]) for marker in markers(rc)}
     model.step()
     force_update()
-    after = {w.attributes["data-agent"]: w.style_ for w in markers(rc)}
-    assert after[walker.name] != before[walker.name]
-    x, y = walker.tile
-    assert f"left: {100 * (x + 0.5) / 140:.2f}%; top: {100 * (y + 0.5) / 100:.2f}%" in after[walker.name]
+    after = {marker["name"]: (marker["x"], marker["y"]) for marker in markers(rc)}
+    assert after[walker.name] != before[walker.name] and after[walker.name] == walker.tile
+    # The trail holds where the walker was and where it is now.
+    assert town_map(rc).trails[walker.name][-2:] == [list(before[walker.name]), list(walker.tile)]
     model.close()
 
 
@@ -88,16 +93,15 @@ def test_an_agent_whose_thought_is_in_flight_shows_it_on_the_map_and_in_the_insp
     (thinker, *_) = [agent.name for agent in model.people if agent.name in model.thoughts]
     selected_agent.set(thinker)
     _, rc = solara.render(MapAndInspector(model), handle_error=False)
-    marker = next(w for w in markers(rc) if w.attributes["data-agent"] == thinker)
-    assert marker.children[0].endswith(" …") and "dashed" in marker.style_
-    assert marker.attributes["title"].endswith("(thinking)")
+    marker = next(marker for marker in markers(rc) if marker["name"] == thinker)
+    assert marker["thinking"]
     due = model.thought_takes_effect(thinker)
     assert f"Thinking: its thought takes effect at {due:%H:%M:%S}" in panel_text(rc, "agent-card")
     while thinker in model.thoughts:
         model.step()
     force_update()
-    marker = next(w for w in markers(rc) if w.attributes["data-agent"] == thinker)
-    assert not marker.children[0].endswith(" …") and "dashed" not in marker.style_
+    marker = next(marker for marker in markers(rc) if marker["name"] == thinker)
+    assert not marker["thinking"]
     assert "Thinking:" not in panel_text(rc, "agent-card")
     assert model.now == due  # it took effect at the end of its due step, as the card said
     model.close()
@@ -108,10 +112,11 @@ def test_the_inspector_shows_identity_plan_retrieval_and_the_talk(talking_model)
     speaker = talking_model.by_name[conversation.first]
     selected_agent.set(speaker.name)
     _, rc = solara.render(AgentInspector(talking_model), handle_error=False)
-    text = panel_text(rc, "agent-card")
+    text = panel_text(rc, "agent-card") + " " + panel_text(rc, "agent-mind")
     assert text.startswith(f"{speaker.name} ({speaker.identity.age})")
     assert f"Traits: {speaker.identity.innate}" in text
-    assert f"Now: {speaker.action.emoji} {speaker.action.description}" in text
+    words = emoji_words(speaker.action.emoji)
+    assert f"Now: {speaker.action.emoji} ({words}) {speaker.action.description}" in text
     # The plan: the slot the clock is in, marked.
     html = panel_html(rc, "agent-card")
     current = [slot for slot in speaker.schedule.slots if slot.activity == speaker.action.description]
@@ -133,7 +138,7 @@ def test_the_inspector_shows_identity_plan_retrieval_and_the_talk(talking_model)
 
 def test_the_inspector_list_selects_an_agent(talking_model):
     _, rc = solara.render(AgentInspector(talking_model), handle_error=False)
-    select = rc.find(ipyvuetify.Select).widget
+    select = rc.find(ipyvuetify.Select, label="Agent").widget
     assert select.items == ["Isabella Rodriguez", "Maria Lopez", "Klaus Mueller"]
     select.v_model = "Maria Lopez"
     assert panel_text(rc, "agent-card").startswith("Maria Lopez (21)")
@@ -151,7 +156,7 @@ def test_text_from_the_agents_is_escaped(talking_model):
     )
     selected_agent.set(agent.name)
     _, rc = solara.render(AgentInspector(talking_model), handle_error=False)
-    html = panel_html(rc, "agent-card")
+    html = panel_html(rc, "agent-mind")
     assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; co" in html
 
 
@@ -190,6 +195,17 @@ def test_the_graph_figure_draws_every_tie_and_names_the_density(talking_model):
     assert labels == ["IR", "KM", "ML"]
 
 
+def test_charts_read_in_simulated_hours_from_the_first_row(talking_model):
+    first = talking_model.datacollector.get_model_vars_dataframe().iloc[:1]
+    axes = lines_figure(first, diffusion_columns(first), "share", share=True).axes[0]
+    assert axes.get_xlim() == (0.0, 1.0) and axes.get_ylim() == (-0.02, 1.02)
+    assert axes.get_xlabel() == "simulated hours since Mon Feb 13 00:00"
+    assert all(line.get_marker() == "o" for line in axes.get_lines())  # one row: a dot each, not an empty line
+    frame = talking_model.datacollector.get_model_vars_dataframe()
+    hours = lines_figure(frame, diffusion_columns(frame), "share").axes[0].get_lines()[0].get_xdata()
+    assert hours[0] == 0 and abs(hours[-1] - (talking_model.now - talking_model.start).total_seconds() / 3600) < 0.02
+
+
 def test_the_diffusion_plot_has_density_and_one_line_per_tracked_fact(talking_model):
     frame = talking_model.datacollector.get_model_vars_dataframe()
     figure = lines_figure(frame, diffusion_columns(frame), "share")
@@ -202,7 +218,8 @@ def test_interview_answers_in_character_and_whisper_adds_a_memory(talking_model)
     agent = talking_model.by_name["Isabella Rodriguez"]
     selected_agent.set(agent.name)
     _, rc = solara.render(VoiceBox(talking_model), handle_error=False)
-    question, statement = rc.find(ipyvuetify.TextField).widgets
+    question = rc.find(ipyvuetify.TextField, label="Interview question").widget
+    statement = rc.find(ipyvuetify.TextField, label="Inner voice (a memory to give)").widget
     question.v_model = "What are you planning?"
     calls = talking_model.gateway.ledger.totals().calls
     button(rc, "Ask").click()

@@ -2,6 +2,7 @@
 
 import json
 import sqlite3
+from datetime import datetime
 
 import ipyvuetify
 import pytest
@@ -10,8 +11,8 @@ import solara
 from smallville.app.inspector import AgentInspector
 from smallville.app.map_panel import TownMap
 from smallville.app.replay import ReplayModel
+from smallville.app.replay_controls import ReplayScrubber
 from smallville.app.selection import selected_agent
-from smallville.app.voice import VoiceBox
 from smallville.run_store import RunFolderError
 from tests.smallville.app.helpers import all_html_text, markers, panel_text
 
@@ -89,18 +90,18 @@ def test_the_panels_render_a_replay_with_a_scrubber_and_no_interview(replay):
     @solara.component
     def Page():
         with solara.Column():
+            ReplayScrubber(replay)
             TownMap(replay)
             AgentInspector(replay)
-            VoiceBox(replay)
 
     _, rc = solara.render(Page(), handle_error=False)
     slider = rc.find(ipyvuetify.Slider).widget
     assert slider.max == replay.frames - 1 and slider.v_model == 12 * 60
-    assert [w.attributes["data-agent"] for w in markers(rc)] == ["Isabella Rodriguez", "Maria Lopez", "Klaus Mueller"]
+    assert [marker["name"] for marker in markers(rc)] == ["Isabella Rodriguez", "Maria Lopez", "Klaus Mueller"]
     assert panel_text(rc, "agent-card").startswith("Klaus Mueller (20)")
     assert "A replay only shows the run" in str(rc.find(ipyvuetify.Alert).widget.children)
     slider.v_model = 60
-    assert replay.frame == 60 and "01:00:00" in rc.find(ipyvuetify.Html, class_="town-clock").widget.children[0]
+    assert replay.frame == 60 and "(now Mon 01:00)" in str(rc.find(ipyvuetify.Html).widgets[-1].children)
     card = replay.card("Klaus Mueller")
     expected = f"For: {card.recalled_for}" if card.recalled else "Nothing retrieved yet"
     assert expected in all_html_text(rc)
@@ -139,3 +140,38 @@ def test_a_run_still_being_written_replays_what_its_last_checkpoint_covers(run_f
     assert model.frames == covered["model_rows"]
     assert model.times[-1].isoformat() == covered["now"]
     model.close()
+
+
+def test_a_replay_built_in_one_thread_reads_its_memories_in_another(run_folder):
+    """Reset builds the replay in a worker thread; the page then reads it in its own (the thread error of issue 46)."""
+    import threading
+
+    built = []
+    worker = threading.Thread(target=lambda: built.append(ReplayModel(run_folder=str(run_folder), frame=600)))
+    worker.start()
+    worker.join()
+    replay = built[0]
+    card = replay.card("Isabella Rodriguez")
+    assert card.recent and all(memory.created <= replay.now for memory in card.recent)
+    closer = threading.Thread(target=replay.close)
+    closer.start()
+    closer.join()
+
+
+def test_a_replay_draws_the_last_hours_walk_and_the_lines_being_said(replay, run_folder):
+    frame = 9 * 60
+    replay.seek(frame)
+    trails = replay.trails(60)
+    for name, tile in recorded_positions(run_folder, frame).items():
+        walk = [recorded_positions(run_folder, earlier)[name] for earlier in range(frame - 60, frame + 1)]
+        assert trails[name][-1] == tile
+        assert trails[name] == [t for i, t in enumerate(walk) if i == 0 or t != walk[i - 1]]
+    with sqlite3.connect(run_folder / "events.sqlite") as db:
+        line_time, speaker, text = db.execute(
+            "select time, agent, text from events where kind = 'line' order by id limit 1"
+        ).fetchone()
+    replay.seek(replay.frame_at(datetime.fromisoformat(line_time)) + 1)  # the row after the talk's first line
+    assert replay.speech()[0] == (speaker, text) or replay.speech()[0][0] != speaker
+    assert len(replay.speech()) == 1  # one talk: its latest line only
+    replay.seek(0)
+    assert replay.speech() == []

@@ -136,10 +136,10 @@ def test_a_model_whose_key_is_not_set_is_one_line_before_any_cell_runs(tmp_path,
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     path = write(
         tmp_path,
-        GOOD.replace('embedder = "hashing"', 'embedder = "hashing"\nllm = "anthropic/claude-3-5-haiku-latest"'),
+        GOOD.replace('embedder = "hashing"', 'embedder = "hashing"\nllm = "anthropic/claude-haiku-4-5"'),
     )
     assert main(["batch", str(path), "--out", str(tmp_path / "batch")]) == 1
     lines = capsys.readouterr().err.strip().splitlines()
-    assert lines == [f"error: {path}: model 'anthropic/claude-3-5-haiku-latest' needs ANTHROPIC_API_KEY in the "
+    assert lines == [f"error: {path}: model 'anthropic/claude-haiku-4-5' needs ANTHROPIC_API_KEY in the "
                      "environment (never on the command line)"]  # fmt: skip
     assert not (tmp_path / "batch").exists()

@@ -1,0 +1,101 @@
+"""An answer schema rewritten for what each provider's constrained decoding enforces.
+
+The request's schema (schemas.py) says everything the parser checks that JSON Schema can say. Each provider enforces
+a subset: what it does not support is moved into the `description` (the model still reads it) and stays enforced by
+the parser, which checks every answer anyway. Sending a keyword a provider does not support gets a 400 (OpenAI's
+strict mode, Anthropic) or is silently ignored (Gemini), so each dialect keeps only its provider's documented list:
+
+- OpenAI strict mode (the Structured Outputs guide, "Supported schemas"): strings take `pattern` and `format` but
+  not `minLength`/`maxLength`; `default` is not permitted; every object closed, every property required (checked
+  against the `openai` SDK's own `_ensure_strict_json_schema` in the tests).
+- Gemini's `response_json_schema` (ai.google.dev structured output, "JSON Schema support"): strings take `enum` and
+  `format`; numbers `minimum`/`maximum`/`enum`; arrays `minItems`/`maxItems`/`items`/`prefixItems`; no `pattern`,
+  no lengths.
+- Grammar servers (llama.cpp's json_object + schema, Ollama's `format`, vLLM/SGLang's json_schema) compile the schema
+  to a grammar: lengths and counts are enforced, but llama.cpp refuses a `pattern` not written as `^...$` and each
+  engine reads regular expressions its own way, so patterns go.
+- Anthropic's structured outputs: litellm rewrites the schema the way Anthropic's SDK does (counts, ranges and
+  lengths into descriptions), so the request's schema goes as it is.
+"""
+
+import copy
+from typing import Any
+
+STRICT, GEMINI, GRAMMAR, ANTHROPIC, PLAIN = "strict", "gemini", "grammar", "anthropic", "plain"
+
+# Keywords each dialect's provider enforces (a node's other keywords are described, or dropped if meaningless).
+_STRUCTURE = frozenset({"type", "properties", "required", "additionalProperties", "items", "anyOf", "enum", "const",
+                        "description", "title", "$defs", "$ref"})  # fmt: skip
+_STRICT = {"pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems",
+           "maxItems"}  # fmt: skip
+_GEMINI = {"format", "minimum", "maximum", "minItems", "maxItems", "prefixItems", "propertyOrdering"}
+SUPPORTED = {STRICT: _STRUCTURE | _STRICT, GEMINI: _STRUCTURE | _GEMINI}
+# Keywords with nothing to say to a model once removed: every property is required, so a default never applies.
+SILENT = frozenset({"default"})
+# How a removed keyword reads in a description.
+NOTES = {
+    "minLength": "at least {} characters long",
+    "maxLength": "at most {} characters",
+    "pattern": "matching the regular expression {}",
+    "minimum": "at least {}",
+    "maximum": "at most {}",
+    "exclusiveMinimum": "more than {}",
+    "exclusiveMaximum": "less than {}",
+    "minItems": "at least {} items",
+    "maxItems": "at most {} items",
+}
+# Lower bounds that say nothing at 0.
+LOWER_BOUNDS = frozenset({"minLength", "minItems"})
+# The one pattern the request schemas use (schemas.NOT_BLANK), in words.
+WORDED_PATTERNS = {r"^\s*\S.*$": "not blank, on one line"}
+
+
+def rewrite(schema: dict[str, Any], dialect: str) -> dict[str, Any]:
+    """A copy of an answer schema in a provider's dialect (the schema itself is left unchanged)."""
+    if dialect in SUPPORTED:
+        return _noted(copy.deepcopy(schema), SUPPORTED[dialect])
+    if dialect == GRAMMAR:
+        return _without(copy.deepcopy(schema), "pattern")
+    return copy.deepcopy(schema)
+
+
+def _noted(node: Any, supported: frozenset[str]) -> Any:
+    """Unsupported keywords of every node moved into its description, children first."""
+    if isinstance(node, list):
+        return [_noted(item, supported) for item in node]
+    if not isinstance(node, dict):
+        return node
+    result, notes = {}, []
+    for key, value in node.items():
+        if key in {"properties", "$defs"}:
+            result[key] = {name: _noted(child, supported) for name, child in value.items()}
+        elif key in {"items", "anyOf", "prefixItems"}:
+            result[key] = _noted(value, supported)
+        elif key in supported:
+            result[key] = value
+        elif key not in SILENT and not (key in LOWER_BOUNDS and value == 0):
+            notes.append(_note(key, value))
+    if notes:
+        note = "; ".join(notes)
+        result["description"] = " ".join(filter(None, [result.get("description"), note[:1].upper() + note[1:] + "."]))
+    return result
+
+
+def _note(keyword: str, value: Any) -> str:
+    """A removed keyword in words: "at most 500 characters"."""
+    if keyword == "pattern" and value in WORDED_PATTERNS:
+        return WORDED_PATTERNS[value]
+    return NOTES.get(keyword, keyword + ": {}").format(value)
+
+
+def _without(node: Any, keyword: str) -> Any:
+    """The schema without one keyword anywhere (property names of that spelling are kept)."""
+    if isinstance(node, list):
+        return [_without(item, keyword) for item in node]
+    if not isinstance(node, dict):
+        return node
+    kept = {key: value for key, value in node.items() if key != keyword}
+    for key, value in kept.items():
+        inner = value.items() if key == "properties" else None
+        kept[key] = {name: _without(child, keyword) for name, child in inner} if inner else _without(value, keyword)
+    return kept

@@ -1,0 +1,95 @@
+"""Which town the tab shows, said in the title bar, and the choice of another: a new live town or a replay.
+
+Each browser tab has its own town, so reloading the page starts a new one: the title says so, and this is where a
+user chooses deliberately between a new town (with its settings) and the replay of a finished run folder.
+"""
+
+from datetime import datetime
+from pathlib import Path
+
+import solara
+from mesa.visualization.solara_viz import UserInputs, split_model_params
+
+from smallville.app.html import note
+from smallville.app.params import live_params
+from smallville.app.replay import ReplayModel
+from smallville.app.work import Job, work_of
+
+# Where run folders are looked for (beside the one being replayed, too): `run.py simulate` writes to runs/.
+RUNS = Path("runs")
+
+
+def town_title(town, started: datetime) -> str:
+    """The title bar: what this tab shows (`started`: when the tab built it, by the wall clock)."""
+    if isinstance(town, ReplayModel):
+        return (
+            f"Smallville: replay of {town.folder.root.name} "
+            f"({town.times[0]:%a %H:%M} to {town.times[-1]:%a %H:%M}, no model calls)"
+        )
+    return f"Smallville: a live town, new at {started:%H:%M} (reloading the page starts another)"
+
+
+def run_folders(near: Path | None = None) -> list[str]:
+    """Run folders that can be replayed (a config.json and metrics), newest first."""
+    places = [RUNS] + ([near.parent] if near is not None else [])
+    found = {
+        folder.resolve()
+        for place in places
+        if place.is_dir()
+        for folder in place.iterdir()
+        if (folder / "config.json").is_file() and (folder / "metrics" / "model.csv").is_file()
+    }
+    return [str(folder) for folder in sorted(found, key=lambda folder: folder.stat().st_mtime, reverse=True)]
+
+
+def switch_job(model: solara.Reactive, label: str, build) -> Job:
+    """Build the chosen town in the background, then show it (the page closes the old one)."""
+    return Job("reset", label, build, model.set)
+
+
+@solara.component
+def TownChoice(model: solara.Reactive, parameters: solara.Reactive, settings: dict):
+    """A button opening the choice between a new live town and a replay."""
+    showing, set_showing = solara.use_state(False)
+    adjustable, fixed = solara.use_memo(lambda: split_model_params(live_params(settings.get("model", {}))), [])
+    live = solara.use_reactive({**fixed, **{name: options["value"] for name, options in adjustable.items()}})
+    town = model.value
+    near = town.folder.root if isinstance(town, ReplayModel) else None
+    folders = solara.use_memo(lambda: run_folders(near), [showing])
+    folder = solara.use_reactive(folders[0] if folders else "")
+    work = work_of(town)
+
+    def new_town() -> None:
+        from smallville.model import SmallvilleModel  # noqa: PLC0415 - a replay needs no minds
+
+        kwargs = dict(live.value)
+        work.playing.set(None)
+        parameters.set(kwargs)
+        work.submit(switch_job(model, "Building a new town…", lambda: SmallvilleModel(**kwargs)))
+        set_showing(False)
+
+    def open_replay() -> None:
+        chosen = folder.value.strip()
+        work.playing.set(None)
+        parameters.set({"run_folder": chosen})
+        work.submit(switch_job(model, f"Opening the replay of {Path(chosen).name}…", lambda: ReplayModel(chosen)))
+        set_showing(False)
+
+    solara.Button("New town or replay…", on_click=lambda: set_showing(True), text=True, classes=["town-choice"])
+    with (
+        solara.v.Dialog(v_model=showing, on_v_model=set_showing, max_width=640),
+        solara.Card("Which town to watch", classes=["town-choice-dialog"]),
+    ):
+        solara.HTML(unsafe_innerHTML="<b>A new live town</b>, from its first minute, with these settings:")
+        UserInputs(adjustable, on_change=lambda name, value: live.set({**live.value, name: value}))
+        solara.Button("Start a new town", color="primary", on_click=new_town, classes=["start-new-town"])
+        solara.HTML(
+            unsafe_innerHTML="<b>The replay of a finished run</b> (a folder <code>run.py simulate</code> wrote; "
+            "replaying makes no model call):"
+        )
+        if folders:
+            solara.Select("Run folder", values=folders, value=folder)
+        else:
+            solara.HTML(unsafe_innerHTML=note("No run folder in runs/ yet: give one."))
+            solara.InputText("Run folder", value=folder)
+        solara.Button("Open the replay", on_click=open_replay, disabled=not folder.value, classes=["open-replay"])

@@ -1,0 +1,72 @@
+"""`run.py set` (and `whisper --at`): change a run's world or an agent's mind, now or at a later simulated time.
+
+The change is an intervention (smallville/interventions.py) added to the run's timeline at its last checkpoint: one
+for now is applied at once and saved; one for later is applied when the resumed run reaches its time. A time before
+the checkpoint cannot be changed in place: that is a fork (`run.py fork RUN --at TIME --set ...`).
+"""
+
+import argparse
+from datetime import datetime
+
+from smallville.cli import UserError
+from smallville.commands.interview import load_run
+from smallville.commands.loading import save_checkpoint
+
+
+def set_object(args: argparse.Namespace) -> int:
+    """Give an object of the run's map a new state, now or --at a later time."""
+    from smallville.intervening import check_object  # noqa: PLC0415 - heavy
+    from smallville.interventions import Intervention, InterventionError  # noqa: PLC0415
+
+    model, store = load_run(args.run, write=True)
+    try:
+        try:
+            check_object(model.ville, args.address, "address")
+        except InterventionError as error:
+            raise UserError(str(error)) from error
+        item = Intervention(time=_when(args, model), kind="object", target=args.address, text=args.state)
+        _add(model, item, args.run)
+        save_checkpoint(store, model)
+    finally:
+        store.close()
+        model.close()
+    return 0
+
+
+def whisper_later(args: argparse.Namespace) -> int:
+    """Queue a whisper for a later simulated time in the run's timeline."""
+    from smallville.interventions import Intervention  # noqa: PLC0415 - heavy
+
+    model, store = load_run(args.run, write=True)
+    try:
+        if args.agent not in model.by_name:
+            raise UserError(f"no agent named {args.agent!r} in this run; choose from: {', '.join(model.by_name)}")
+        item = Intervention(time=_when(args, model), kind="whisper", target=args.agent, text=args.statement)
+        _add(model, item, args.run)
+        save_checkpoint(store, model)
+    finally:
+        store.close()
+        model.close()
+    return 0
+
+
+def _when(args: argparse.Namespace, model) -> datetime:
+    """--at, checked against where the run stands; the checkpoint's time without it."""
+    if args.at is None:
+        return model.now
+    if args.at < model.now:
+        raise UserError(
+            f"--at {args.at:%Y-%m-%dT%H:%M}: the run is at {model.now:%Y-%m-%dT%H:%M} already; change the past in a "
+            f"fork instead: run.py fork {args.run} --at {args.at:%Y-%m-%dT%H:%M} --out NEW_RUN ..."
+        )
+    return args.at
+
+
+def _add(model, item, run: str) -> None:
+    """Apply an intervention for now at once; queue a later one, saying when it takes effect."""
+    if item.time == model.now:
+        model.intervene_now(item)
+        print(f"done at {model.now:%Y-%m-%d %H:%M}: {item.describe()} (resume the run to see what follows)")
+        return
+    model.timeline.add(item)
+    print(f"queued: {item.describe()}; it takes effect when the run reaches that time (run.py resume {run})")

@@ -1,0 +1,194 @@
+"""Interventions as data: what a user does to a town, and when (the paper's user controls, section 3.1.2 and 3.2).
+
+An intervention is a record (time, kind, target, text) of one of three kinds:
+
+- `whisper`: a memory handed to one agent or several, the paper's inner voice ("You are going to run for mayor");
+- `object`: an object of the world tree takes a state written in plain words ("burning"); the agents who see it
+  notice it as any event and may react to it, and the world's own rules set it back (an agent who uses the object
+  leaves it idle);
+- `broadcast`: a memory every agent gets, as news heard on the radio.
+
+A `Timeline` holds a run's interventions in time order and how many are applied. The model applies each at the start
+of the first step at or after its time and records it in the event log; the timeline is part of the checkpoint, so
+a run killed and resumed applies them at the same steps as a run in one go. They come from a scenario file's
+`interventions` field, a file given with `--interventions` (TOML `[[interventions]]` tables or a JSON list), a batch
+grid's `[[interventions]]`, `run.py set`, and `run.py fork`.
+"""
+
+import json
+import tomllib
+from bisect import bisect_right
+from datetime import datetime
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+KINDS = ("whisper", "object", "broadcast")
+# A text is one memory or one object's state: a paragraph at most (as a whisper on the command line).
+LONGEST_TEXT = 2000
+
+
+class InterventionError(ValueError):
+    """Interventions that cannot be used; the message names the file, the entry, the field and the fix."""
+
+
+class Intervention(BaseModel):
+    """One change to the town at a simulated time.
+
+    Attributes:
+        time: When it happens (applied at the start of the first step at or after it).
+        kind: "whisper", "object" or "broadcast".
+        target: Whom or what: an agent's name or a list of names (whisper), an object's address (object), nothing
+            (broadcast: everyone).
+        text: The memory (whisper, broadcast) or the object's new state ("burning", "out of order").
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    time: datetime
+    kind: Literal["whisper", "object", "broadcast"]
+    target: str | tuple[str, ...] = ""
+    text: str = Field(min_length=1, max_length=LONGEST_TEXT)
+
+    @field_validator("text")
+    @classmethod
+    def _plain_text(cls, text: str) -> str:
+        stripped = text.strip()
+        if not stripped:
+            raise ValueError("is empty; give a sentence")
+        if any(ord(char) < 32 and char not in "\n\t" for char in stripped):
+            raise ValueError("holds control characters; give plain text")
+        return stripped
+
+    @field_validator("target", mode="before")
+    @classmethod
+    def _names(cls, target):
+        if isinstance(target, list):
+            return tuple(target)
+        return target
+
+    @model_validator(mode="after")
+    def _target_fits_kind(self) -> "Intervention":
+        if self.kind == "whisper" and not self.targets:
+            raise ValueError("a whisper needs a target: an agent's name or a list of names")
+        if self.kind == "object" and (not isinstance(self.target, str) or self.target.count(":") != 3):
+            raise ValueError("an object's target is its full address, e.g. 'the Ville:Hobbs Cafe:cafe:piano'")
+        if self.kind == "broadcast" and self.targets:
+            raise ValueError("a broadcast reaches everyone; leave its target out")
+        return self
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        """The target as a tuple of names or addresses (empty for a broadcast)."""
+        if isinstance(self.target, str):
+            return (self.target,) if self.target.strip() else ()
+        return tuple(name for name in self.target if name.strip())
+
+    def describe(self) -> str:
+        """One line for people: when, what, to whom."""
+        when = f"{self.time:%Y-%m-%d %H:%M}"
+        if self.kind == "object":
+            return f"{when} {self.target} is {self.text}"
+        if self.kind == "broadcast":
+            return f"{when} everyone hears: {self.text}"
+        return f"{when} whisper to {', '.join(self.targets)}: {self.text}"
+
+
+class Timeline:
+    """A run's interventions in time order (equal times in the order given), and how many are applied."""
+
+    def __init__(self, interventions: list[Intervention] | tuple[Intervention, ...] = ()):
+        self.items: list[Intervention] = sorted(interventions, key=lambda item: item.time)
+        self.applied = 0
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def add(self, intervention: Intervention) -> None:
+        """Insert after every intervention at the same time or earlier.
+
+        Raises:
+            ValueError: If one already applied comes after it (a past that has happened cannot take it).
+        """
+        at = bisect_right([item.time for item in self.items], intervention.time)
+        if at < self.applied:
+            raise ValueError(f"{intervention.describe()}: interventions after it are applied already")
+        self.items.insert(at, intervention)
+
+    def due(self, now: datetime) -> list[Intervention]:
+        """The interventions not yet applied whose time has come, in order."""
+        due = []
+        for item in self.items[self.applied :]:
+            if item.time > now:
+                break
+            due.append(item)
+        return due
+
+    def pending(self) -> list[Intervention]:
+        """The interventions still to apply."""
+        return self.items[self.applied :]
+
+    def get_state(self) -> dict:
+        """Plain data for checkpoints."""
+        return {"items": [item.model_dump(mode="json") for item in self.items], "applied": self.applied}
+
+    def set_state(self, state: dict) -> None:
+        """Restore what `get_state` saved."""
+        self.items = [Intervention.model_validate(item) for item in state["items"]]
+        self.applied = state["applied"]
+
+
+def parse_interventions(entries: object, source: str) -> list[Intervention]:
+    """Interventions from plain data (a list of tables), each checked.
+
+    Raises:
+        InterventionError: Naming the source, the entry and the field, and the fix.
+    """
+    if not isinstance(entries, list):
+        raise InterventionError(
+            f"{source}: interventions must be a list of tables with time, kind, target and text; "
+            "in TOML write each as [[interventions]]"
+        )
+    parsed = []
+    for index, entry in enumerate(entries):
+        try:
+            parsed.append(Intervention.model_validate(entry))
+        except ValidationError as error:
+            first = error.errors()[0]
+            field = ".".join(str(part) for part in first["loc"] if not isinstance(part, int)) or "(entry)"
+            message = first["msg"].removeprefix("Value error, ")
+            raise InterventionError(
+                f"{source}: intervention {index + 1}, field {field!r}: {message}; kinds are {', '.join(KINDS)}"
+            ) from None
+    return parsed
+
+
+def load_interventions(path: str | Path) -> list[Intervention]:
+    """Interventions from a file: TOML (`[[interventions]]` tables) or JSON (a list, or {"interventions": [...]}).
+
+    Raises:
+        InterventionError: If the file is missing, does not parse, or an entry is wrong.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise InterventionError(f"{path}: cannot be read ({error.strerror}); give an interventions file") from None
+    try:
+        data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
+        raise InterventionError(f"{path}: does not parse ({error}); fix the syntax") from None
+    entries = data.get("interventions") if isinstance(data, dict) else data
+    if entries is None:
+        raise InterventionError(f"{path}: no interventions; write each as an [[interventions]] table")
+    return parse_interventions(entries, str(path))
+
+
+__all__ = [
+    "KINDS",
+    "Intervention",
+    "InterventionError",
+    "Timeline",
+    "load_interventions",
+    "parse_interventions",
+]

@@ -1,0 +1,131 @@
+"""Forks: a run kept at checkpoints, forked at a moment with a change, replays its past exactly and differs only after.
+
+The fork's contract: with no change it reproduces its source (event log, metrics, final checkpoint), at no model
+call when the source's answers are cached; with a change it equals its source before the change's moment.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agents.language.loopback_server import LoopbackServer
+from memory import MemoryStore
+from smallville.cli import main
+from smallville.run_folder import RunFolder
+from tests.smallville.run_folders import events, final_state, metrics
+from tests.smallville.test_faults_inputs import FAST
+
+DAY = [*FAST, "--until", "2023-02-13T10:00", "--seconds-per-step", "30"]
+AT = "2023-02-13T08:20"
+KLAUS = "Klaus Mueller"
+LIBRARY = "The library closes early on Friday"
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory) -> Path:
+    """A morning kept every 40 minutes (off the hourly checkpoints), to fork from."""
+    out = tmp_path_factory.mktemp("fork") / "source"
+    assert main(["simulate", *DAY, "--keep-checkpoints", "every 40m", "--out", str(out)]) == 0
+    return out
+
+
+def before(entries: list[tuple], moment: str) -> list[tuple]:
+    return [entry for entry in entries if entry[0] < moment]
+
+
+def test_keeping_checkpoints_does_not_change_the_run(source, tmp_path):
+    plain = tmp_path / "plain"
+    assert main(["simulate", *DAY, "--out", str(plain)]) == 0
+    assert events(plain) == events(source) and metrics(plain) == metrics(source)
+    kept = sorted(path.stem for path in (source / "checkpoint" / "kept").glob("*.json"))
+    assert kept == [f"20230213T{hour:02d}{minute:02d}00" for hour, minute in
+                    [(0, 0), (0, 40), (1, 20), (2, 0), (2, 40), (3, 20), (4, 0), (4, 40), (5, 20), (6, 0), (6, 40),
+                     (7, 20), (8, 0), (8, 40), (9, 20), (10, 0)]]  # fmt: skip
+
+
+def test_a_fork_with_no_change_reproduces_its_source(source, tmp_path):
+    fork = tmp_path / "fork"
+    assert main(["fork", str(source), "--at", AT, "--out", str(fork)]) == 0
+    assert events(fork) == events(source)
+    assert metrics(fork) == metrics(source)
+    assert final_state(fork) == final_state(source)
+    config = json.loads((fork / "config.json").read_text())
+    assert config["forked_from"] == {"run": str(source), "at": f"{AT}:00", "changes": [], "parameters": {}}
+
+
+def test_a_fork_with_a_whisper_differs_only_from_its_moment(source, tmp_path):
+    fork = tmp_path / "whisper"
+    assert main(["fork", str(source), "--at", AT, "--out", str(fork), "--whisper", KLAUS, LIBRARY]) == 0
+    assert before(events(fork), AT) == before(events(source), AT)
+    changed = [entry for entry in events(fork) if entry not in events(source)]
+    assert changed[0] == (f"{AT}:00", KLAUS, "intervention", LIBRARY)
+    with MemoryStore(fork / "memory.sqlite") as store:
+        texts = [node.description for node in store.load(KLAUS)]
+    assert LIBRARY in texts
+
+
+def test_a_fork_with_new_parameters_keeps_them_from_its_moment_on(source, tmp_path):
+    fork = tmp_path / "ablated"
+    assert main(["fork", str(source), "--at", AT, "--out", str(fork), "--thinking-steps", "0"]) == 0
+    config = json.loads((fork / "config.json").read_text())
+    assert config["thinking_steps"] == 0 and config["forked_from"]["parameters"] == {"thinking_steps": 0}
+    assert before(events(fork), AT) == before(events(source), AT)
+    assert events(fork) != events(source)
+
+
+REFUSED = {
+    "after the last checkpoint": (["--at", "2023-02-13T11:00"], "after the run's last checkpoint"),
+    "another town": (["--at", AT, "--scenario", "the_ville_n25"], "--scenario: a fork keeps its run's town"),
+    "an unknown agent": (["--at", AT, "--whisper", "Sam Moore", "hi"], "no agent named 'Sam Moore'"),
+    "a wrong object": (["--at", AT, "--set", "the Ville:Hobbs Cafe:cafe:pianno", "on fire"], "the nearest"),
+}
+
+
+@pytest.mark.parametrize("argv, expected", REFUSED.values(), ids=list(REFUSED))
+def test_a_fork_that_cannot_be_made_is_one_line_and_leaves_no_folder(source, tmp_path, capsys, argv, expected):
+    fork = tmp_path / "refused"
+    assert main(["fork", str(source), "--out", str(fork), *argv]) == 1
+    error = capsys.readouterr().err.strip()
+    assert expected in error and error.count("\n") == 0
+    assert not fork.exists()
+
+
+def test_a_run_that_keeps_no_checkpoints_forks_only_at_its_last(tmp_path, capsys):
+    plain = tmp_path / "plain"
+    assert main(["simulate", *FAST, "--until", "2023-02-13T01:00", "--out", str(plain)]) == 0
+    assert main(["fork", str(plain), "--at", "2023-02-13T00:30", "--out", str(tmp_path / "early")]) == 1
+    assert "--keep-checkpoints" in capsys.readouterr().err
+    fork = tmp_path / "last"
+    argv = ["fork", str(plain), "--at", "2023-02-13T01:00", "--out", str(fork), "--until", "2023-02-13T01:30"]
+    assert main(argv) == 0
+    assert events(fork)[: len(events(plain))] == events(plain)
+    assert RunFolder(fork).exists()
+
+
+@pytest.mark.slow
+def test_a_fork_of_a_cached_real_model_run_costs_no_call_and_replays_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-loopback")
+    cache = tmp_path / "cache.sqlite"
+    with LoopbackServer() as server:
+        real = ["--llm", "openai/loopback", "--api-base", server.url, "--cache", str(cache)]
+        argv = [*FAST, "--until", "2023-02-13T08:00", "--seconds-per-step", "60", *real]
+        source = tmp_path / "source"
+        assert main(["simulate", *argv, "--keep-checkpoints", "every 1h", "--out", str(source)]) == 0
+        made = server.stats.requests
+        assert made > 10
+        fork = tmp_path / "fork"
+        assert main(["fork", str(source), "--at", "2023-02-13T07:30", "--out", str(fork)]) == 0
+        assert server.stats.requests == made  # the shared past and the unchanged future: all from the cache
+        assert events(fork) == events(source)
+        forked, original = final_state(fork), final_state(source)
+        forked_calls, original_calls = forked.pop("covered_calls"), original.pop("covered_calls")
+        assert forked == original
+        asked = lambda calls: sorted((call["agent"], call["kind"]) for call in calls)  # noqa: E731 - in arrival order
+        assert asked(forked_calls) == asked(original_calls)
+        assert sum(call["calls"] for call in forked_calls) < sum(call["calls"] for call in original_calls)
+        whisper = tmp_path / "whisper"
+        argv = ["fork", str(source), "--at", "2023-02-13T07:30", "--out", str(whisper), "--whisper", KLAUS, LIBRARY]
+        assert main(argv) == 0
+        assert server.stats.requests > made  # the whisper's importance, and what follows from it
+    assert before(events(whisper), "2023-02-13T07:30") == before(events(source), "2023-02-13T07:30")
