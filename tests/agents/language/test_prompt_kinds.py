@@ -80,7 +80,7 @@ def _user(request) -> str:
 
 
 def test_a_day_asks_every_kind_of_the_simulation():
-    assert set(asked()) == set(SIMULATION_KINDS)
+    assert set(SIMULATION_KINDS) <= set(asked())  # (object reactions need an object in an unusual state)
 
 
 @pytest.mark.parametrize("kind", SIMULATION_KINDS)
