@@ -79,6 +79,7 @@ class SmallvilleModel(mesa.Model):
                 max_in_flight=values["max_in_flight"],
                 timeout_s=values["timeout"],
                 structured=values["structured_output"],
+                reasoning_effort=values["reasoning_effort"],
                 api_base=values["api_base"],
                 max_calls=values["max_calls"],
                 max_cost=values["max_cost"],

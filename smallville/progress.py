@@ -78,15 +78,20 @@ def print_summary(model, wall_seconds: float, console: Console) -> None:
 
     people = max(1, len(model.people))
     calls = Table(title=f"Model calls ({model.gateway.config.model}), {len(model.people)} agents")
-    for column in ("request", "calls", "per agent", "tokens", "cost $", "retries", "repairs", "fallbacks"):
+    every = model.gateway.ledger.totals()
+    # A reasoning model's thinking tokens (part of the tokens) and its empty or cut-off answers asked again.
+    thinking = ("reasoning", "empty/cut") if every.reasoning_tokens or every.empty_answers + every.cut_answers else ()
+    for column in ("request", "calls", "per agent", "tokens", *thinking, "cost $", "retries", "repairs", "fallbacks"):
         calls.add_column(column, justify="left" if column == "request" else "right")
     rows = sorted(model.gateway.ledger.by_kind().items())
-    for kind, totals in [*rows, ("all", model.gateway.ledger.totals())]:
+    for kind, totals in [*rows, ("all", every)]:
+        reasoned = (str(totals.reasoning_tokens), f"{totals.empty_answers}/{totals.cut_answers}") if thinking else ()
         calls.add_row(
             kind,
             str(totals.calls),
             f"{totals.calls / people:.1f}",
             str(totals.prompt_tokens + totals.completion_tokens),
+            *reasoned,
             f"{totals.cost or 0:.4f}",
             str(totals.retries),
             str(totals.repairs),

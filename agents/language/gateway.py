@@ -19,6 +19,8 @@ from typing import Any
 
 from agents.language.accounting import CallRecord, Ledger
 from agents.language.backends import Backend, Completion, OfflineBackend, PermanentError, TransientError
+from agents.language.backends.reasoning import DEFAULT_EFFORT
+from agents.language.backends.reasoning import LEVELS as REASONING_EFFORTS
 from agents.language.cache import CachedResponse, ResponseCache, cache_key
 from agents.language.journal import AnswerJournal
 from agents.language.prompt_log import PromptLog
@@ -27,6 +29,8 @@ from agents.language.request import AnswerError, Request
 logger = logging.getLogger(__name__)
 
 OFFLINE = "offline"
+# An answer cut off by its token budget is asked again once with this many times the budget.
+CUT_BUDGET_FACTOR = 2
 # First wait before a retry, doubled each time (with at most this many seconds between tries).
 BACKOFF_S, MAX_BACKOFF_S = 0.5, 20.0
 # Seconds within which the same retried failure is logged again only at INFO (-v): the calls of 25 agents meeting one
@@ -118,6 +122,8 @@ class GatewayConfig:
     max_cost: float | None = None
     # Send each request's answer schema to providers that can enforce it (False: the prompt alone asks for JSON).
     structured: bool = True
+    # How much a reasoning model reasons (backends/reasoning.py: the nearest level each model takes).
+    reasoning_effort: str = DEFAULT_EFFORT
 
     def __post_init__(self) -> None:
         for name in (self.model, *self.routes.values()):
@@ -127,6 +133,10 @@ class GatewayConfig:
             raise ValueError("max_in_flight must be >= 1, max_retries >= 0 and timeout_s > 0")
         if self.replay and self.cache_path is None:
             raise ValueError("replay needs a cache: give cache_path")
+        if self.reasoning_effort not in REASONING_EFFORTS:
+            raise ValueError(
+                f"reasoning_effort must be one of {', '.join(REASONING_EFFORTS)}, got {self.reasoning_effort!r}"
+            )
 
     def model_for(self, kind: str) -> str:
         """The model a request kind is routed to."""
@@ -162,6 +172,7 @@ class Gateway:
                     timeout_s=self.config.timeout_s,
                     prices=self.config.prices,
                     structured=self.config.structured,
+                    reasoning_effort=self.config.reasoning_effort,
                 )
         return self._backends[model]
 
@@ -179,7 +190,7 @@ class Gateway:
             "seed": self.config.seed,
         }
         tally = _Tally()
-        completion = await self._complete(model, request, request.messages(), parameters, agent, tally)
+        completion = await self._whole(model, request, request.messages(), parameters, agent, tally)
         repaired = fallback = False
         try:
             answer = request.parse(completion.text)
@@ -187,7 +198,7 @@ class Gateway:
             repaired = True
             logger.info("%s: %s answer for %s did not parse (%s); asking once more", model, request.kind, agent, error)
             messages = request.repair_messages(completion.text, str(error))
-            completion = await self._complete(model, request, messages, parameters, agent, tally)
+            completion = await self._whole(model, request, messages, parameters, agent, tally)
             try:
                 answer = request.parse(completion.text)
             except AnswerError as second:
@@ -212,6 +223,9 @@ class Gateway:
                 fallback=fallback,
                 cached_tokens=tally.cached_tokens,
                 answer_format=completion.answer_format,
+                reasoning_tokens=tally.reasoning_tokens,
+                empty_answers=tally.unfinished["empty"],
+                cut_answers=tally.unfinished["cut"],
             )
         )
         return answer
@@ -219,6 +233,21 @@ class Gateway:
     async def ask_all(self, asks: Sequence[tuple[Request, str]]) -> list[Any]:
         """Several requests at once (under the in-flight cap); answers in the same order."""
         return list(await asyncio.gather(*(self.ask(request, agent) for request, agent in asks)))
+
+    async def _whole(self, model, request, messages, parameters, agent, tally) -> Completion:
+        """A completion, asked once more if it came back empty or cut off by its token budget.
+
+        A reasoning model that thought too long leaves either; a cut answer is asked again with twice the budget, and
+        both are counted. A second such answer goes on to the parser, which sends it to the repair.
+        """
+        completion = await self._complete(model, request, messages, parameters, agent, tally)
+        if (unfinished := completion.unfinished) is None:
+            return completion
+        tally.unfinished[unfinished] += 1
+        if unfinished == "cut" and parameters.get("max_tokens"):
+            parameters = {**parameters, "max_tokens": parameters["max_tokens"] * CUT_BUDGET_FACTOR}
+        logger.info("%s: %s answer for %s came back %s; asking again", model, request.kind, agent, unfinished)
+        return await self._complete(model, request, messages, parameters, agent, tally)
 
     async def _complete(self, model, request, messages, parameters, agent, tally) -> Completion:
         completion = await self._answer(model, request, messages, parameters, agent, tally)
@@ -248,7 +277,7 @@ class Gateway:
         tally.add(completion)
         if journal is not None:
             journal.keep(key, completion, tally.retries - retries)
-        if self.cache is not None:
+        if self.cache is not None and completion.unfinished is None:  # a cache must not replay a cut-off answer
             self.cache.put(
                 key,
                 model,
@@ -321,11 +350,14 @@ class _Tally:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cached_tokens: int = 0
+    reasoning_tokens: int = 0
     cost: float | None = 0.0
     retries: int = 0
+    unfinished: dict[str, int] = field(default_factory=lambda: {"empty": 0, "cut": 0})
 
     def add(self, completion: Completion) -> None:
         self.calls += 1
+        self.reasoning_tokens += completion.reasoning_tokens
         self.prompt_tokens += completion.prompt_tokens
         self.completion_tokens += completion.completion_tokens
         self.cached_tokens += completion.cached_tokens

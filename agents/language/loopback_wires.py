@@ -44,47 +44,64 @@ def anthropic_messages(body: dict) -> list[dict]:
     return head + openai_messages(body)
 
 
-def openai_response(model: str, text: str, prompt: int, cached: int) -> dict:
-    """An OpenAI chat completion, with cached prompt tokens as OpenAI reports them."""
-    completion = count_tokens(text)
+# Reasoning tokens the server says a model spent when the request asked for an effort (OpenAI's field).
+REASONING_TOKENS = 64
+# How each format says the token budget cut the answer off.
+CUT_REASONS = {"openai": "length", "ollama": "length", "anthropic": "max_tokens"}
+
+
+def openai_response(model: str, text: str, prompt: int, cached: int, cut: bool = False, reasoned: bool = False) -> dict:
+    """An OpenAI chat completion, with cached prompt tokens as OpenAI reports them (and reasoning tokens, if asked)."""
+    thought = REASONING_TOKENS if reasoned else 0
+    completion = count_tokens(text) + thought
     return {
         "id": "loopback",
         "object": "chat.completion",
         "created": int(time.time()),
         "model": model,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": text},
+                "finish_reason": "length" if cut else "stop",
+            }
+        ],
         "usage": {
             "prompt_tokens": prompt,
             "completion_tokens": completion,
             "total_tokens": prompt + completion,
             "prompt_tokens_details": {"cached_tokens": cached},
+            "completion_tokens_details": {"reasoning_tokens": thought},
         },
     }
 
 
-def ollama_response(model: str, text: str, prompt: int, cached: int) -> dict:
+def ollama_response(model: str, text: str, prompt: int, cached: int, cut: bool = False, reasoned: bool = False) -> dict:
     """The answer of ollama's /api/chat (stream false); ollama reports no cached tokens."""
-    del cached
+    del cached, reasoned
     return {
         "model": model,
         "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "message": {"role": "assistant", "content": text},
         "done": True,
-        "done_reason": "stop",
+        "done_reason": "length" if cut else "stop",
         "prompt_eval_count": prompt,
         "eval_count": count_tokens(text),
     }
 
 
-def anthropic_response(model: str, text: str, prompt: int, cached: int) -> dict:
+def anthropic_response(
+    model: str, text: str, prompt: int, cached: int, cut: bool = False, reasoned: bool = False
+) -> dict:
     """Anthropic's message: input_tokens excludes the tokens read from the cache, reported apart."""
+    del reasoned
     return {
         "id": "msg_loopback",
         "type": "message",
         "role": "assistant",
         "model": model,
         "content": [{"type": "text", "text": text}],
-        "stop_reason": "end_turn",
+        "stop_reason": "max_tokens" if cut else "end_turn",
         "stop_sequence": None,
         "usage": {
             "input_tokens": prompt - cached,
