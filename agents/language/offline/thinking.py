@@ -1,4 +1,4 @@
-"""The offline mind's inner life: importance, reflection, the day's summary, interview answers, judging."""
+"""The offline mind's inner life: importance, reflection, the day's summary."""
 
 import re
 from collections import Counter
@@ -11,8 +11,6 @@ from agents.language.requests import (
     DaySummaryRequest,
     ImportanceRequest,
     InsightsRequest,
-    InterviewRequest,
-    JudgeRequest,
     ReflectionQuestionsRequest,
 )
 from agents.language.requests.reflecting import LONGEST_STATUS
@@ -229,30 +227,6 @@ def _date_in(match: re.Match, year: int) -> date | None:
         return datetime.strptime(f"{match.group(1)} {match.group(2)} {year}", "%B %d %Y").date()
     except ValueError:
         return None
-
-
-def interview(request: InterviewRequest, seed: int) -> dict:
-    """The memories sharing the most words with the question, in the first person."""
-    del seed
-    keys = _words(request.question)
-    ranked = sorted(request.memories, key=lambda memory: -len(keys & _words(memory)))
-    relevant = [memory for memory in ranked if keys & _words(memory)][:2]
-    if not relevant:
-        return {"answer": "I don't really know anything about that."}
-    return {"answer": "Let me think. " + " ".join(gist(memory).rstrip(".") + "." for memory in relevant)}
-
-
-def judge(request: JudgeRequest, seed: int) -> dict:
-    """The answer with more specifics (names, numbers) and more words in common with the context."""
-    del seed
-    context = _words(request.context) | _words(request.question)
-
-    def specifics(answer: str) -> int:
-        return len(_NAME.findall(answer)) + len(re.findall(r"\d", answer)) + len(context & _words(answer))
-
-    a, b = specifics(request.answer_a), specifics(request.answer_b)
-    choice = "a" if a >= b else "b"
-    return {"choice": choice, "reason": f"answer {choice} is grounded in more specifics ({max(a, b)} vs {min(a, b)})"}
 
 
 def _words(text: str) -> set[str]:

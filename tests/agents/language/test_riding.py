@@ -88,5 +88,10 @@ def test_the_loopback_server_rates_on_the_side_of_every_carrier(kind):
 def test_importance_and_requests_without_a_schema_cannot_carry():
     with pytest.raises(ValueError, match="cannot carry"):
         scored(ImportanceRequest(KLAUS, MEMORIES))
+    interview = REQUESTS["interview"]
+
+    class Unschemed(type(interview)):
+        answer_model = None
+
     with pytest.raises(ValueError, match="cannot carry"):
-        scored(REQUESTS["interview"])
+        scored(Unschemed(interview.identity, interview.now, interview.question, interview.memories))
