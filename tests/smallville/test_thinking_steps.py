@@ -98,11 +98,12 @@ def test_a_line_of_talk_takes_its_own_steps_whatever_a_thought_takes(talk_thinki
     every other thought that asks a model takes 6 steps; with 6 a line waits 6 steps and the partner's comes after."""
     model = town(thinking_steps=6, talk_thinking_steps=talk_thinking_steps)
     longest = 0  # the most steps a thought in flight had still to go
-    while sum(entry["kind"] == "line" for entry in model.event_log) < 4 and model.now < datetime(2023, 2, 14):
+    while not any(entry["kind"] == "talk" for entry in model.event_log) and model.now < datetime(2023, 2, 14):
         model.step()
         longest = max([longest] + [model.thoughts[name].due - model.step_count + 1 for name in model.thoughts])
-    times = [datetime.fromisoformat(entry["time"]) for entry in model.event_log if entry["kind"] == "line"]
-    assert len(times) == 4
+    first_talk = list(itertools.takewhile(lambda entry: entry["kind"] != "talk", model.event_log))
+    times = [datetime.fromisoformat(entry["time"]) for entry in first_talk if entry["kind"] == "line"]
+    assert len(times) >= 3  # the first talk's lines
     assert {(later - earlier).total_seconds() for earlier, later in itertools.pairwise(times)} == {
         seconds_between_lines
     }
