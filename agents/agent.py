@@ -12,6 +12,7 @@ stream behind mesa-llm's Memory interface to any LLMAgent (examples/mesa_llm_mem
 """
 
 from collections.abc import Coroutine
+from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -60,10 +61,10 @@ class GenerativeAgent(CellAgent):
         super().__init__(model)
         self.cell = cell
         self.persona = persona
-        self.identity: Identity = persona.identity
         self.mind = mind
         self.memories = memories
         self.spatial = spatial
+        self.identity: Identity = self._knowing_places(persona.identity)
         self.plan = PlanState()
         self.talk = TalkState()
         self.social = SocialClock()
@@ -314,10 +315,16 @@ class GenerativeAgent(CellAgent):
         yesterday = ""
         if self.schedule is not None:
             await settle_pending(ask, self.identity, self.memories)
+<<<<<<< HEAD
             self.identity, yesterday = await summarize_day(
                 ask, self.identity, self.memories, self.schedule.day, now, config
             )
         self.reuse.keep_status(self.identity.currently)
+=======
+            self.identity = await summarize_day(ask, self.identity, self.memories, self.schedule.day, now, config)
+            yesterday = self.identity.currently
+        self.identity = self._knowing_places(self.identity)  # the places learned yesterday, for the whole day
+>>>>>>> main
         self.plan.schedule = await plan_day(ask, self.identity, self.memories, now, config, yesterday=yesterday)
         hourly = [[activity, minutes] for activity, minutes in self.schedule.hourly]
         self.journal.append(("plan", self.identity.currently, {"day": now.date().isoformat(), "blocks": hourly}))
@@ -423,6 +430,10 @@ class GenerativeAgent(CellAgent):
             shown = self._shown = (action, Event(self.name, predicate or "is", obj, action.description))
         state.place_agent(self.name, self.tile, shown[1])
 
+    def _knowing_places(self, identity: Identity) -> Identity:
+        """The identity with the places the agent may choose now, as every request's stable start lists them."""
+        return identity.with_world(self.spatial.choices(identity.name, identity.living_area))
+
     # --- checkpoints ------------------------------------------------------------------------------------------
 
     def get_state(self, *, stream: bool = True) -> dict:
@@ -440,6 +451,7 @@ class GenerativeAgent(CellAgent):
             "pending": [memory.get_state() for memory in self.memories.pending],
             "journal": [[kind, text, details] for kind, text, details in self.journal],  # a thought's, not yet applied
             "spatial": self.spatial.get_state(),
+            "world": self.identity.world,
         }
         if stream:
             self.memories.vectors_now()
@@ -457,6 +469,10 @@ class GenerativeAgent(CellAgent):
         self.memories.pending = [PendingMemory.from_state(memory) for memory in state["pending"]]
         self.journal = [(kind, text, details) for kind, text, details in state["journal"]]
         self.spatial.set_state(state["spatial"])
+        # The places as today's requests list them (learned since, they wait for tomorrow: the same prompts as a run
+        # that never stopped); a checkpoint from before they were kept lists today's.
+        world = state.get("world")
+        self.identity = replace(self.identity, world=world) if world else self._knowing_places(self.identity)
         self._quiet_look = None
         if "stream" in state:
             stream = MemoryStream.from_state(state["stream"])

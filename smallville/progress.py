@@ -61,17 +61,22 @@ def fallback_share(totals) -> float:
 def print_summary(model, wall_seconds: float, console: Console) -> None:
     """The end-of-run tables: the town (density, news, the gathering) and the model calls by request kind."""
     social = model.social
-    town = Table(title=f"The town, {model.start:%b %d %H:%M} to {model.now:%b %d %H:%M}")
+    town = Table(
+        title=f"The town, {model.start:%b %d %H:%M} to {model.now:%b %d %H:%M}",
+        caption="estimates from memory text and places; `run.py evaluate` measures by the paper's definitions",
+    )
     town.add_column("measure")
     town.add_column("value", justify="right")
     frame = model.datacollector.get_model_vars_dataframe()
     start_density = frame["density"].iloc[0] if len(frame) else social.density()
-    town.add_row("relationship density", f"{start_density:.3f} -> {social.density():.3f}")
+    town.add_row("relationship density (estimate)", f"{start_density:.3f} -> {social.density():.3f}")
     for fact in model.setting.facts:
         start = frame[f"aware_{fact.id}"].iloc[0] if len(frame) else 0
-        town.add_row(f"aware of {fact.id}", f"{100 * start:.0f}% -> {100 * social.aware_share(fact.id):.0f}%")
+        share = f"{100 * start:.0f}% -> {100 * social.aware_share(fact.id):.0f}%"
+        town.add_row(f"aware of {fact.id} (estimate)", share)
     if model.setting.gathering:
-        town.add_row(model.setting.gathering.name, ", ".join(sorted(social.attendees)) or "nobody (yet)")
+        there = ", ".join(sorted(social.attendees)) or "nobody (yet)"
+        town.add_row(f"at the {model.setting.gathering.name}'s place (estimate)", there)
     talks = sum(1 for entry in model.event_log if entry["kind"] == "talk")
     town.add_row("talks (this session)", str(talks))
     console.print(town)

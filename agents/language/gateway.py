@@ -19,12 +19,13 @@ from typing import Any
 
 from agents.language.accounting import CallRecord, Ledger
 from agents.language.backends import Backend, Completion, OfflineBackend, PermanentError, TransientError
+from agents.language.backends.prompt_cache import MIN_CACHED_TOKENS, min_cached_tokens
 from agents.language.backends.reasoning import DEFAULT_EFFORT
 from agents.language.backends.reasoning import LEVELS as REASONING_EFFORTS
 from agents.language.cache import CachedResponse, ResponseCache, cache_key
 from agents.language.journal import AnswerJournal
 from agents.language.prompt_log import PromptLog
-from agents.language.request import AnswerError, Request
+from agents.language.request import AnswerError, Request, long_prefix
 
 logger = logging.getLogger(__name__)
 
@@ -157,6 +158,7 @@ class Gateway:
         self._semaphore_loop = None
         self._warned: dict[str, float] = {}  # a retried failure's text: when it was last logged as a warning
         self.prompt_log: PromptLog | None = None  # set to keep every prompt and answer (prompt_log.py)
+        self._long_prefix: dict[str, bool] = {}  # a model: whether its requests start with the long prefix
 
     def backend(self, model: str) -> Backend:
         """The backend of a model name, built on first use."""
@@ -178,6 +180,16 @@ class Gateway:
 
     async def ask(self, request: Request, agent: str) -> Any:
         """The answer to a request: parsed, repaired once if needed, else the request's fallback."""
+        with long_prefix(self._caches_long_prefix(self.config.model_for(request.kind))):
+            return await self._ask(request, agent)
+
+    def _caches_long_prefix(self, model: str) -> bool:
+        """Whether the model's provider caches the long system prefix (at most MIN_CACHED_TOKENS long: it pays)."""
+        if model not in self._long_prefix:
+            self._long_prefix[model] = model == OFFLINE or min_cached_tokens(model) <= MIN_CACHED_TOKENS
+        return self._long_prefix[model]
+
+    async def _ask(self, request: Request, agent: str) -> Any:
         model = self.config.model_for(request.kind)
         if (report := _ON_ASK.get()) is not None:
             report()

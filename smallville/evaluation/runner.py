@@ -164,8 +164,8 @@ def _results(run: Path, log: list[dict], session: Session) -> Results:
     gathering = model.setting.gathering
     fact = gathering_fact(gathering, model.setting.facts)
     present = None
-    if gathering is not None and fact is not None:
-        invited = invitees(cascades, fact, gathering)
+    if gathering is not None:  # a gathering no tracked fact announces has no invitee
+        invited = invitees(cascades, fact, gathering) if fact is not None else set()
         present = attendance(log, gathering, fact, invited, checks, at, model.start)
     return Results(
         conditions=session.conditions,

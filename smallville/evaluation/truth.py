@@ -223,15 +223,19 @@ def scripted_backends() -> dict:
     return {"offline": ScriptedBackend(oracle)}
 
 
-def build_truth_town(folder: Path) -> Path:
-    """Write the ground-truth town's run folder (and its scenario, beside it); returns the folder."""
+def build_truth_town(folder: Path, *, facts: tuple[str, ...] = ("party", "exhibition")) -> Path:
+    """Write the ground-truth town's run folder (and its scenario, beside it); returns the folder.
+
+    `facts` are the tracked facts' ids; without "party", no fact announces the gathering: nobody is its invitee.
+    """
     from smallville.model import SmallvilleModel  # noqa: PLC0415 - heavy
     from smallville.run_store import RunStore  # noqa: PLC0415
 
     folder = Path(folder)
     folder.parent.mkdir(parents=True, exist_ok=True)
     scenario = folder.parent / f"{folder.name}-scenario.json"
-    scenario.write_text(json.dumps(SCENARIO, indent=2))
+    tracked = [fact for fact in SCENARIO["facts"] if fact["id"] in facts]
+    scenario.write_text(json.dumps({**SCENARIO, "facts": tracked}, indent=2))
     config = {"scenario_name": str(scenario), "llm": "offline", "embedder": "hashing"}
     model = SmallvilleModel(seed_memories=False, **config)
     try:

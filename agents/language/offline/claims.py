@@ -56,7 +56,6 @@ _REPORTING = re.compile(
     r"(?:\s+(?:me|us|him|her|them))?(?:\s+that)?)\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
-_TALKED_WITH = re.compile(r"^conversation with (?P<name>[^:]+):", re.IGNORECASE)
 _KNOWS_WHO = re.compile(r"^(?P<knower>.+?) knows who (?P<known>.+?) is\.?$")
 # Words that end a subject (the fact's first verb); the true auxiliaries among them carry no content.
 _VERB_MARKERS = frozenset({"is", "are", "was", "were", "has", "have", "had", "will", "got", "won", "lost", "knows"})
@@ -86,7 +85,6 @@ _IDENTIFIES = re.compile(
     r"\b(?:introduced|friends?|neighbou?rs?|classmates?|housemates?|colleagues?)\b",
     re.IGNORECASE,
 )
-_SIGHTING = re.compile(r"\b(?:seen|saw|see|noticed|watched|spotted)\b", re.IGNORECASE)
 # Stems shorter than this must match whole; longer words match on a shared prefix this long.
 PREFIX = 5
 # Share of the fact's core words an asserting text must hold.

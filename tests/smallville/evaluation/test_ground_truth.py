@@ -25,3 +25,12 @@ def test_every_measure_equals_the_truth_with_the_offline_judge(truth_town):
     assert "Carmen Ortiz,kind" not in (folder / "hallucinations.csv").read_text()
     told = next(r for r in shown if r["agent"] == "Klaus Mueller" and r["subject"] == "party")
     assert told["support"] and all(isinstance(node_id, int) for node_id in told["support"])  # memory ids recorded
+
+
+@pytest.mark.slow
+def test_a_gathering_no_fact_announces_has_no_invitee_who_came(tmp_path):
+    town = build_truth_town(tmp_path / "untold", facts=("exhibition",))
+    folder = evaluate_run(town, backends=scripted_backends(), conditions=["full", "persona_only"], repeats=1)
+    present = json.loads((folder / "measures.json").read_text())["attendance"]
+    assert (present["invited"], present["came"]) == (0, 0)
+    assert present["present"] == len(TRUTH.present)  # the same people were there
