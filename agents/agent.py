@@ -315,16 +315,11 @@ class GenerativeAgent(CellAgent):
         yesterday = ""
         if self.schedule is not None:
             await settle_pending(ask, self.identity, self.memories)
-<<<<<<< HEAD
             self.identity, yesterday = await summarize_day(
                 ask, self.identity, self.memories, self.schedule.day, now, config
             )
-        self.reuse.keep_status(self.identity.currently)
-=======
-            self.identity = await summarize_day(ask, self.identity, self.memories, self.schedule.day, now, config)
-            yesterday = self.identity.currently
         self.identity = self._knowing_places(self.identity)  # the places learned yesterday, for the whole day
->>>>>>> main
+        self.reuse.keep_status(self.identity.currently)
         self.plan.schedule = await plan_day(ask, self.identity, self.memories, now, config, yesterday=yesterday)
         hourly = [[activity, minutes] for activity, minutes in self.schedule.hourly]
         self.journal.append(("plan", self.identity.currently, {"day": now.date().isoformat(), "blocks": hourly}))
