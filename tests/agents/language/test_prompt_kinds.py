@@ -113,11 +113,16 @@ def test_no_prompt_lists_a_memory_twice(kind):
 
 @cache
 def _ville_places() -> list[str]:
-    """Every sector and arena name of the Ville (the places a prompt's examples must not name)."""
+    """The Ville's own names: its sectors ("Hobbs Cafe") and its objects of several words ("behind the cafe counter").
+
+    Kinds of place in general ("a kitchen", "a park") are how a prompt explains places; a place of the Ville named in
+    an example is what a model copies (the action prompt's only example was the party's venue).
+    """
     ville = load_ville(DATA_DIR / "the_ville")
     names = set(ville.sectors())
     for sector in ville.sectors():
-        names.update(ville.arenas(sector))
+        for arena in ville.arenas(sector):
+            names.update(name for name in ville.objects(sector, arena) if " " in name)
     return sorted(names)
 
 
@@ -126,6 +131,12 @@ def test_no_template_names_a_place_of_the_ville(template):
     text = (PROMPTS / template).read_text()
     named = [place for place in _ville_places() if re.search(rf"\b{re.escape(place)}\b", text, re.IGNORECASE)]
     assert not named, f"{template} names {named}: use a placeholder or an off-map example"
+
+
+def test_no_template_pushes_news():
+    """The original asks for what the character would say; "pass on news" made every talk a news exchange."""
+    for path in PROMPTS.glob("*.txt"):
+        assert not re.search(r"pass(es)? on (the )?news", path.read_text(), re.IGNORECASE), path.name
 
 
 @pytest.mark.parametrize("kind", SIMULATION_KINDS)
