@@ -285,7 +285,7 @@ class GenerativeAgent(CellAgent):
         errand = await tend(ask, self.identity, self.memories, view, event, self.social, self.mind.config)
         if errand is None:
             return
-        self.reuse.action_choices[errand.activity] = errand.choice
+        self.reuse.action_choices[Reuse.key(self.identity.currently, errand.activity)] = errand.choice
         self.journal.append(
             (
                 "reaction",

@@ -148,6 +148,11 @@ class Reuse:
     decompositions: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     action_choices: dict[str, ActionChoice] = field(default_factory=dict)
 
+    @staticmethod
+    def key(currently: str, *parts: object) -> str:
+        """The key of what was asked under this status: "<status key>|activity|minutes" or "<status key>|action"."""
+        return "|".join([status_key(currently), *map(str, parts)])
+
     def keep_status(self, currently: str) -> None:
         """Forget what was asked under another status (a new day's): it will not be reused."""
         prefix = status_key(currently) + "|"

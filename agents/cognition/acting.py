@@ -17,7 +17,7 @@ from agents.identity import Identity
 from agents.language.answers import ActionChoice, PlaceOption
 from agents.language.requests import ActionRequest
 from agents.language.requests.acting import MOST_ACTIONS
-from agents.records import PlanState, Reuse, status_key
+from agents.records import PlanState, Reuse
 from agents.schedule import DaySchedule, minute_of_day
 from agents.world_view import WorldView
 from environment import PathFinder, SpatialMemory, UnknownAddress, Unreachable, Ville
@@ -52,14 +52,13 @@ async def resolve_action(
     `known` holds what was resolved under the persona's status (records.Reuse: a new status asks again).
     """
     index, _, slot = schedule.slot_at(minute)
-    status = status_key(identity.currently)
-    if f"{status}|{slot.activity}" in known:
-        return known[f"{status}|{slot.activity}"]
+    if (key := Reuse.key(identity.currently, slot.activity)) in known:
+        return known[key]
     batch = [slot.activity]
     for later in schedule.slots[index + 1 :]:
         if len(batch) == MOST_ACTIONS or not later.final:
             break
-        unknown = f"{status}|{later.activity}" not in known
+        unknown = Reuse.key(identity.currently, later.activity) not in known
         if unknown and later.activity not in batch and not IN_PLACE.match(later.activity):
             batch.append(later.activity)
     request = ActionRequest(
@@ -70,8 +69,8 @@ async def resolve_action(
         places=place_options(spatial, identity),
     )
     choices = await ask(request)
-    known.update((f"{status}|{action}", choice) for action, choice in zip(batch, choices, strict=True))
-    return known[f"{status}|{slot.activity}"]
+    known.update((Reuse.key(identity.currently, action), choice) for action, choice in zip(batch, choices, strict=True))
+    return known[key]
 
 
 def choice_address(world: str, choice: ActionChoice) -> str:

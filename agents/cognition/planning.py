@@ -22,7 +22,7 @@ from agents.language.requests import (
     ScheduleRewriteRequest,
     WakeUpRequest,
 )
-from agents.records import status_key
+from agents.records import Reuse
 from agents.schedule import MINUTES_PER_DAY, DaySchedule
 from memory import NodeKind
 
@@ -114,7 +114,7 @@ async def decompose_slot(
     index, start, slot = schedule.slot_at(minute)
     if slot.final:
         return
-    key = f"{status_key(identity.currently)}|{slot.activity}|{slot.minutes}"
+    key = Reuse.key(identity.currently, slot.activity, slot.minutes)
     pieces = known.get(key)
     if pieces is None and slot.minutes < 5:
         pieces = [("finishing up", slot.minutes)]  # a sliver left by a reaction: not worth a call
