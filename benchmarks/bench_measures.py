@@ -32,7 +32,7 @@ from smallville.evaluation import Condition, evaluate_run, register
 from smallville.evaluation.conditions import CONDITIONS
 from smallville.evaluation.labelled import judge_labelled_set, load_labelled
 from smallville.evaluation.report import PAPER_FIGURES
-from smallville.evaluation.statistics import mean_interval, seeds_needed
+from smallville.evaluation.statistics import difference, mean_interval, seeds_needed
 from smallville.evaluation.truth import TRUTH, build_truth_town, mismatches, scripted_backends
 
 PARTS = ("judge", "truth", "control", "identical", "figures")
@@ -181,6 +181,12 @@ def figures_table(rows: list[dict], seeds: list[int]) -> str:
                              ("persona_only", 21.21)):  # fmt: skip
         add(f"TrueSkill mu, {condition}", [row["mu"][condition] for row in rows if condition in row["mu"]],
             str(paper), "-", 1, 2)  # fmt: skip
+    full = [row["mu"]["full"] for row in rows]
+    for condition, paper in (("no_reflection", 3.01), ("no_reflection_planning", 4.25), ("persona_only", 8.68)):
+        found = difference([row["mu"][condition] for row in rows], full, paired=True)
+        p = "-" if found.p != found.p else f"{found.p:.3g}"
+        lines.append(f"| mu full - {condition} | {found.mean:.2f} [{found.low:.2f}, {found.high:.2f}], "
+                     f"{found.test} p = {p} | {paper:.2f} | - | - |")  # fmt: skip
     return "\n".join(lines)
 
 
