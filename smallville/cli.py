@@ -187,6 +187,9 @@ def _add_view_commands(commands, add_model_options) -> None:
         "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)"
     )
     serve.add_argument("--port", type=option_types.port, default=8765, help="port (default: 8765)")
+    serve.add_argument(
+        "--beside", metavar="OTHER_RUN", help="replay another run beside RUN on the same time slider (e.g. its fork)"
+    )
     serve.set_defaults(handler="smallville.commands.serve:run")
     report = commands.add_parser(
         "report", help="plots and a summary of a run", description="Write PNG plots and summary.md into RUN/report."

@@ -1,12 +1,14 @@
 """The rich progress bar and the end-of-run summary table of the CLI."""
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+
+from smallville.baseline import OFFLINE_BASELINE, is_offline
 
 # Steps between two progress updates (redrawing costs more than a quiet step).
 REFRESH_EVERY = 30
@@ -58,8 +60,12 @@ def fallback_share(totals) -> float:
     return totals.fallbacks / totals.requests if totals.requests else 0.0
 
 
-def print_summary(model, wall_seconds: float, console: Console) -> None:
-    """The end-of-run tables: the town (density, news, the gathering) and the model calls by request kind."""
+def print_summary(model, wall_seconds: float, console: Console, first: Mapping | None = None) -> None:
+    """The end-of-run tables: the town (density, news, the gathering) and the model calls by request kind.
+
+    The "from -> to" figures start at `first`, the run's first recorded row (metrics/model.csv) when given: a
+    resumed model's own DataCollector starts at the resume, where the rebuilt town showed none of its ties yet.
+    """
     social = model.social
     town = Table(
         title=f"The town, {model.start:%b %d %H:%M} to {model.now:%b %d %H:%M}",
@@ -67,11 +73,13 @@ def print_summary(model, wall_seconds: float, console: Console) -> None:
     )
     town.add_column("measure")
     town.add_column("value", justify="right")
-    frame = model.datacollector.get_model_vars_dataframe()
-    start_density = frame["density"].iloc[0] if len(frame) else social.density()
+    if first is None:
+        frame = model.datacollector.get_model_vars_dataframe()
+        first = frame.iloc[0] if len(frame) else {}
+    start_density = float(first.get("density", social.density()))
     town.add_row("relationship density (estimate)", f"{start_density:.3f} -> {social.density():.3f}")
     for fact in model.setting.facts:
-        start = frame[f"aware_{fact.id}"].iloc[0] if len(frame) else 0
+        start = float(first.get(f"aware_{fact.id}", 0))
         share = f"{100 * start:.0f}% -> {100 * social.aware_share(fact.id):.0f}%"
         town.add_row(f"aware of {fact.id} (estimate)", share)
     if model.setting.gathering:
@@ -80,6 +88,8 @@ def print_summary(model, wall_seconds: float, console: Console) -> None:
     talks = sum(1 for entry in model.event_log if entry["kind"] == "talk")
     town.add_row("talks (this session)", str(talks))
     console.print(town)
+    if is_offline(model.gateway.config.model, model.gateway.config.routes):
+        console.print(OFFLINE_BASELINE, style="italic")
 
     people = max(1, len(model.people))
     calls = Table(title=f"Model calls ({model.gateway.config.model}), {len(model.people)} agents")

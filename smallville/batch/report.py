@@ -137,8 +137,7 @@ def _markdown(batch: Path, frame, summary, plots: list[Path], compared=None) -> 
         lines.append("|---|" + "---|" * len(summary))
         for measure in measures:
             cells = [_interval(row, measure) for _, row in summary.iterrows()]
-            label = f"{measure} (estimate)" if is_estimate(measure) else measure
-            lines.append(f"| {label} | " + " | ".join(cells) + " |")
+            lines.append(f"| {_label(measure)} | " + " | ".join(cells) + " |")
         lines += _seeds_needed(summary)
     if compared is not None and not compared.empty:
         lines += ["", "## Differences from the first condition (95% bootstrap interval; paired by seed when possible)",
@@ -147,7 +146,7 @@ def _markdown(batch: Path, frame, summary, plots: list[Path], compared=None) -> 
             interval = _interval({"d_mean": row["difference"], "d_ci_low": row["ci_low"],
                                   "d_ci_high": row["ci_high"]}, "d")  # fmt: skip
             p = "-" if math.isnan(row["p"]) else f"{row['p']:.3g}"
-            lines.append(f"| {row['condition']} | {row['measure']} | {interval} | {row['test']} | {p} |")
+            lines.append(f"| {row['condition']} | {_label(row['measure'])} | {interval} | {row['test']} | {p} |")
     lines += ["", *(f"![{path.stem}]({REPORT_DIR}/{path.name})" for path in plots), ""]
     return "\n".join(lines)
 
@@ -157,15 +156,24 @@ def _seeds_needed(summary) -> list[str]:
     from smallville.batch.summary import width_for  # noqa: PLC0415
 
     columns = [name for name in summary.columns if name.endswith("_seeds_needed")]
+    varied = [name for name in columns if any(_missing(value) or value > 2 for value in summary[name])]
     if not columns:
         return []
-    lines = ["", "Seeds needed for a 95% interval no wider than the width (from the spread over the seeds run):", ""]
+    lines = ["", "Seeds needed for a 95% interval no wider than the width, from the spread over the seeds run "
+             f"(the {len(columns) - len(varied)} other measures did not vary: 2 seeds):", ""]  # fmt: skip
+    if not varied:
+        return lines[:2]
     lines += ["| measure | width | " + " | ".join(summary["condition"]) + " |", "|---|---|" + "---|" * len(summary)]
-    for column in columns:
+    for column in varied:
         measure = column.removesuffix("_seeds_needed")
         values = ["-" if _missing(value) else str(int(value)) for value in summary[column]]
-        lines.append(f"| {measure} | {width_for(measure):g} | " + " | ".join(values) + " |")
+        lines.append(f"| {_label(measure)} | {width_for(measure):g} | " + " | ".join(values) + " |")
     return lines
+
+
+def _label(measure: str) -> str:
+    """A measure's name as the tables show it: estimates say so."""
+    return f"{measure} (estimate)" if is_estimate(measure) else measure
 
 
 def _missing(value) -> bool:

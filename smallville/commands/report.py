@@ -10,6 +10,7 @@ import sys
 from contextlib import closing
 from pathlib import Path
 
+from smallville.baseline import OFFLINE_BASELINE, is_offline
 from smallville.cli import UserError
 from smallville.run_check import (
     RunFolderError,
@@ -44,6 +45,9 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         raise UserError(f"{error.filename or folder.report}: cannot be written ({error.strerror})") from error
     print(f"report written to {folder.report} ({', '.join(path.name for path in written)})")
+    # The figures themselves, with the offline baseline's warning when it applies (summary.md's lines).
+    summary = (folder.report / "summary.md").read_text().splitlines()
+    print("\n".join(line.removeprefix("> ") for line in summary if line.startswith(("- ", "> "))))
     return 0
 
 
@@ -132,6 +136,8 @@ def _summary_markdown(folder: RunFolder, frame, facts: list[str], snapshot: Snap
         f"- relationship density (estimate): {first['density']:.3f} -> {last['density']:.3f} "
         "(paper: 0.167 -> 0.74 in two days)",
     ]
+    if is_offline(config.get("llm"), config.get("routes")):
+        lines[1:1] = ["", f"> {OFFLINE_BASELINE}", ""]
     for fact in facts:
         start, end = 100 * first[f"aware_{fact}"], 100 * last[f"aware_{fact}"]
         lines.append(f"- aware of `{fact}` (estimate): {start:.0f}% -> {end:.0f}%")

@@ -29,7 +29,12 @@ ROOT = Path(__file__).resolve().parents[2]
 def settings_for(args: argparse.Namespace) -> dict:
     """What the page builds: the replay of a run folder, or a model with the command line's arguments."""
     if args.replay_run:
-        return {"replay": str(Path(args.replay_run).resolve())}
+        settings = {"replay": str(Path(args.replay_run).resolve())}
+        if args.beside:  # a second run on the same time slider (smallville/app/side_by_side.py)
+            settings["beside"] = str(Path(args.beside).resolve())
+        return settings
+    if args.beside:
+        raise UserError("--beside: give a run to replay first: run.py serve RUN --beside OTHER_RUN")
     return {"model": model_kwargs(args)}
 
 
@@ -56,6 +61,8 @@ def check(settings: dict) -> None:
             if read_snapshot(folder) is None:
                 raise RunFolderError(f"{folder.root}: no checkpoint yet; wait for the run's first one")
             ReplayModel(run_folder=settings["replay"]).close()
+            if "beside" in settings:
+                ReplayModel(run_folder=settings["beside"]).close()
             return
         kwargs = settings["model"]
         check_models(kwargs["llm"], kwargs["routes"], kwargs["api_base"])

@@ -4,11 +4,12 @@ import csv
 import json
 from pathlib import Path
 
+from smallville.baseline import OFFLINE_BASELINE
 from smallville.evaluation.conditions import PAPER_HUMAN_MU
 from smallville.evaluation.results import Results, interval_text
 
 OFFLINE_NOTE = (
-    "Answered and judged by the offline mind: these figures test the code, not believability. "
+    f"{OFFLINE_BASELINE} Answered and judged by the offline mind: these figures test the code, not believability. "
     "Name a language model (--llm, --judge) for figures comparable with the paper's."
 )
 
