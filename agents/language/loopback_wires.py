@@ -1,5 +1,6 @@
-"""The wire formats the loopback server speaks besides OpenAI's: ollama's /api/chat, Anthropic's /v1/messages and
-Gemini's generateContent.
+"""The wire formats the loopback server speaks: OpenAI's, ollama's, Anthropic's and Gemini's.
+
+Besides OpenAI's chat completions: ollama's /api/chat, Anthropic's /v1/messages and Gemini's generateContent.
 
 Each format is two functions: the chat messages (OpenAI-style dicts) out of a request body, and a response body
 around an answer text with its usage. Usage counts the prompt with the reference tokenizer and, like the real
