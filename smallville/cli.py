@@ -55,6 +55,11 @@ def _add_run_commands(commands, add_model_options) -> None:
     add_model_options(simulate, "simulate")
     simulate.add_argument("--out", help="run folder to write (default: runs/<scenario>-<time>); must not exist")
     simulate.add_argument(
+        "--log-prompts",
+        metavar="FILE",
+        help="write every rendered prompt and its answer to FILE, one JSON object a line (docs/prompts.md)",
+    )
+    simulate.add_argument(
         "--checkpoint-minutes",
         type=option_types.checkpoint_minutes,
         default=60,

@@ -59,12 +59,20 @@ def _answer(prompt: str) -> str:  # noqa: PLR0911, PLR0912 - one branch a task
     if "out of the ordinary" in task:
         return json.dumps({"react": True, "reason": "it needs seeing to", "activity": "seeing to it", "minutes": 10})
     if "react" in task:
-        return json.dumps({"choice": "talk", "reason": "to say hello", "line": "Hello! How are you?"})
+        return json.dumps(
+            {
+                "choice": "talk",
+                "reason": "to say hello",
+                "relationship": "we are neighbours",
+                "line": "Hello! How are you?",
+            }
+        )
     if "next line" in task:
         said = len(
             re.findall(r"^[A-Z][a-z]+ [A-Z][a-z]+: ", prompt.rsplit("The conversation so far:", maxsplit=1)[-1], re.M)
         )
-        return json.dumps({"line": "Hello! Nice to see you.", "end": said >= 3})
+        turn = {"line": "Hello! Nice to see you.", "end": said >= 3}
+        return json.dumps({"relationship": "we are neighbours", **turn} if '"relationship"' in prompt else turn)
     if "summarize a conversation" in task:
         first, second = re.search(r"between (.+?) and (.+?):", prompt).groups()
         rating = {"chat": 3, "takeaway": 4}
