@@ -148,7 +148,7 @@ def sample_requests(judge: bool = False) -> dict:
         "insights": InsightsRequest(
             me, ((f"What do I know about {other.name}?", (1, 2)),), tuple(enumerate(memories[:2], start=1))
         ),
-        "day_summary": DaySummaryRequest(me, day, memories),
+        "day_summary": DaySummaryRequest(me, day, tuple((noon, memory) for memory in memories)),
         "interview": InterviewRequest(me, noon, "What are you up to these days?", memories),
         "scored": ScoredRequest(react, me.name, memories[:2]),
     }

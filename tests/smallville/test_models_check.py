@@ -18,6 +18,13 @@ FORMATS = [
 TOWN_KINDS = sorted(sample_requests())
 
 
+def test_the_check_asks_every_kind_the_agents_and_the_judge_ask():
+    from agents.language.requests import ALL_REQUESTS
+
+    asked = {request.kind for request in sample_requests(judge=True).values()} | {"scored"}
+    assert {cls.kind for cls in ALL_REQUESTS} <= asked
+
+
 @pytest.fixture
 def keys(monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-loopback")
