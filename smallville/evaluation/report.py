@@ -34,7 +34,10 @@ PAPER_FIGURES = {"party": "52%", "candidacy": "32%", "density": "0.74", "attenda
 def write_all(folder: Path, results: Results, *, offline: bool, header: str, ledger: dict) -> list[Path]:
     """Every table, plot and the summary; returns the paths written."""
     written = [_ratings(folder, results), _statistics(folder, results), _measures(folder, results)]
-    written += [_hallucinations(folder, results), _cascade(folder, results), *_plots(folder, results)]
+    written += [_hallucinations(folder, results), _cascade(folder, results), _relationships(folder, results)]
+    if results.attendance:
+        written.append(_attendance(folder, results))
+    written += _plots(folder, results)
     written.append(_summary(folder, results, offline=offline, header=header, ledger=ledger))
     return written
 
@@ -81,6 +84,23 @@ def _hallucinations(folder: Path, results: Results) -> Path:
 def _cascade(folder: Path, results: Results) -> Path:
     rows = [[c.fact, c.agent, c.how, c.source or "", c.when.isoformat() if c.when else ""] for c in results.cascades]
     return _write_csv(folder / "cascade.csv", ["fact", "agent", "how", "source", "when"], rows)
+
+
+def _relationships(folder: Path, results: Results) -> Path:
+    """Each grounded "A knows who B is" (the directed graph), and whether B knows A too (the paper's mutual edge)."""
+    edges = set(results.knows)
+    rows = [[a, b, "yes" if (b, a) in edges else "no"] for a, b in sorted(edges)]
+    return _write_csv(folder / "relationships.csv", ["agent", "knows", "mutual"], rows)
+
+
+def _attendance(folder: Path, results: Results) -> Path:
+    """Everyone invited or present, per window: invited, share of the window at the place, why there for it, came."""
+    rows = [
+        [window, agent, "yes" if invited else "no", f"{share:.3f}", why, "yes" if invited and why else "no"]
+        for window, agent, invited, share, why in results.attendance.rows
+    ]
+    header = ["window", "agent", "invited", "share of the window present", "there for it", "came"]
+    return _write_csv(folder / "attendance.csv", header, rows)
 
 
 def _plots(folder: Path, results: Results) -> list[Path]:
