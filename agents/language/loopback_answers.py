@@ -102,6 +102,13 @@ def _answer(prompt: str) -> str:  # noqa: PLR0911, PLR0912 - one branch a task
         return json.dumps({"summary": "A normal day.", "currently": "going about my life"})
     if "interviewer" in task:
         return json.dumps({"answer": "I am doing well, thank you."})
+    if "rank answers" in task:
+        labels = re.findall(r"^Answer ([A-Z]):", prompt, flags=re.MULTILINE)
+        return json.dumps({"reason": "the first is the most specific", "ranking": [[label] for label in labels]})
     if "believable" in task:
         return json.dumps({"choice": "a", "reason": "more specific"})
+    if "shows a fact" in task:
+        return json.dumps({"reason": "the answer says so", "shows": True})
+    if "memories support" in task:
+        return json.dumps({"reason": "the first memory says so", "supported_by": [1] if items else []})
     return json.dumps({"answer": "ok"})
