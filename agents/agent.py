@@ -240,10 +240,13 @@ class GenerativeAgent(CellAgent):
         elif candidates and isinstance(candidates[0], Event):  # an object in an unusual state, nearest first
             await self._tend(ask, view, candidates[0])
         else:
+            self.talk.relationship = None  # said for a talk that did not start
             outcome: ReactionOutcome = await react(
                 ask, self.identity, self.memories, view, candidates, self.social, self.mind.config
             )
             decision.talk_to = outcome.talk_to
+            if outcome.talk_to and outcome.relationship:
+                self.talk.relationship = (outcome.talk_to, outcome.relationship)
             if outcome.opening:
                 decision.line = ConversationTurn(line=outcome.opening, end=False)
             self.talk.rewrite = outcome.wait or self.talk.rewrite
@@ -282,7 +285,7 @@ class GenerativeAgent(CellAgent):
         errand = await tend(ask, self.identity, self.memories, view, event, self.social, self.mind.config)
         if errand is None:
             return
-        self.reuse.action_choices[errand.activity] = errand.choice
+        self.reuse.action_choices[Reuse.key(self.identity.currently, errand.activity)] = errand.choice
         self.journal.append(
             (
                 "reaction",
@@ -312,9 +315,11 @@ class GenerativeAgent(CellAgent):
         yesterday = ""
         if self.schedule is not None:
             await settle_pending(ask, self.identity, self.memories)
-            self.identity = await summarize_day(ask, self.identity, self.memories, self.schedule.day, now, config)
-            yesterday = self.identity.currently
+            self.identity, yesterday = await summarize_day(
+                ask, self.identity, self.memories, self.schedule.day, now, config
+            )
         self.identity = self._knowing_places(self.identity)  # the places learned yesterday, for the whole day
+        self.reuse.keep_status(self.identity.currently)
         self.plan.schedule = await plan_day(ask, self.identity, self.memories, now, config, yesterday=yesterday)
         hourly = [[activity, minutes] for activity, minutes in self.schedule.hourly]
         self.journal.append(("plan", self.identity.currently, {"day": now.date().isoformat(), "blocks": hourly}))
@@ -341,9 +346,13 @@ class GenerativeAgent(CellAgent):
     async def _converse(self, ask, view: WorldView, conversation: Conversation, decision: Decision) -> None:
         if conversation.says_next(self.name):
             place = view.ville.arena_address_at(self.tile)
+            partner = conversation.partner_of(self.name)
+            relationship = self.talk.relationship_with(partner)
             decision.line = await next_line(
-                ask, self.identity, self.memories, conversation, place, view.now, self.mind.config
+                ask, self.identity, self.memories, conversation, place, view.now, self.mind.config, relationship
             )
+            if decision.line.relationship:
+                self.talk.relationship = (partner, decision.line.relationship)
         elif conversation.ended and conversation.first == self.name:
             decision.summary = await summarize(ask, conversation)
 
@@ -359,6 +368,7 @@ class GenerativeAgent(CellAgent):
     def start_conversation(self, conversation: Conversation, now: datetime, minutes: int) -> None:
         """Stop where it stands and talk; the schedule is rewritten around the talk at the next step."""
         partner = conversation.partner_of(self.name)
+        conversation.doing.setdefault(self.name, self.action.description if self.action else "")
         self.talk.conversation = conversation
         description = f"talking with {partner}"
         ville = self.model.ville
@@ -374,6 +384,7 @@ class GenerativeAgent(CellAgent):
         self.social.chats[conversation.partner_of(self.name)] = now + timedelta(seconds=config.chat_cooldown_seconds)
         self.social.paused_until = now + timedelta(minutes=config.pause_after_talk_minutes)
         self.talk.conversation = None
+        self.talk.relationship = None
         if self.action is not None:
             self.action.minutes = 0
 

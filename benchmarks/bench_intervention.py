@@ -17,6 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
 from scipy.stats import bootstrap
 
 from smallville.batch import Budget, LocalExecutor, expand, prepare, results_frame, run_batch, validate_grid
@@ -82,7 +83,7 @@ def main() -> None:
         low, high = (
             (min(knowing), max(knowing))
             if len(set(knowing)) == 1
-            else bootstrap((knowing,), statistics.mean, n_resamples=2000, random_state=0).confidence_interval
+            else bootstrap((knowing,), np.mean, n_resamples=2000, random_state=0).confidence_interval
         )
         spread = statistics.stdev(knowing) if len(knowing) > 1 else 0.0
         print(f"{condition}: know the fact at the end: {knowing} -> mean {statistics.mean(knowing):.1f} "

@@ -38,6 +38,7 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
     _add_fork_commands(commands, add_model_options)
     _add_view_commands(commands, add_model_options)
     _add_study_commands(commands)
+    _add_models_command(commands)
     return parser
 
 
@@ -53,6 +54,11 @@ def _add_run_commands(commands, add_model_options) -> None:
     when.add_argument("--until", type=option_types.until, help="simulated end time, e.g. 2023-02-13T12:00")
     add_model_options(simulate, "simulate")
     simulate.add_argument("--out", help="run folder to write (default: runs/<scenario>-<time>); must not exist")
+    simulate.add_argument(
+        "--log-prompts",
+        metavar="FILE",
+        help="write every rendered prompt and its answer to FILE, one JSON object a line (docs/prompts.md)",
+    )
     simulate.add_argument(
         "--checkpoint-minutes",
         type=option_types.checkpoint_minutes,
@@ -222,6 +228,35 @@ def _add_study_commands(commands) -> None:
                 "dollars this command may spend (default: the run's budget)")  # fmt: skip
     evaluate.set_defaults(handler="smallville.commands.evaluate:run")
     _add_batch(commands)
+
+
+def _add_models_command(commands) -> None:
+    """`run.py models check`: whether a model can run a town, before a day is spent on it."""
+    models = commands.add_parser(
+        "models", help="check that a model can run a town", description="Check language models before a run."
+    )
+    actions = models.add_subparsers(dest="models_command", required=True, metavar="ACTION")
+    check = actions.add_parser(
+        "check",
+        help="one request of every kind, a table of how each went (exit 1: the model cannot run a town)",
+        description="Send one request of every kind, from a small fixed town, through the real gateway: the form "
+        "sent, parsed / repaired / fell back, latency, tokens and cost of each; exit 1 when the model cannot run a "
+        "town. No request leaves this machine for the offline mind.",
+    )
+    which = check.add_mutually_exclusive_group(required=True)
+    which.add_argument("--llm", help="a litellm model name, e.g. openai/gpt-5.4-mini")
+    which.add_argument("--matrix", metavar="A,B,C", help="several model names, comma-separated, side by side")
+    check.add_argument("--api-base", help="base URL of a server of one's own (llama.cpp, vLLM, ollama)")
+    check.add_argument("--judge", action="store_true", help="also the evaluation's kinds (judge, rank, fact checks)")
+    check.add_argument(
+        "--timeout", type=option_types.timeout, default=60.0, help="seconds a call may take (default: 60)"
+    )
+    check.add_argument(
+        "--reasoning-effort",
+        default="minimal",
+        help="none, minimal, low, medium or high: how much a reasoning model thinks (default: minimal)",
+    )
+    check.set_defaults(handler="smallville.commands.models:run")
 
 
 def _add_budget(parser: argparse.ArgumentParser, calls: str, cost: str) -> None:

@@ -277,7 +277,8 @@ _ABLATIONS = (
     Parameter(
         "reflection_threshold",
         _mind("reflection_threshold"),
-        "importance that triggers a reflection (the persona's when unset: 250)",
+        "importance that triggers a reflection: 'paper' (the paper's 150), 'data' (each persona's; 250 in the "
+        "25-agent data: the default), or a number",
         "ablations",
         parse=check.reflection_threshold,
     ),

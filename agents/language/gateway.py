@@ -24,6 +24,7 @@ from agents.language.backends.reasoning import DEFAULT_EFFORT
 from agents.language.backends.reasoning import LEVELS as REASONING_EFFORTS
 from agents.language.cache import CachedResponse, ResponseCache, cache_key
 from agents.language.journal import AnswerJournal
+from agents.language.prompt_log import PromptLog
 from agents.language.request import AnswerError, Request, long_prefix
 
 logger = logging.getLogger(__name__)
@@ -156,6 +157,7 @@ class Gateway:
         self._semaphore: asyncio.Semaphore | None = None
         self._semaphore_loop = None
         self._warned: dict[str, float] = {}  # a retried failure's text: when it was last logged as a warning
+        self.prompt_log: PromptLog | None = None  # set to keep every prompt and answer (prompt_log.py)
         self._long_prefix: dict[str, bool] = {}  # a model: whether its requests start with the long prefix
 
     def backend(self, model: str) -> Backend:
@@ -260,6 +262,14 @@ class Gateway:
         return await self._complete(model, request, messages, parameters, agent, tally)
 
     async def _complete(self, model, request, messages, parameters, agent, tally) -> Completion:
+        completion = await self._answer(model, request, messages, parameters, agent, tally)
+        if self.prompt_log is not None:
+            source = "cache" if completion.answer_format == "cache" else "model"
+            self.prompt_log.write(agent=agent, kind=request.kind, model=model, source=source, parameters=parameters,
+                                  messages=messages, answer=completion.text)  # fmt: skip
+        return completion
+
+    async def _answer(self, model, request, messages, parameters, agent, tally) -> Completion:
         key = cache_key(model, messages, parameters) if self.cache is not None else None
         if key is not None and (hit := self.cache.get(key)) is not None:
             return Completion(hit.text, hit.prompt_tokens, hit.completion_tokens, 0.0, answer_format="cache")
@@ -337,9 +347,11 @@ class Gateway:
                 await backend.aclose()
 
     def close(self) -> None:
-        """Close the cache."""
+        """Close the cache and the prompt log."""
         if self.cache is not None:
             self.cache.close()
+        if self.prompt_log is not None:
+            self.prompt_log.close()
 
 
 @dataclass

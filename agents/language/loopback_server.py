@@ -1,7 +1,7 @@
 """A fake model server on 127.0.0.1, for tests and benchmarks of the real litellm path, in three wire formats.
 
-OpenAI's chat completions (`openai/`, `hosted_vllm/`: `url`), ollama's /api/chat (`ollama_chat/`: `root`) and
-Anthropic's /v1/messages (`anthropic/`: `root`), all on one port.
+OpenAI's chat completions (`openai/`, `hosted_vllm/`: `url`), ollama's /api/chat (`ollama_chat/`: `root`),
+Anthropic's /v1/messages (`anthropic/`: `root`) and Gemini's generateContent (`gemini/`: `gemini`), all on one port.
 
 Started and stopped by the tests themselves (a context manager on a free port, in a background thread, with a
 maximum lifetime), with configurable latency (fixed, or spread as a hosted model's is), injected failures, and a count
@@ -91,6 +91,11 @@ class LoopbackServer:
         return f"http://127.0.0.1:{self.port}/v1"
 
     @property
+    def gemini(self) -> str:
+        """The base URL of Gemini's format (litellm adds /models/<model>:generateContent)."""
+        return f"http://127.0.0.1:{self.port}/v1beta"
+
+    @property
     def root(self) -> str:
         """The base URL of ollama's and Anthropic's formats."""
         return f"http://127.0.0.1:{self.port}"
@@ -107,6 +112,9 @@ class LoopbackServer:
 
     async def _anthropic(self, request: web.Request) -> web.Response:
         return await self._answer(request, wires.anthropic_messages, wires.anthropic_response)
+
+    async def _gemini(self, request: web.Request) -> web.Response:
+        return await self._answer(request, wires.gemini_messages, wires.gemini_response)
 
     def _refusal(self, body: dict) -> web.Response | None:
         answer_format = body.get("response_format") or {}
@@ -149,8 +157,15 @@ class LoopbackServer:
             self.stats.statuses[200] += 1
             prompt = sum(estimate_tokens(m["content"]) for m in messages)
             cached = min(prompt, self.prefix_cache.cached_tokens(messages))
-            reasoned = "reasoning_effort" in body
-            answer = respond(body.get("model", "loopback"), text, prompt, cached, cut=fault == "cut", reasoned=reasoned)
+            reasoned = "reasoning_effort" in body or "thinkingConfig" in (body.get("generationConfig") or {})
+            answer = respond(
+                body.get("model", request.match_info.get("target", "loopback")),
+                text,
+                prompt,
+                cached,
+                cut=fault == "cut",
+                reasoned=reasoned,
+            )
             return web.json_response(answer)
         finally:
             self.stats.in_flight -= 1
@@ -171,6 +186,7 @@ class LoopbackServer:
         app.router.add_post("/api/chat", self._ollama)
         app.router.add_post("/api/show", self._ollama_show)
         app.router.add_post("/v1/messages", self._anthropic)
+        app.router.add_post("/v1beta/models/{target}", self._gemini)
         runner = web.AppRunner(app)
         await runner.setup()
         site = web.TCPSite(runner, "127.0.0.1", self.port)

@@ -1,4 +1,6 @@
-"""The wire formats the loopback server speaks besides OpenAI's: ollama's /api/chat and Anthropic's /v1/messages.
+"""The wire formats the loopback server speaks: OpenAI's, ollama's, Anthropic's and Gemini's.
+
+Besides OpenAI's chat completions: ollama's /api/chat, Anthropic's /v1/messages and Gemini's generateContent.
 
 Each format is two functions: the chat messages (OpenAI-style dicts) out of a request body, and a response body
 around an answer text with its usage. Usage counts the prompt with the reference tokenizer and, like the real
@@ -48,6 +50,40 @@ def anthropic_messages(body: dict) -> list[dict]:
 REASONING_TOKENS = 64
 # How each format says the token budget cut the answer off.
 CUT_REASONS = {"openai": "length", "ollama": "length", "anthropic": "max_tokens"}
+
+
+def gemini_messages(body: dict) -> list[dict]:
+    """Gemini's generateContent: a system instruction apart, then contents of parts ("model" is the assistant)."""
+    system = body.get("system_instruction") or body.get("systemInstruction") or {}
+    head = [{"role": "system", "content": _text_of(system.get("parts"))}] if system.get("parts") else []
+    roles = {"model": "assistant"}
+    return head + [
+        {"role": roles.get(content.get("role", "user"), "user"), "content": _text_of(content.get("parts"))}
+        for content in body.get("contents", [])
+    ]
+
+
+def gemini_response(model: str, text: str, prompt: int, cached: int, cut: bool = False, reasoned: bool = False) -> dict:
+    """Gemini's answer: thinking tokens (thoughtsTokenCount) apart from the answer's, cached ones as it reports them."""
+    thought = REASONING_TOKENS if reasoned else 0
+    answer = count_tokens(text)
+    return {
+        "candidates": [
+            {
+                "content": {"role": "model", "parts": [{"text": text}]},
+                "finishReason": "MAX_TOKENS" if cut else "STOP",
+                "index": 0,
+            }
+        ],
+        "usageMetadata": {
+            "promptTokenCount": prompt,
+            "candidatesTokenCount": answer,
+            "thoughtsTokenCount": thought,
+            "cachedContentTokenCount": cached,
+            "totalTokenCount": prompt + answer + thought,
+        },
+        "modelVersion": model,
+    }
 
 
 def openai_response(model: str, text: str, prompt: int, cached: int, cut: bool = False, reasoned: bool = False) -> dict:

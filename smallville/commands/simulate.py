@@ -55,7 +55,7 @@ def _simulate(args: argparse.Namespace, stop: StopRequests) -> int:
     started = time.perf_counter()
     try:
         with console.status("loading the town (map, personas, seeded memories)..."):
-            model = SmallvilleModel(**kwargs)
+            model = SmallvilleModel(**kwargs, prompt_log=args.log_prompts)
     except BaseException as error:
         store.close()
         _loading_failed(error, out)

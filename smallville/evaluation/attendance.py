@@ -106,6 +106,8 @@ class Attendance:
     control: str = ""
     control_came: tuple[str, ...] = ()
     control_present: tuple[str, ...] = ()
+    # (window, agent, invited, share of the window at the place, why there for it or ""): attendance.csv's rows.
+    rows: tuple[tuple[str, str, bool, float, str], ...] = ()
 
     def as_dict(self) -> dict:
         """The figures of measures.json."""
@@ -168,14 +170,20 @@ def attendance(
         return None
     named = names_it(gathering, fact)
     said = {(r["agent"], r["subject"]) for r in checks if r["kind"] == "attendance" and r["shows"]}
-    figures = {}
+    figures, rows = {}, []
     for window in found:
-        present = present_in(log, gathering, window, until)
-        came = {
-            agent
-            for agent in present & invited
-            if there_for_it(log, agent, gathering.place, window, named) or (agent, window.label) in said
-        }
+        shares = presence(log, gathering.place, window, until)
+        present = {agent for agent, share in shares.items() if share >= ATTENDANCE_SHARE}
+        came = set()
+        for agent in sorted(present | invited):
+            why = ""
+            if agent in present and there_for_it(log, agent, gathering.place, window, named):
+                why = "its action or plan names it"
+            elif agent in present and (agent, window.label) in said:
+                why = "its interview says so"
+            if agent in invited and why:
+                came.add(agent)
+            rows.append((window.label, agent, agent in invited, round(shares.get(agent, 0.0), 3), why))
         figures[window.label] = (window, present, came)
     _, present, came = figures["gathering"]
     control, control_present, control_came = figures.get("control", (None, set(), set()))
@@ -186,4 +194,5 @@ def attendance(
         control=control.text() if control else "",
         control_came=tuple(sorted(control_came)),
         control_present=tuple(sorted(control_present)),
+        rows=tuple(rows),
     )

@@ -34,7 +34,10 @@ PAPER_FIGURES = {"party": "52%", "candidacy": "32%", "density": "0.74", "attenda
 def write_all(folder: Path, results: Results, *, offline: bool, header: str, ledger: dict) -> list[Path]:
     """Every table, plot and the summary; returns the paths written."""
     written = [_ratings(folder, results), _statistics(folder, results), _measures(folder, results)]
-    written += [_hallucinations(folder, results), _cascade(folder, results), *_plots(folder, results)]
+    written += [_hallucinations(folder, results), _cascade(folder, results), _relationships(folder, results)]
+    if results.attendance:
+        written.append(_attendance(folder, results))
+    written += _plots(folder, results)
     written.append(_summary(folder, results, offline=offline, header=header, ledger=ledger))
     return written
 
@@ -54,11 +57,15 @@ def _ratings(folder: Path, results: Results) -> Path:
 
 def _statistics(folder: Path, results: Results) -> Path:
     h, p = results.kruskal
-    rows = [["kruskal_wallis", "all", "", f"{h:.4f}", f"{p:.6g}", ""]]
+    rows = [["kruskal_wallis", "all", "", f"{h:.4f}", f"{p:.6g}", "", "", "", ""]]
     bias = results.bias
-    rows.append(["position_bias", "kept_order", "chance", f"{bias.kept_order:.4f}", f"{bias.chance:.6g}", ""])
-    rows += [["dunn", c.first, c.second, f"{c.z:.4f}", f"{c.p:.6g}", f"{c.p_holm:.6g}"] for c in results.comparisons]
-    return _write_csv(folder / "statistics.csv", ["test", "first", "second", "statistic", "p", "p_holm"], rows)
+    rows.append(
+        ["position_bias", "kept_order", "chance", f"{bias.kept_order:.4f}", f"{bias.chance:.6g}", "", "", "", ""]
+    )
+    rows += [["dunn", c.first, c.second, f"{c.z:.4f}", f"{c.p:.6g}", f"{c.p_holm:.6g}", f"{c.difference:.4f}",
+              f"{c.low:.4f}", f"{c.high:.4f}"] for c in results.comparisons]  # fmt: skip
+    header = ["test", "first", "second", "statistic", "p", "p_holm", "place_difference", "ci_low", "ci_high"]
+    return _write_csv(folder / "statistics.csv", header, rows)
 
 
 def _measures(folder: Path, results: Results) -> Path:
@@ -81,6 +88,23 @@ def _hallucinations(folder: Path, results: Results) -> Path:
 def _cascade(folder: Path, results: Results) -> Path:
     rows = [[c.fact, c.agent, c.how, c.source or "", c.when.isoformat() if c.when else ""] for c in results.cascades]
     return _write_csv(folder / "cascade.csv", ["fact", "agent", "how", "source", "when"], rows)
+
+
+def _relationships(folder: Path, results: Results) -> Path:
+    """Each grounded "A knows who B is" (the directed graph), and whether B knows A too (the paper's mutual edge)."""
+    edges = set(results.knows)
+    rows = [[a, b, "yes" if (b, a) in edges else "no"] for a, b in sorted(edges)]
+    return _write_csv(folder / "relationships.csv", ["agent", "knows", "mutual"], rows)
+
+
+def _attendance(folder: Path, results: Results) -> Path:
+    """Everyone invited or present, per window: invited, share of the window at the place, why there for it, came."""
+    rows = [
+        [window, agent, "yes" if invited else "no", f"{share:.3f}", why, "yes" if invited and why else "no"]
+        for window, agent, invited, share, why in results.attendance.rows
+    ]
+    header = ["window", "agent", "invited", "share of the window present", "there for it", "came"]
+    return _write_csv(folder / "attendance.csv", header, rows)
 
 
 def _plots(folder: Path, results: Results) -> list[Path]:
@@ -121,6 +145,14 @@ def _plots(folder: Path, results: Results) -> list[Path]:
     return [ratings_png, awareness_png]
 
 
+def _place_difference(comparison) -> str:
+    """How far apart two conditions rank ("B ranked 0.31 [0.22, 0.40] places lower on average, "), if paired."""
+    if comparison.difference != comparison.difference:  # NaN: not paired
+        return ""
+    interval = interval_text(comparison.difference, (comparison.low, comparison.high))
+    return f"{comparison.second} ranked {interval} places lower on average, "
+
+
 def _summary(folder: Path, results: Results, *, offline: bool, header: str, ledger: dict) -> Path:
     lines = [f"# Evaluation of {header}", ""]
     if offline:
@@ -135,9 +167,8 @@ def _summary(folder: Path, results: Results, *, offline: bool, header: str, ledg
     lines += [f"| (the paper's human crowdworkers) | | | | {PAPER_HUMAN_MU:.2f} |", ""]
     h, p = results.kruskal
     lines += [f"Kruskal-Wallis over ranks: H = {h:.2f}, p = {p:.3g}.", "", "Dunn's pairwise tests (Holm):", ""]
-    lines += [
-        f"- {c.first} vs {c.second}: z = {c.z:.2f}, p = {c.p:.3g}, Holm p = {c.p_holm:.3g}" for c in results.comparisons
-    ]
+    lines += [f"- {c.first} vs {c.second}: {_place_difference(c)}z = {c.z:.2f}, p = {c.p:.3g}, Holm p = {c.p_holm:.3g}"
+              for c in results.comparisons]  # fmt: skip
     lines += ["", f"Judge {results.bias.text()}."]
     lines += ["", "## End-to-end measures by interview (section 7)", "", DEFINITIONS, ""]
     lines += ["| measure | by the paper's definition [95% interval over agents] | the paper | estimate |"]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from agents.language.gateway import Gateway, check_models
 from smallville.evaluation.errors import EvaluationError
+from smallville.run_check import model_settings
 from smallville.run_folder import read_events
 from smallville.run_store import RunStore
 
@@ -40,10 +41,7 @@ def load_model(
 
     store = RunStore.open(run)
     try:
-        run_config = store.config()
-        run_config.pop("end", None)
-        run_config.pop("checkpoint_minutes", None)
-        model = SmallvilleModel(**run_config)
+        model = SmallvilleModel(**model_settings(store.config()))
         try:
             store.restore(model)
         except BaseException:

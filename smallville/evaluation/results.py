@@ -40,6 +40,7 @@ class Results:
     checked: int
     attendance: Attendance | None
     cascades: list[Learned] = field(default_factory=list)
+    knows: list[tuple[str, str]] = field(default_factory=list)
 
     def measures(self) -> dict:
         """measures.json: the figures by the paper's definitions, their intervals, and the estimates beside them."""
@@ -95,6 +96,7 @@ def end_to_end(checks: list[dict], names: list[str], facts: list[str]) -> dict:
     degrees = [mutual.degree(name) / (len(names) - 1) for name in names] if len(names) > 1 else []
     _, low, high = mean_interval(degrees)
     return {
+        "knows": sorted(directed.edges),
         "awareness": awareness,
         "awareness_interval": intervals,
         "density": density(mutual),

@@ -186,4 +186,5 @@ def _results(run: Path, log: list[dict], session: Session) -> Results:
         checked=figures["checked"],
         attendance=present,
         cascades=cascades,
+        knows=figures["knows"],
     )

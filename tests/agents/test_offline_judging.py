@@ -77,8 +77,10 @@ def test_the_host_speaking_of_herself_shows_her_own_fact():
         ("I've seen Wolfgang Schulz jogging around campus, but I don't really know him.", False),
         ("Wolfgang Schulz is having lunch at Hobbs Cafe.", False),
         ("I know Maria Lopez; she's my friend from class.", False),
+        ("Maria Lopez is talking with Wolfgang Schulz", False),
+        ("About Wolfgang Schulz: I have a secret crush on Maria Lopez", False),
     ],
-    ids=["identity", "talked", "seen-only", "sighting", "someone-else"],
+    ids=["identity", "talked", "seen-only", "sighting", "someone-else", "seen-talking", "a name-s-not-a-verb"],
 )
 def test_knowing_who_someone_is_is_not_having_seen_them(answer, shows):
     claim = "Ayesha Khan knows who Wolfgang Schulz is"

@@ -12,6 +12,7 @@ import pytest
 from agents.language.loopback_server import LoopbackServer
 from memory import MemoryStore
 from smallville.cli import main
+from smallville.run_check import RUN_KEYS, model_settings
 from smallville.run_folder import RunFolder
 from tests.smallville.run_folders import events, final_state, metrics
 from tests.smallville.test_faults_inputs import FAST
@@ -150,3 +151,12 @@ def test_a_fork_replays_its_sources_interventions_before_and_after_its_moment(tm
         ("2023-02-13T08:45:00", "", "intervention", "the shelf is on fire"),
     ]
     assert events(fork) == events(source)
+
+
+def test_a_forks_own_keys_never_reach_the_model(source, tmp_path):
+    fork = tmp_path / "fork"
+    assert main(["fork", str(source), "--at", AT, "--out", str(fork), "--until", "2023-02-13T09:00"]) == 0
+    config = json.loads((fork / "config.json").read_text())
+    assert {"forked_from", "keep_checkpoints", "end", "checkpoint_minutes"} <= set(config)
+    assert not set(model_settings(config)) & set(RUN_KEYS)
+    assert main(["interview", str(fork), KLAUS, "How are you?"]) == 0  # rebuilt from the fork's config

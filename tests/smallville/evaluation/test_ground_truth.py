@@ -23,6 +23,10 @@ def test_every_measure_equals_the_truth_with_the_offline_judge(truth_town):
     made_up = next(r for r in shown if r["agent"] == "Carmen Ortiz" and r["subject"] == "party")
     assert made_up["shows"] and not made_up["grounded"] and made_up["shown"]  # listed with what the judge saw
     assert "Carmen Ortiz,kind" not in (folder / "hallucinations.csv").read_text()
+    edges = (folder / "relationships.csv").read_text().splitlines()
+    assert len(edges) - 1 == len(TRUTH.directed) and "Wolfgang Schulz,Klaus Mueller,no" in edges
+    came = [line for line in (folder / "attendance.csv").read_text().splitlines() if line.endswith(",yes")]
+    assert came == ["gathering,Maria Lopez,yes,0.750,its action or plan names it,yes"]
     told = next(r for r in shown if r["agent"] == "Klaus Mueller" and r["subject"] == "party")
     assert told["support"] and all(isinstance(node_id, int) for node_id in told["support"])  # memory ids recorded
 

@@ -166,6 +166,10 @@ def test_attendance_is_invitees_who_came_for_it_beside_everyone_present_and_a_co
     assert result.control == "February 13, 5:00 pm to 7:00 pm"
     assert (result.control_came, result.control_present) == ((), ("Klaus Mueller",))
     assert result.text().startswith("1 of 2 invited came (4 present in all; control window February 13")
+    rows = {(window, agent): (invited, share, why) for window, agent, invited, share, why in result.rows}
+    assert rows[("gathering", "Maria Lopez")] == (True, 1.0, "its action or plan names it")
+    assert rows[("gathering", "Klaus Mueller")] == (True, 0.583, "")
+    assert rows[("gathering", "Carlos Gomez")] == (False, 0.625, "")
     came_says = attendance(LOG, GATHERING, PARTY, invited, [{**said[0], "subject": "gathering", "shows": True}],
                            UNTIL, START)  # fmt: skip
     assert came_says.came == ("Klaus Mueller", "Maria Lopez")  # his interview says he came for it
