@@ -18,6 +18,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from smallville.run_folder import CALL_COLUMNS, RunFolder, has_table, read_calls
+from smallville.simulated_time import SimulatedTime
 
 logger = logging.getLogger(__name__)
 
@@ -37,7 +38,7 @@ class RunConfig(BaseModel):
 
     model_config = ConfigDict(extra="allow")
     scenario_name: str = Field(min_length=1)
-    end: datetime
+    end: SimulatedTime
     checkpoint_minutes: float = Field(gt=0)
     embedder: str = Field(min_length=1)
     llm: str = Field(min_length=1)

@@ -16,6 +16,7 @@ def run(args: argparse.Namespace) -> int:
     from smallville.batch import (  # noqa: PLC0415 - the batch machinery loads only when it runs
         GridError,
         RichDisplay,
+        check_cells,
         expand,
         prepare,
         run_batch,
@@ -30,8 +31,7 @@ def run(args: argparse.Namespace) -> int:
         _share_cache(data, batch)
         grid = validate_grid(data, args.grid or "the command line")
         cells = expand(grid)
-        _check_scenarios(grid.scenarios, args.grid or "--scenario")
-        _check_models(cells, "--llm" if args.llm else args.grid or "--llm")
+        check_cells(grid, cells, args.grid or "the command line")
         prepare(batch, cells, data)
     except GridError as error:
         raise UserError(str(error)) from error
@@ -62,21 +62,21 @@ def report(batch: Path) -> int:
 
 def _grid_data(args: argparse.Namespace) -> dict:
     """The grid file's data (if any) with the flags laid over it."""
-    import tomllib  # noqa: PLC0415
-
     from smallville.batch import named_condition, parse_seeds  # noqa: PLC0415
+    from smallville.batch.grid import GridError, read_grid  # noqa: PLC0415
 
     data: dict = {}
     if args.grid:
         try:
-            data = tomllib.loads(Path(args.grid).read_text())
-        except OSError as error:
-            raise UserError(f"{args.grid}: cannot read the grid ({error.strerror})") from error
-        except tomllib.TOMLDecodeError as error:
-            raise UserError(f"{args.grid}: not valid TOML ({error}); fix the syntax") from error
+            data = read_grid(Path(args.grid))
+        except GridError as error:
+            raise UserError(str(error)) from error
     if args.conditions:
+        names = [name.strip() for name in args.conditions.split(",")]
+        if twice := sorted({name for name in names if names.count(name) > 1}):
+            raise UserError(f"--conditions: {', '.join(twice)} named twice; name each condition once")
         try:
-            data["conditions"] = {name: named_condition(name) for name in args.conditions.split(",")}
+            data["conditions"] = {name: named_condition(name) for name in names}
         except KeyError as error:
             raise UserError(f"--conditions: {error.args[0]}") from error
     if args.seeds is not None:
@@ -129,29 +129,6 @@ def _share_cache(data: dict, batch: Path) -> None:
         parameters["cache_path"] = str((batch / "cache.sqlite").resolve())
     if parameters.get("embedder", "minilm") != "hashing" and not parameters.get("embedding_cache"):
         parameters["embedding_cache"] = str((batch / "embeddings.sqlite").resolve())
-
-
-def _check_scenarios(scenarios: list[str], source: str) -> None:
-    from smallville.batch import GridError  # noqa: PLC0415
-    from smallville.scenario import ScenarioError, load_scenario  # noqa: PLC0415
-
-    for index, name in enumerate(scenarios):
-        try:
-            load_scenario(name)
-        except ScenarioError as error:
-            raise GridError(f"{source}: scenarios[{index}]: {error}") from error
-
-
-def _check_models(cells, source: str) -> None:
-    """As simulate checks them: a key not set is one line now, not every cell's first call failing four times."""
-    from agents import check_models  # noqa: PLC0415 - heavy
-    from smallville.batch import GridError  # noqa: PLC0415
-
-    for parameters in (cell.parameters for cell in cells):
-        try:
-            check_models(parameters.get("llm", "offline"), parameters.get("routes"), parameters.get("api_base"))
-        except ValueError as error:
-            raise GridError(f"{source}: {error}") from error
 
 
 def _default_name(args: argparse.Namespace, data: dict) -> str:

@@ -26,6 +26,21 @@ def open_store(run_folder: str, *, write: bool):
     return store
 
 
+def checked_town(kwargs: dict):
+    """The scenario of these settings, after the checks a batch grid's cells get too (smallville/checks.py).
+
+    Raises:
+        UserError: Naming the flag at fault.
+    """
+    from smallville.checks import SettingError, check_town  # noqa: PLC0415 - heavy
+    from smallville.parameters import BY_NAME  # noqa: PLC0415
+
+    try:
+        return check_town(kwargs)
+    except SettingError as error:
+        raise UserError(f"{BY_NAME[error.name].cli_flag}: {str(error).splitlines()[0]}") from None
+
+
 def build_model(store, *, overrides: dict | None = None, restore: bool = True, truncate: bool = True):
     """The run's model rebuilt from its config, brought to the store's checkpoint (when `restore`).
 

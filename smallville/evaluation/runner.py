@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
-from smallville.evaluation.battery import load_battery
+from smallville.evaluation.battery import check_fact_questions, load_battery
 from smallville.evaluation.conditions import resolve
 from smallville.evaluation.errors import EvaluationError
 from smallville.evaluation.interviews import Session, answer_phase, judge_phase, measure_phase
@@ -59,6 +59,7 @@ def evaluate_run(
     questions = load_battery(battery)
     model = load_model(run, llm=llm, judge=judge, api_base=api_base, budget=budget)
     try:
+        check_fact_questions(questions, [fact.id for fact in model.setting.facts], model.setting.name)
         at = _check_time(model, at)
         log = read_event_log(run)
         if at < model.now:
