@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from smallville.diagnosis import diagnose, read_only_uri
 from smallville.run_folder import CALL_COLUMNS, RunFolder, has_table, read_calls
 from smallville.simulated_time import SimulatedTime
 
@@ -120,6 +121,51 @@ def read_config(folder: RunFolder) -> dict:
     data.setdefault("thinking_steps", 0)
     data.setdefault("talk_thinking_steps", data.get("thinking_steps", 0))
     return data
+
+
+# What a resume may change (with a flag, or by hand: the same thing): the run's end and terms, the model's server.
+RUN_TERMS = frozenset(
+    {"end", "checkpoint_minutes", "keep_checkpoints", "forked_from", "max_calls", "max_cost", "api_base"}
+)
+
+
+def hand_edits(folder: RunFolder, config: dict) -> list[str]:
+    """Notes on the run terms edited by hand in config.json since the program wrote it ([] when none).
+
+    A setting of the town itself (a seed, the scenario, an agent's count, a tunable) makes another run: a run resumed
+    with it would be neither the old run nor a new one. So such an edit is refused, naming the key, the value the run
+    has and the edited one; an edited run term (its end, budget, server) is what `resume --until` etc. do, and is
+    named for the user to see. Then every value is checked as its command-line flag would be.
+
+    Raises:
+        RunFolderError: For an edited setting of the town, or a value its flag would refuse.
+    """
+    from smallville.checks import SettingError, check_value  # noqa: PLC0415 - the parameter table loads the agents
+    from smallville.parameters import BY_NAME  # noqa: PLC0415
+
+    notes = []
+    written = (
+        _read_json(folder.config_written, "delete it (it is only a copy)") if folder.config_written.is_file() else None
+    )
+    for key in sorted(set(config) | set(written or {})) if written is not None else ():
+        before, after = written.get(key), config.get(key)
+        if before == after or (key in ("thinking_steps", "talk_thinking_steps") and after is None):
+            continue
+        if key in RUN_TERMS:
+            notes.append(f"{folder.config}: {key} was edited by hand ({before!r} -> {after!r}); going on with it")
+            continue
+        flag = BY_NAME[key].cli_flag if key in BY_NAME else key
+        raise RunFolderError(
+            f"{folder.config}: {key} was edited by hand ({before!r} -> {after!r}), which would make another run "
+            f"({flag}); put back {before!r}, or start a new run with `run.py simulate ... {flag} ...`"
+        )
+    for key, value in config.items():
+        if key in BY_NAME:
+            try:
+                check_value(key, value)
+            except SettingError as error:
+                raise RunFolderError(f"{folder.config}: {key} = {value!r}: {error}; put back a valid value") from None
+    return notes
 
 
 def check_databases(folder: RunFolder) -> None:
@@ -255,11 +301,13 @@ class _read_only:  # noqa: N801 - used as a context manager, like open()
         self.path, self.fix = path, fix
 
     def __enter__(self) -> sqlite3.Connection:
+        # In a folder this process cannot write (a read-only copy of a run), SQLite cannot make the files a reader
+        # of a WAL database needs beside it: the file is then read as it is (immutable: no writer can be at work).
         try:
-            self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=30)
+            self.db = sqlite3.connect(read_only_uri(self.path), uri=True, timeout=30)
             result = self.db.execute("pragma quick_check").fetchone()[0]
         except sqlite3.Error as error:
-            raise RunFolderError(f"{self.path}: not a readable SQLite database ({error}); {self.fix}") from error
+            raise RunFolderError(self._message(error)) from error
         if result != "ok":
             self.db.close()
             raise RunFolderError(f"{self.path}: damaged ({result}); {self.fix}")
@@ -268,7 +316,14 @@ class _read_only:  # noqa: N801 - used as a context manager, like open()
     def __exit__(self, kind, error, traceback) -> None:
         self.db.close()
         if isinstance(error, sqlite3.Error):
-            raise RunFolderError(f"{self.path}: not a readable SQLite database ({error}); {self.fix}") from error
+            raise RunFolderError(self._message(error)) from error
+
+    def _message(self, error: sqlite3.Error) -> str:
+        """Permission, a lock or damage said as such; anything else as SQLite words it."""
+        found = diagnose(self.path, error)
+        if found is not None:
+            return f"{self.path}: cannot be read ({found[0]}); {found[1]}"
+        return f"{self.path}: not a readable SQLite database ({error}); {self.fix}"
 
 
 def _count_rows_of(path: Path, table: str) -> int:

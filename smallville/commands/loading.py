@@ -23,6 +23,8 @@ def open_store(run_folder: str, *, write: bool):
         raise UserError(str(error)) from error
     if store.snapshot is not None and store.snapshot.notice:
         print(f"warning: {store.snapshot.notice}", file=sys.stderr)
+    for note in store.notes:
+        print(f"note: {note}", file=sys.stderr)
     return store
 
 

@@ -11,6 +11,7 @@ from contextlib import closing
 from pathlib import Path
 
 from smallville.cli import UserError
+from smallville.diagnosis import explain, read_only_uri
 from smallville.run_check import (
     RunFolderError,
     Snapshot,
@@ -42,7 +43,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         written = write_report(folder, snapshot)
     except OSError as error:
-        raise UserError(f"{error.filename or folder.report}: cannot be written ({error.strerror})") from error
+        raise UserError(
+            explain(Path(error.filename or folder.report), error, "cannot be written", folder.root)
+        ) from error
     print(f"report written to {folder.report} ({', '.join(path.name for path in written)})")
     return 0
 
@@ -128,7 +131,7 @@ def _summary_markdown(folder: RunFolder, frame, facts: list[str], snapshot: Snap
     if "attendees" in frame:
         lines.append(f"- at the gathering: {int(last['attendees'])} agents")
     if folder.events.is_file():
-        with closing(sqlite3.connect(f"file:{folder.events}?mode=ro", uri=True, timeout=30)) as db:
+        with closing(sqlite3.connect(read_only_uri(folder.events), uri=True, timeout=30)) as db:
             counts = dict(
                 db.execute(
                     "select kind, count(*) from events where id <= ? group by kind", (snapshot.state["events"],)

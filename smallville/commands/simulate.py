@@ -256,7 +256,12 @@ def _loading_failed(error: BaseException, out: Path) -> None:
 def _discard(out: Path) -> None:
     """Remove a new run folder that holds only what `RunStore.create` wrote and the empty memory store it opened."""
     databases = ("memory.sqlite", "answers.sqlite")
-    for name in ("config.json", ".lock", *(f"{base}{end}" for base in databases for end in ("", "-wal", "-shm"))):
+    for name in (
+        "config.json",
+        ".config.written.json",
+        ".lock",
+        *(f"{base}{end}" for base in databases for end in ("", "-wal", "-shm")),
+    ):
         (out / name).unlink(missing_ok=True)
     for name in ("metrics", "graphs"):
         if (out / name).is_dir() and not any((out / name).iterdir()):
