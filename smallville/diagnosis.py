@@ -48,7 +48,7 @@ def diagnose(path: Path, error: BaseException, root: Path | None = None) -> tupl
     folder = root or path.parent
     said = getattr(cause, "strerror", None) or str(cause)
     if number in FULL or "disk is full" in text or "no space left" in text:
-        return f"the disk is full: {said}", "free some space"
+        return said if "full" in text or "space" in text else f"{said}: no room to write", "free some disk space"
     if number in PERMISSION or "readonly database" in text or "read-only" in text or not _accessible(path):
         if path.is_file() and os.access(path.parent, os.W_OK) and not os.access(path, os.R_OK | os.W_OK):
             return (

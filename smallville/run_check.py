@@ -144,12 +144,12 @@ def hand_edits(folder: RunFolder, config: dict) -> list[str]:
     from smallville.parameters import BY_NAME  # noqa: PLC0415
 
     notes = []
-    written = (
-        _read_json(folder.config_written, "delete it (it is only a copy)") if folder.config_written.is_file() else None
-    )
-    for key in sorted(set(config) | set(written or {})) if written is not None else ():
-        before, after = written.get(key), config.get(key)
-        if before == after or (key in ("thinking_steps", "talk_thinking_steps") and after is None):
+    copy = folder.config_written
+    written = _read_json(copy, "delete it (it is only a copy)") if copy.is_file() else {}
+    as_is = _read_json(folder.config, "restore it from a copy") if written else {}
+    for key in sorted(set(as_is) & set(written)):  # a key only one of them has: a file from an older version
+        before, after = written[key], as_is[key]
+        if before == after:
             continue
         if key in RUN_TERMS:
             notes.append(f"{folder.config}: {key} was edited by hand ({before!r} -> {after!r}); going on with it")

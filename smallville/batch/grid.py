@@ -186,13 +186,17 @@ def load_grid(path: Path) -> Grid:
     return validate_grid(read_grid(path), str(path))
 
 
-def validate_grid(data: dict[str, Any], source: str) -> Grid:
-    """Validate a grid's data with the checks the CLI applies to the same values; errors name `source` and the field."""
+def validate_grid(data: dict[str, Any], source: str, shared: frozenset[str] = frozenset()) -> Grid:
+    """Validate a grid's data with the checks the CLI applies to the same values; errors name `source` and the field.
+
+    `shared` names the [parameters] the batch set itself (its caches in BATCH/, made when the batch starts): their
+    files' folders need not exist yet.
+    """
     try:
         grid = Grid.model_validate(data)
     except ValidationError as error:
         raise GridError(_message(source, error)) from error
-    _check_parameters(grid.parameters, "parameters", source)
+    _check_parameters({k: v for k, v in grid.parameters.items() if k not in shared}, "parameters", source)
     for name, switches in grid.conditions.items():
         _check_parameters(switches, f"conditions.{name}", source)
     for name, values in grid.sweep.items():

@@ -28,8 +28,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         data = _grid_data(args)
         batch = Path(args.out) if args.out else Path("batches") / _default_name(args, data)
-        _share_cache(data, batch)
-        grid = validate_grid(data, args.grid or "the command line")
+        shared = _share_cache(data, batch)
+        grid = validate_grid(data, args.grid or "the command line", shared)
         cells = expand(grid)
         check_cells(grid, cells, args.grid or "the command line")
         prepare(batch, cells, data)
@@ -114,21 +114,26 @@ def _lay_parameters(args: argparse.Namespace, data: dict) -> None:
         data["budget"] = budget
 
 
-def _share_cache(data: dict, batch: Path) -> None:
+def _share_cache(data: dict, batch: Path) -> frozenset[str]:
     """Cells share a response cache (BATCH/cache.sqlite, real models) and vectors (BATCH/embeddings.sqlite).
 
     Each only where the grid names none, the response cache for cells that call a real model, the vectors for cells
     that embed with a model (not `hashing`).
 
-    Both are SQLite in WAL mode with a busy timeout, so the cells' processes write to them safely. Offline cells get
+    Returns the names of the parameters it set (their folder, BATCH/, is made when the batch starts). Both are SQLite
+    in WAL mode with a busy timeout, so the cells' processes write to them safely. Offline cells get
     no response cache: their answers cost nothing, and a cache would only make the call counts depend on the cells'
     order. A kept local vector is the one a fresh encoding gives, so sharing them changes no cell, only its time.
     """
     parameters = data.setdefault("parameters", {})
+    shared = set()
     if parameters.get("llm", "offline") != "offline" and not parameters.get("cache_path"):
         parameters["cache_path"] = str((batch / "cache.sqlite").resolve())
+        shared.add("cache_path")
     if parameters.get("embedder", "minilm") != "hashing" and not parameters.get("embedding_cache"):
         parameters["embedding_cache"] = str((batch / "embeddings.sqlite").resolve())
+        shared.add("embedding_cache")
+    return frozenset(shared)
 
 
 def _default_name(args: argparse.Namespace, data: dict) -> str:
@@ -140,10 +145,13 @@ def _default_name(args: argparse.Namespace, data: dict) -> str:
 def _executor(args: argparse.Namespace, batch: Path):
     if args.ray:
         try:
-            from smallville.batch.ray_executor import RayExecutor  # noqa: PLC0415 - ray is an optional extra
+            from smallville.batch.ray_executor import RayExecutor, RayUnreachable  # noqa: PLC0415 - optional extra
         except ImportError as error:
             raise UserError("--ray needs the ray extra: pip install 'smallville-on-mesa[ray]' (or uv sync) ") from error
-        return RayExecutor(batch, address=args.ray, workers=args.workers)
+        try:
+            return RayExecutor(batch, address=args.ray, workers=args.workers)
+        except RayUnreachable as error:
+            raise UserError(str(error)) from None
     from smallville.batch import LocalExecutor  # noqa: PLC0415
 
     return LocalExecutor(batch, workers=args.workers or os.cpu_count())
