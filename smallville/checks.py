@@ -95,6 +95,7 @@ def check_town(settings: dict[str, Any], source: str = ""):
         SettingError: Naming the parameter at fault.
     """
     from agents import check_models  # noqa: PLC0415 - heavy
+    from agents.language.embeddings import check_embedder  # noqa: PLC0415
     from smallville.parameters import resolve  # noqa: PLC0415
     from smallville.scenario import ScenarioError, load_scenario, scenario_file  # noqa: PLC0415
     from smallville.town import town_map  # noqa: PLC0415
@@ -104,6 +105,10 @@ def check_town(settings: dict[str, Any], source: str = ""):
         check_models(values["llm"], values["routes"], values["api_base"])
     except ValueError as error:
         raise SettingError("routes" if "llm" not in settings and values["routes"] else "llm", str(error)) from None
+    try:
+        check_embedder(values["embedder"], values["api_base"])
+    except ValueError as error:
+        raise SettingError("embedder", str(error)) from None
     try:
         scenario = load_scenario(values["scenario_name"])
     except ScenarioError as error:

@@ -53,6 +53,7 @@ def build_model(store, *, overrides: dict | None = None, restore: bool = True, t
             stored memories.
     """
     from agents import PersonaFileError, check_models  # noqa: PLC0415 - heavy
+    from agents.language.embeddings import check_embedder  # noqa: PLC0415
     from smallville.model import SmallvilleModel  # noqa: PLC0415
     from smallville.run_store import RunFolderError  # noqa: PLC0415
     from smallville.scenario import ScenarioError  # noqa: PLC0415
@@ -60,6 +61,7 @@ def build_model(store, *, overrides: dict | None = None, restore: bool = True, t
     config = {key: value for key, value in store.config().items() if key not in RUN_KEYS} | (overrides or {})
     try:  # as simulate checks them: a missing key is one line now, not four failed tries at the first call
         check_models(config.get("llm", "offline"), config.get("routes"), config.get("api_base"))
+        check_embedder(config.get("embedder", "minilm"), config.get("api_base"))
     except ValueError as error:
         raise UserError(f"{store.folder.root}: {error}") from error
     try:
