@@ -19,6 +19,7 @@ from agents.decision import Decision
 from agents.embedder_choice import make_agent_embedder
 from agents.identity import Identity
 from agents.language.gateway import (
+    REASONING_EFFORTS,
     BudgetExceeded,
     CacheMiss,
     Gateway,
@@ -33,6 +34,7 @@ from agents.schedule import DaySchedule
 from agents.world_view import AgentStatus, WorldView
 
 __all__ = [
+    "REASONING_EFFORTS",
     "AgentMemory",
     "AgentStatus",
     "BudgetExceeded",

@@ -12,6 +12,7 @@ stream behind mesa-llm's Memory interface to any LLMAgent (examples/mesa_llm_mem
 """
 
 from collections.abc import Coroutine
+from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -60,10 +61,10 @@ class GenerativeAgent(CellAgent):
         super().__init__(model)
         self.cell = cell
         self.persona = persona
-        self.identity: Identity = persona.identity
         self.mind = mind
         self.memories = memories
         self.spatial = spatial
+        self.identity: Identity = self._knowing_places(persona.identity)
         self.plan = PlanState()
         self.talk = TalkState()
         self.social = SocialClock()
@@ -239,10 +240,13 @@ class GenerativeAgent(CellAgent):
         elif candidates and isinstance(candidates[0], Event):  # an object in an unusual state, nearest first
             await self._tend(ask, view, candidates[0])
         else:
+            self.talk.relationship = None  # said for a talk that did not start
             outcome: ReactionOutcome = await react(
                 ask, self.identity, self.memories, view, candidates, self.social, self.mind.config
             )
             decision.talk_to = outcome.talk_to
+            if outcome.talk_to and outcome.relationship:
+                self.talk.relationship = (outcome.talk_to, outcome.relationship)
             if outcome.opening:
                 decision.line = ConversationTurn(line=outcome.opening, end=False)
             self.talk.rewrite = outcome.wait or self.talk.rewrite
@@ -281,7 +285,7 @@ class GenerativeAgent(CellAgent):
         errand = await tend(ask, self.identity, self.memories, view, event, self.social, self.mind.config)
         if errand is None:
             return
-        self.reuse.action_choices[errand.activity] = errand.choice
+        self.reuse.action_choices[Reuse.key(self.identity.currently, errand.activity)] = errand.choice
         self.journal.append(
             (
                 "reaction",
@@ -311,8 +315,11 @@ class GenerativeAgent(CellAgent):
         yesterday = ""
         if self.schedule is not None:
             await settle_pending(ask, self.identity, self.memories)
-            self.identity = await summarize_day(ask, self.identity, self.memories, self.schedule.day, now, config)
-            yesterday = self.identity.currently
+            self.identity, yesterday = await summarize_day(
+                ask, self.identity, self.memories, self.schedule.day, now, config
+            )
+        self.identity = self._knowing_places(self.identity)  # the places learned yesterday, for the whole day
+        self.reuse.keep_status(self.identity.currently)
         self.plan.schedule = await plan_day(ask, self.identity, self.memories, now, config, yesterday=yesterday)
         hourly = [[activity, minutes] for activity, minutes in self.schedule.hourly]
         self.journal.append(("plan", self.identity.currently, {"day": now.date().isoformat(), "blocks": hourly}))
@@ -339,9 +346,13 @@ class GenerativeAgent(CellAgent):
     async def _converse(self, ask, view: WorldView, conversation: Conversation, decision: Decision) -> None:
         if conversation.says_next(self.name):
             place = view.ville.arena_address_at(self.tile)
+            partner = conversation.partner_of(self.name)
+            relationship = self.talk.relationship_with(partner)
             decision.line = await next_line(
-                ask, self.identity, self.memories, conversation, place, view.now, self.mind.config
+                ask, self.identity, self.memories, conversation, place, view.now, self.mind.config, relationship
             )
+            if decision.line.relationship:
+                self.talk.relationship = (partner, decision.line.relationship)
         elif conversation.ended and conversation.first == self.name:
             decision.summary = await summarize(ask, conversation)
 
@@ -357,6 +368,7 @@ class GenerativeAgent(CellAgent):
     def start_conversation(self, conversation: Conversation, now: datetime, minutes: int) -> None:
         """Stop where it stands and talk; the schedule is rewritten around the talk at the next step."""
         partner = conversation.partner_of(self.name)
+        conversation.doing.setdefault(self.name, self.action.description if self.action else "")
         self.talk.conversation = conversation
         description = f"talking with {partner}"
         ville = self.model.ville
@@ -372,6 +384,7 @@ class GenerativeAgent(CellAgent):
         self.social.chats[conversation.partner_of(self.name)] = now + timedelta(seconds=config.chat_cooldown_seconds)
         self.social.paused_until = now + timedelta(minutes=config.pause_after_talk_minutes)
         self.talk.conversation = None
+        self.talk.relationship = None
         if self.action is not None:
             self.action.minutes = 0
 
@@ -412,6 +425,10 @@ class GenerativeAgent(CellAgent):
             shown = self._shown = (action, Event(self.name, predicate or "is", obj, action.description))
         state.place_agent(self.name, self.tile, shown[1])
 
+    def _knowing_places(self, identity: Identity) -> Identity:
+        """The identity with the places the agent may choose now, as every request's stable start lists them."""
+        return identity.with_world(self.spatial.choices(identity.name, identity.living_area))
+
     # --- checkpoints ------------------------------------------------------------------------------------------
 
     def get_state(self, *, stream: bool = True) -> dict:
@@ -429,6 +446,7 @@ class GenerativeAgent(CellAgent):
             "pending": [memory.get_state() for memory in self.memories.pending],
             "journal": [[kind, text, details] for kind, text, details in self.journal],  # a thought's, not yet applied
             "spatial": self.spatial.get_state(),
+            "world": self.identity.world,
         }
         if stream:
             self.memories.vectors_now()
@@ -446,6 +464,10 @@ class GenerativeAgent(CellAgent):
         self.memories.pending = [PendingMemory.from_state(memory) for memory in state["pending"]]
         self.journal = [(kind, text, details) for kind, text, details in state["journal"]]
         self.spatial.set_state(state["spatial"])
+        # The places as today's requests list them (learned since, they wait for tomorrow: the same prompts as a run
+        # that never stopped); a checkpoint from before they were kept lists today's.
+        world = state.get("world")
+        self.identity = replace(self.identity, world=world) if world else self._knowing_places(self.identity)
         self._quiet_look = None
         if "stream" in state:
             stream = MemoryStream.from_state(state["stream"])

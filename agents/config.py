@@ -10,6 +10,9 @@ from dataclasses import dataclass, field
 
 from memory import RECENCY_DECAY, RetrievalWeights
 
+# The paper's reflection threshold (section 4.2); the 25-agent data's personas say 250 (importance_trigger_max).
+PAPER_REFLECTION_THRESHOLD = 150
+
 
 @dataclass(frozen=True)
 class MindConfig:
@@ -22,8 +25,9 @@ class MindConfig:
         observation: Store perceived events as memories (off: the agent still sees where it walks).
         retrieval_weights: Recency, relevance and importance weights (paper: 1/1/1; original code: 0.5/3/2).
         recency_decay: Recency factor per simulated hour since a memory was last retrieved (paper, section 4.1).
-        reflection_threshold: Importance since the last reflection that triggers one; None uses each persona's
-            value (250 in the 25-agent data; the paper says 150).
+        reflection_threshold: Importance since the last reflection that triggers one: the paper's 150, or None for
+            each persona's value (250 in the 25-agent data, importance_trigger_max; the original's 3-agent base
+            runs at 150). The default keeps the data's 250.
         vision_radius: Tiles seen in each direction (the 25-agent data: 8).
         attention_bandwidth: Nearest perceived events attended to per step (the 25-agent data: 8).
         retention: Newest events checked to decide whether an event is new (the 25-agent data: 8).
@@ -41,8 +45,10 @@ class MindConfig:
         chat_cooldown_seconds: Simulated seconds before the same pair may talk again (the original: 800 steps of
             10 s, about 2 h 13 min).
         quiet_hour: The hour of the day in which nobody starts a talk (the original: 23).
-        reaction_cooldown_minutes: Minutes before an agent reconsiders reacting to the same person after deciding
-            not to (ours: the original asks again on every new event of that person, a large share of its calls).
+        reaction_cooldown_minutes: Minutes before an agent reconsiders talking to someone it declined to talk to
+            (ours: a short cool-down, so the same two passing each other all afternoon are not asked about each
+            other at every change of activity; the original asks again on every new event of that person, a large
+            share of its calls). A wait holds the person back only while it lasts.
         pause_after_reaction_minutes: Minutes an agent considers no one else after deciding on a reaction (ours).
         pause_after_talk_minutes: Minutes an agent starts no talk after finishing one (ours; without it the offline
             baseline talks to everyone it passes).
@@ -56,7 +62,8 @@ class MindConfig:
         insights_per_question: Insights per question (paper: 5).
         plan_importance: Importance of the day's plan and summary thoughts (the original stores them at 5 rather
             than asking).
-        day_summary_memories: Memories of a day the end-of-day summary reads, newest first (ours).
+        day_summary_memories: Memories the end-of-day look back retrieves for each of its two focal points, the
+            plans for tomorrow and important recent events (the original's revise_identity: 30).
     """
 
     planning: bool = True
@@ -79,7 +86,7 @@ class MindConfig:
     max_conversation_lines: int = 16
     chat_cooldown_seconds: int = 8000
     quiet_hour: int = 23
-    reaction_cooldown_minutes: int = 180
+    reaction_cooldown_minutes: int = 60
     pause_after_reaction_minutes: int = 15
     pause_after_talk_minutes: int = 60
     shortest_wait_minutes: int = 5

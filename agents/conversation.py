@@ -15,6 +15,7 @@ class Conversation:
         max_lines: Lines after which it ends (the original: 16).
         lines: (speaker, text) so far.
         ended: True once someone said goodbye or the line limit was reached.
+        doing: What each was doing when the talk began (the original's "X was ... when X saw Y in the middle of").
     """
 
     first: str
@@ -23,6 +24,7 @@ class Conversation:
     max_lines: int
     lines: list[tuple[str, str]] = field(default_factory=list)
     ended: bool = False
+    doing: dict[str, str] = field(default_factory=dict)
 
     @property
     def speaker(self) -> str:
@@ -48,7 +50,7 @@ class Conversation:
 
     def copy(self) -> "Conversation":
         """The talk as it stands now, apart from the shared one (what a thought may read while the talk goes on)."""
-        return replace(self, lines=list(self.lines))
+        return replace(self, lines=list(self.lines), doing=dict(self.doing))
 
     def transcript(self) -> str:
         """The talk as text, one "Name: line" per line."""
@@ -63,6 +65,7 @@ class Conversation:
             "max_lines": self.max_lines,
             "lines": [list(line) for line in self.lines],
             "ended": self.ended,
+            "doing": dict(self.doing),
         }
 
     @classmethod
@@ -75,4 +78,5 @@ class Conversation:
             max_lines=state["max_lines"],
             lines=[tuple(line) for line in state["lines"]],
             ended=state["ended"],
+            doing=dict(state.get("doing", {})),  # a checkpoint from before the field: no context kept
         )

@@ -1,5 +1,6 @@
 """Who an agent is: the stable identity a prompt describes (the original's "identity stable set")."""
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from agents.language.quoting import quote
@@ -18,6 +19,9 @@ class Identity:
         lifestyle: Sleep and meal habits, e.g. "goes to bed around 11pm, awakes up around 6am".
         living_area: World-tree address of home, e.g. "the Ville:Isabella Rodriguez's apartment:main room".
         daily_plan_req: Fixed daily requirements, e.g. "opens Hobbs Cafe at 8am everyday".
+        world: The places the persona knows and may go to, one "- sector > arena: objects" line each (`places_text`):
+            with the description, the stable start of every request of this agent (a provider caches it), renewed
+            once a day so that it stays the same all day.
     """
 
     name: str
@@ -28,6 +32,7 @@ class Identity:
     lifestyle: str
     living_area: str
     daily_plan_req: str = ""
+    world: str = ""
 
     @property
     def first_name(self) -> str:
@@ -56,3 +61,16 @@ class Identity:
     def with_currently(self, currently: str) -> "Identity":
         """A copy with a new `currently` status (identities are frozen so requests can hold them)."""
         return Identity(**{**self.__dict__, "currently": currently})
+
+    def with_world(self, places: Mapping[str, Mapping[str, Sequence[str]]]) -> "Identity":
+        """A copy knowing these places: {sector: {arena: [objects]}}, as SpatialMemory.choices gives them."""
+        return Identity(**{**self.__dict__, "world": places_text(places)})
+
+
+def places_text(places: Mapping[str, Mapping[str, Sequence[str]]]) -> str:
+    """Places as prompts list them: "- Hobbs Cafe > cafe: piano, behind the cafe counter", one line each."""
+    return "\n".join(
+        f"- {sector} > {arena}: {', '.join(objects) or '(no objects)'}"
+        for sector, arenas in places.items()
+        for arena, objects in arenas.items()
+    )

@@ -5,6 +5,7 @@ reaction asks for (TalkState), when it may next approach someone (SocialClock, e
 what it already asked a model and may reuse (Reuse).
 """
 
+import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -51,23 +52,35 @@ class PlanState:
 
 @dataclass
 class TalkState:
-    """The talk in progress and the schedule rewrite a talk or a wait asks for.
+    """The talk in progress, the schedule rewrite a talk or a wait asks for, and what it thinks of the partner.
 
     Attributes:
         conversation: The talk, shared with the partner (the model owns and restores it).
         rewrite: (inserted activity, minutes) to fit into the schedule at the next thought.
+        relationship: (person, what the agent feels and knows about them), asked once per talk (with the reaction
+            that starts it, or with the agent's first line) and used for every later line.
     """
 
     conversation: Conversation | None = None
     rewrite: tuple[str, int] | None = None
+    relationship: tuple[str, str] | None = None
+
+    def relationship_with(self, person: str) -> str:
+        """What the agent said it feels and knows about `person` for this talk ("" if not asked yet)."""
+        return self.relationship[1] if self.relationship and self.relationship[0] == person else ""
 
     def get_state(self) -> dict:
         """Plain data for checkpoints (the conversation is saved once, by the model)."""
-        return {"rewrite": list(self.rewrite) if self.rewrite else None}
+        return {
+            "rewrite": list(self.rewrite) if self.rewrite else None,
+            "relationship": list(self.relationship) if self.relationship else None,
+        }
 
     def set_state(self, state: dict) -> None:
         """Restore what `get_state` saved; the model puts the conversation back."""
         self.rewrite = tuple(state["rewrite"]) if state["rewrite"] else None
+        relationship = state.get("relationship")  # absent from checkpoints written before it
+        self.relationship = tuple(relationship) if relationship else None
         self.conversation = None
 
 
@@ -114,17 +127,37 @@ class SocialClock:
         self.paused_until = datetime.fromisoformat(paused) if paused else None
 
 
+def status_key(currently: str) -> str:
+    """A short stable key of a persona's status (the same in every process)."""
+    return hashlib.blake2b(currently.encode(), digest_size=6).hexdigest()
+
+
 @dataclass
 class Reuse:
-    """What the agent already asked a model and reuses when the same activity recurs.
+    """What the agent already asked a model and reuses when the same activity recurs under the same status.
+
+    A decomposition or a place is asked with the persona's status in the prompt, so an answer is reused only while
+    the status is the one it was asked under: a new day's status (a party to prepare) reaches the actions. Keys are
+    "<status key>|activity|minutes" and "<status key>|action".
 
     Attributes:
-        decompositions: "activity|minutes" -> its 5-15 minute actions.
-        action_choices: Action text -> its place, emoji and event.
+        decompositions: Key -> the block's 5-15 minute actions.
+        action_choices: Key -> the action's place, emoji and event.
     """
 
     decompositions: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     action_choices: dict[str, ActionChoice] = field(default_factory=dict)
+
+    @staticmethod
+    def key(currently: str, *parts: object) -> str:
+        """The key of what was asked under this status: "<status key>|activity|minutes" or "<status key>|action"."""
+        return "|".join([status_key(currently), *map(str, parts)])
+
+    def keep_status(self, currently: str) -> None:
+        """Forget what was asked under another status (a new day's): it will not be reused."""
+        prefix = status_key(currently) + "|"
+        self.decompositions = {key: value for key, value in self.decompositions.items() if key.startswith(prefix)}
+        self.action_choices = {key: value for key, value in self.action_choices.items() if key.startswith(prefix)}
 
     def get_state(self) -> dict:
         """Plain data for checkpoints."""

@@ -38,6 +38,7 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
     _add_fork_commands(commands, add_model_options)
     _add_view_commands(commands, add_model_options)
     _add_study_commands(commands)
+    _add_models_command(commands)
     return parser
 
 
@@ -56,6 +57,11 @@ def _add_run_commands(commands, add_model_options) -> None:
         "--out",
         type=option_types.out_folder,
         help="run folder to write (default: runs/<scenario>-<time>); must not exist",
+    )
+    simulate.add_argument(
+        "--log-prompts",
+        metavar="FILE",
+        help="write every rendered prompt and its answer to FILE, one JSON object a line (docs/prompts.md)",
     )
     simulate.add_argument(
         "--checkpoint-minutes",
@@ -162,6 +168,18 @@ def _add_fork_commands(commands, add_model_options) -> None:
     add_fallback_options(fork)
     fork.set_defaults(handler="smallville.commands.fork:run")
 
+    compare = commands.add_parser(
+        "compare",
+        help="where two runs first differ and what changed, with plots of both",
+        description="Compare two runs at their last checkpoints: the first event that differs, then who knows "
+        "what, who met whom, density, attendance, calls and cost at the latest moment both reached; plots both "
+        "timelines. Writes into --out (default: A/compare/<B's name>).",
+    )
+    compare.add_argument("a", metavar="A", help="a run folder (e.g. the original)")
+    compare.add_argument("b", metavar="B", help="another run folder (e.g. its fork)")
+    compare.add_argument("--out", help="folder for the plots and summary.md")
+    compare.set_defaults(handler="smallville.commands.compare:run")
+
 
 def _add_view_commands(commands, add_model_options) -> None:
     """The commands that show a town or a run: serve and report."""
@@ -178,6 +196,9 @@ def _add_view_commands(commands, add_model_options) -> None:
         "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)"
     )
     serve.add_argument("--port", type=option_types.port, default=8765, help="port (default: 8765)")
+    serve.add_argument(
+        "--beside", metavar="OTHER_RUN", help="replay another run beside RUN on the same time slider (e.g. its fork)"
+    )
     serve.set_defaults(handler="smallville.commands.serve:run")
     report = commands.add_parser(
         "report", help="plots and a summary of a run", description="Write PNG plots and summary.md into RUN/report."
@@ -211,6 +232,35 @@ def _add_study_commands(commands) -> None:
                 "dollars this command may spend (default: the run's budget)")  # fmt: skip
     evaluate.set_defaults(handler="smallville.commands.evaluate:run")
     _add_batch(commands)
+
+
+def _add_models_command(commands) -> None:
+    """`run.py models check`: whether a model can run a town, before a day is spent on it."""
+    models = commands.add_parser(
+        "models", help="check that a model can run a town", description="Check language models before a run."
+    )
+    actions = models.add_subparsers(dest="models_command", required=True, metavar="ACTION")
+    check = actions.add_parser(
+        "check",
+        help="one request of every kind, a table of how each went (exit 1: the model cannot run a town)",
+        description="Send one request of every kind, from a small fixed town, through the real gateway: the form "
+        "sent, parsed / repaired / fell back, latency, tokens and cost of each; exit 1 when the model cannot run a "
+        "town. No request leaves this machine for the offline mind.",
+    )
+    which = check.add_mutually_exclusive_group(required=True)
+    which.add_argument("--llm", help="a litellm model name, e.g. openai/gpt-5.4-mini")
+    which.add_argument("--matrix", metavar="A,B,C", help="several model names, comma-separated, side by side")
+    check.add_argument("--api-base", help="base URL of a server of one's own (llama.cpp, vLLM, ollama)")
+    check.add_argument("--judge", action="store_true", help="also the evaluation's kinds (judge, rank, fact checks)")
+    check.add_argument(
+        "--timeout", type=option_types.timeout, default=60.0, help="seconds a call may take (default: 60)"
+    )
+    check.add_argument(
+        "--reasoning-effort",
+        default="minimal",
+        help="none, minimal, low, medium or high: how much a reasoning model thinks (default: minimal)",
+    )
+    check.set_defaults(handler="smallville.commands.models:run")
 
 
 def _add_budget(parser: argparse.ArgumentParser, calls: str, cost: str) -> None:

@@ -14,11 +14,13 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from functools import partial
 from math import ceil
+from pathlib import Path
 
 import mesa
 
 from agents import AgentStatus, Conversation, Gateway, GatewayConfig, GenerativeAgent, Mind, MindConfig, WorldView
 from agents.language.gateway import budget_checked_by_caller
+from agents.language.prompt_log import PromptLog
 from environment import WorldState, make_grid
 from memory import RetrievalWeights, embed_async
 from smallville.conversations import apply_decisions
@@ -48,10 +50,12 @@ class SmallvilleModel(mesa.Model):
     Args:
         seed_memories: False when a checkpoint is about to be restored into the model (resume, interview, whisper):
             the persona's seeded memories are then not scored, which would spend model calls the restore discards.
+        prompt_log: A file to write every rendered prompt and its answer to, as JSON lines (agents.PromptLog), from
+            the seeded memories' ratings on; None keeps none.
         **settings: The town's parameters (smallville/parameters.py); an unknown name is a TypeError.
     """
 
-    def __init__(self, *, seed_memories: bool = True, **settings):
+    def __init__(self, *, seed_memories: bool = True, prompt_log: str | Path | None = None, **settings):
         values = resolve(settings)
         super().__init__(rng=values["rng"])
         self.setting: Scenario = load_scenario(values["scenario_name"]).select(values["agents"])
@@ -75,11 +79,14 @@ class SmallvilleModel(mesa.Model):
                 max_in_flight=values["max_in_flight"],
                 timeout_s=values["timeout"],
                 structured=values["structured_output"],
+                reasoning_effort=values["reasoning_effort"],
                 api_base=values["api_base"],
                 max_calls=values["max_calls"],
                 max_cost=values["max_cost"],
             )
         )
+        if prompt_log is not None:
+            self.gateway.prompt_log = PromptLog(prompt_log)
         self.ville, self.paths = town_map(self.setting)
         self.grid = make_grid(self.ville, self.random)
         self.state = WorldState(self.ville)

@@ -171,8 +171,13 @@ def seed(text: str) -> int:
     return _integer_in(text, 0, MAX_SEED, "0")
 
 
-def reflection_threshold(text: str) -> int:
-    """--reflection-threshold: at least 1."""
+def reflection_threshold(text: str) -> int | None:
+    """--reflection-threshold: "paper" (the paper's 150), "data" (each persona's, 250 in the 25-agent data), or >= 1."""
+    from agents.config import PAPER_REFLECTION_THRESHOLD  # noqa: PLC0415 - numpy: only when the flag is given
+
+    named = {"paper": PAPER_REFLECTION_THRESHOLD, "data": None}
+    if text.strip().lower() in named:
+        return named[text.strip().lower()]
     return _integer_in(text, 1, None, "150")
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import MISSING, Field, dataclass, fields
 from typing import Any
 
-from agents import GatewayConfig, MindConfig
+from agents import REASONING_EFFORTS, GatewayConfig, MindConfig
 from agents.config import POSITIVE
 from smallville import option_types as check
 
@@ -71,6 +71,7 @@ _TYPES = {
     "max_in_flight": int,
     "timeout": float,
     "structured_output": bool,
+    "reasoning_effort": str,
     "max_calls": int | None,
     "max_cost": float | None,
     "retrieval_weights": str,
@@ -83,6 +84,13 @@ def _annotation(item: "Parameter") -> Any:
     if item.name in _TYPES:
         return _TYPES[item.name]
     return _field(MindConfig, item.name).type
+
+
+def _one_of(text: str, allowed: tuple[str, ...], example: str) -> str:
+    """A value among a few words, or one line naming them."""
+    if text not in allowed:
+        raise argparse.ArgumentTypeError(f"{text!r}: give one of {', '.join(allowed)}, e.g. {example}")
+    return text
 
 
 def _mind(name: str) -> Any:
@@ -217,6 +225,14 @@ _TOWN = (
         switch="off",
     ),
     Parameter(
+        "reasoning_effort",
+        _gateway("reasoning_effort"),
+        f"how much a reasoning model thinks before each answer: {', '.join(REASONING_EFFORTS)}; each model gets the "
+        "nearest level it takes (minimal: as little as it allows, for a town's many short answers)",
+        "minds",
+        parse=lambda text: _one_of(text, REASONING_EFFORTS, "minimal"),
+    ),
+    Parameter(
         "timeout",
         _gateway("timeout_s"),
         "seconds a model call may take before it is retried (more for a slow local model)",
@@ -261,7 +277,8 @@ _ABLATIONS = (
     Parameter(
         "reflection_threshold",
         _mind("reflection_threshold"),
-        "importance that triggers a reflection (the persona's when unset: 250)",
+        "importance that triggers a reflection: 'paper' (the paper's 150), 'data' (each persona's; 250 in the "
+        "25-agent data: the default), or a number",
         "ablations",
         parse=check.reflection_threshold,
     ),

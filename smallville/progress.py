@@ -1,12 +1,14 @@
 """The rich progress bar and the end-of-run summary table of the CLI."""
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+
+from smallville.baseline import OFFLINE_BASELINE, is_offline
 
 # Steps between two progress updates (redrawing costs more than a quiet step).
 REFRESH_EVERY = 30
@@ -58,35 +60,53 @@ def fallback_share(totals) -> float:
     return totals.fallbacks / totals.requests if totals.requests else 0.0
 
 
-def print_summary(model, wall_seconds: float, console: Console) -> None:
-    """The end-of-run tables: the town (density, news, the gathering) and the model calls by request kind."""
+def print_summary(model, wall_seconds: float, console: Console, first: Mapping | None = None) -> None:
+    """The end-of-run tables: the town (density, news, the gathering) and the model calls by request kind.
+
+    The "from -> to" figures start at `first`, the run's first recorded row (metrics/model.csv) when given: a
+    resumed model's own DataCollector starts at the resume, where the rebuilt town showed none of its ties yet.
+    """
     social = model.social
-    town = Table(title=f"The town, {model.start:%b %d %H:%M} to {model.now:%b %d %H:%M}")
+    town = Table(
+        title=f"The town, {model.start:%b %d %H:%M} to {model.now:%b %d %H:%M}",
+        caption="estimates from memory text and places; `run.py evaluate` measures by the paper's definitions",
+    )
     town.add_column("measure")
     town.add_column("value", justify="right")
-    frame = model.datacollector.get_model_vars_dataframe()
-    start_density = frame["density"].iloc[0] if len(frame) else social.density()
-    town.add_row("relationship density", f"{start_density:.3f} -> {social.density():.3f}")
+    if first is None:
+        frame = model.datacollector.get_model_vars_dataframe()
+        first = frame.iloc[0] if len(frame) else {}
+    start_density = float(first.get("density", social.density()))
+    town.add_row("relationship density (estimate)", f"{start_density:.3f} -> {social.density():.3f}")
     for fact in model.setting.facts:
-        start = frame[f"aware_{fact.id}"].iloc[0] if len(frame) else 0
-        town.add_row(f"aware of {fact.id}", f"{100 * start:.0f}% -> {100 * social.aware_share(fact.id):.0f}%")
+        start = float(first.get(f"aware_{fact.id}", 0))
+        share = f"{100 * start:.0f}% -> {100 * social.aware_share(fact.id):.0f}%"
+        town.add_row(f"aware of {fact.id} (estimate)", share)
     if model.setting.gathering:
-        town.add_row(model.setting.gathering.name, ", ".join(sorted(social.attendees)) or "nobody (yet)")
+        there = ", ".join(sorted(social.attendees)) or "nobody (yet)"
+        town.add_row(f"at the {model.setting.gathering.name}'s place (estimate)", there)
     talks = sum(1 for entry in model.event_log if entry["kind"] == "talk")
     town.add_row("talks (this session)", str(talks))
     console.print(town)
+    if is_offline(model.gateway.config.model, model.gateway.config.routes):
+        console.print(OFFLINE_BASELINE, style="italic")
 
     people = max(1, len(model.people))
     calls = Table(title=f"Model calls ({model.gateway.config.model}), {len(model.people)} agents")
-    for column in ("request", "calls", "per agent", "tokens", "cost $", "retries", "repairs", "fallbacks"):
+    every = model.gateway.ledger.totals()
+    # A reasoning model's thinking tokens (part of the tokens) and its empty or cut-off answers asked again.
+    thinking = ("reasoning", "empty/cut") if every.reasoning_tokens or every.empty_answers + every.cut_answers else ()
+    for column in ("request", "calls", "per agent", "tokens", *thinking, "cost $", "retries", "repairs", "fallbacks"):
         calls.add_column(column, justify="left" if column == "request" else "right")
     rows = sorted(model.gateway.ledger.by_kind().items())
-    for kind, totals in [*rows, ("all", model.gateway.ledger.totals())]:
+    for kind, totals in [*rows, ("all", every)]:
+        reasoned = (str(totals.reasoning_tokens), f"{totals.empty_answers}/{totals.cut_answers}") if thinking else ()
         calls.add_row(
             kind,
             str(totals.calls),
             f"{totals.calls / people:.1f}",
             str(totals.prompt_tokens + totals.completion_tokens),
+            *reasoned,
             f"{totals.cost or 0:.4f}",
             str(totals.retries),
             str(totals.repairs),

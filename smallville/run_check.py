@@ -34,6 +34,16 @@ class RunFolderError(ValueError):
     """A run folder that cannot be created, read or written; the message names the file, the fault and the fix."""
 
 
+# Keys of config.json that belong to the run, not to SmallvilleModel's keyword arguments: when it ends, how often it
+# checkpoints, which checkpoints it keeps for forks (smallville/kept.py), and what it was forked from.
+RUN_KEYS = ("end", "checkpoint_minutes", "keep_checkpoints", "forked_from")
+
+
+def model_settings(config: dict) -> dict:
+    """A run's config.json without the run's own keys: the keyword arguments that rebuild its model."""
+    return {key: value for key, value in config.items() if key not in RUN_KEYS}
+
+
 class RunConfig(BaseModel):
     """config.json: the model's keyword arguments (any others are passed on as they are) and the run's end."""
 

@@ -140,7 +140,10 @@ class Scenario(BaseModel):
         return [agent.name for agent in self.agents]
 
     def select(self, agents: int | list[str] | None) -> "Scenario":
-        """A copy with only some agents: the first n, or the named ones (in the scenario's order).
+        """A copy with only some agents: n of them, or the named ones (in the scenario's order).
+
+        A town of n holds the tracked facts' sources, then one person from each home in turn (small_town.py), kept
+        in the scenario's order; all of them when n is the scenario's size.
 
         Raises:
             ScenarioError: If n is out of range or a name is not in the scenario.
@@ -150,7 +153,10 @@ class Scenario(BaseModel):
         if isinstance(agents, int):
             if not 1 <= agents <= len(self.agents):
                 raise ScenarioError(f"scenario {self.name}: asked for {agents} agents; it has 1 to {len(self.agents)}")
-            chosen = self.agents[:agents]
+            from smallville.small_town import mixed_order  # noqa: PLC0415 - reads the personas' homes
+
+            keep = set(mixed_order(self)[:agents]) if agents < len(self.agents) else set(self.agent_names)
+            chosen = [agent for agent in self.agents if agent.name in keep]
         else:
             unknown = [name for name in agents if name not in self.agent_names]
             if unknown:

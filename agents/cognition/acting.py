@@ -2,7 +2,7 @@
 
 One structured request resolves several upcoming actions of a block at once (place, emoji, event triple and the
 object's state; the original spends 8 calls on each action), and an agent reuses what it resolved before for the
-same action text.
+same action text under the same status.
 """
 
 import logging
@@ -47,15 +47,19 @@ async def resolve_action(
     here: tuple[str, str],
     known: dict[str, ActionChoice],
 ) -> ActionChoice:
-    """The place and details of the action running at `minute`, asking for it and the next few if unknown."""
+    """The place and details of the action running at `minute`, asking for it and the next few if unknown.
+
+    `known` holds what was resolved under the persona's status (records.Reuse: a new status asks again).
+    """
     index, _, slot = schedule.slot_at(minute)
-    if slot.activity in known:
-        return known[slot.activity]
+    if (key := Reuse.key(identity.currently, slot.activity)) in known:
+        return known[key]
     batch = [slot.activity]
     for later in schedule.slots[index + 1 :]:
         if len(batch) == MOST_ACTIONS or not later.final:
             break
-        if later.activity not in known and later.activity not in batch and not IN_PLACE.match(later.activity):
+        unknown = Reuse.key(identity.currently, later.activity) not in known
+        if unknown and later.activity not in batch and not IN_PLACE.match(later.activity):
             batch.append(later.activity)
     request = ActionRequest(
         identity=identity,
@@ -65,8 +69,8 @@ async def resolve_action(
         places=place_options(spatial, identity),
     )
     choices = await ask(request)
-    known.update(zip(batch, choices, strict=True))
-    return known[slot.activity]
+    known.update((Reuse.key(identity.currently, action), choice) for action, choice in zip(batch, choices, strict=True))
+    return known[key]
 
 
 def choice_address(world: str, choice: ActionChoice) -> str:

@@ -62,14 +62,19 @@ async def answer_from(
     now: datetime,
     weights: RetrievalWeights,
     k: int,
+    *,
+    since: datetime | None = None,
+    until: datetime | None = None,
 ) -> str:
     """Answer in character from a given stream (e.g. one with some memories hidden), touching nothing in it.
 
-    `k` is how many memories to retrieve (MindConfig.interview_memories: the original's 50).
+    `k` is how many memories to retrieve (MindConfig.interview_memories: the original's 50); `since` and `until`
+    keep to the memories made between them (what the agent remembers of one evening).
     """
     memories: tuple[str, ...] = ()
     if len(stream):
         vectors = await embed_async(embedder, [question])
-        (retrieved,) = stream.retrieve_many(vectors, now=now, k=k, weights=weights, touch=False)
+        options = {"k": k, "weights": weights, "since": since, "until": until, "touch": False}
+        (retrieved,) = stream.retrieve_many(vectors, now=now, **options)
         memories = tuple(item.node.description for item in retrieved)
     return await ask(InterviewRequest(identity=identity, now=now, question=question, memories=memories))

@@ -1,14 +1,16 @@
 """Planning, the recursion of the paper's section 4.3: wake-up hour, day plan, hourly schedule, decomposition.
 
-Decompositions are kept per agent by activity and length, so an activity that recurs (tomorrow's "working at
-the cafe") reuses its actions instead of asking again.
+Decompositions are kept per agent by activity, length and status, so an activity that recurs under the same status
+(the afternoon's "working at the cafe" after the morning's) reuses its actions instead of asking again, and a new
+status (tomorrow's plans) asks afresh.
 """
 
 import logging
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from agents.agent_memory import AgentMemory
 from agents.cognition.asking import Ask
+from agents.cognition.conversing import TAKEAWAY
 from agents.config import MindConfig
 from agents.identity import Identity
 from agents.language.answers import PlanBlock
@@ -20,6 +22,7 @@ from agents.language.requests import (
     ScheduleRewriteRequest,
     WakeUpRequest,
 )
+from agents.records import Reuse
 from agents.schedule import MINUTES_PER_DAY, DaySchedule
 from memory import NodeKind
 
@@ -65,16 +68,32 @@ def unplanned_blocks(wake_hour: int) -> list[tuple[str, int]]:
 
 async def summarize_day(
     ask: Ask, identity: Identity, memory: AgentMemory, day: date, now: datetime, config: MindConfig
-) -> Identity:
-    """Summarize a finished day into a thought, and return the identity with tomorrow's `currently` status."""
-    of_the_day = [
-        node.description
-        for node in memory.stream.recent(len(memory.stream))
-        if node.created.date() == day and (node.kind != NodeKind.EVENT or node.importance >= 3)
-    ][: config.day_summary_memories]
-    if not of_the_day:
-        of_the_day = [f"{identity.name} went about the day."]
-    summary = await ask(DaySummaryRequest(identity=identity, today=day, memories=tuple(of_the_day)))
+) -> tuple[Identity, str]:
+    """Look back on a finished day: a summary thought, and the identity with tomorrow's `currently` status.
+
+    What it reads is the original's revise_identity retrieval, "<name>'s plans for <tomorrow>" and "important recent
+    events in <name>'s life", with the day's talk takeaways always in (an invitation heard at breakfast must reach
+    tomorrow's plan however busy the day was), each memory once, oldest first and with its time. Returns the identity
+    and the day's summary (what tomorrow's plan shows as "Yesterday").
+    """
+    tomorrow = day + timedelta(days=1)
+    focal = [
+        f"{identity.name}'s plans for {tomorrow:%A %B} {tomorrow.day}",
+        f"Important recent events in {identity.name}'s life",
+    ]
+    retrieved = await memory.retrieve(focal, now=now, k=config.day_summary_memories, weights=config.retrieval_weights)
+    takeaways = [
+        node
+        for node in memory.stream.recent(len(memory.stream), kinds=[NodeKind.THOUGHT])
+        if node.created.date() == day and node.predicate == TAKEAWAY
+    ]
+    nodes = [item.node for items in retrieved for item in items] + takeaways
+    newest = {}
+    for node in sorted(nodes, key=lambda node: (node.created, node.id)):
+        newest.pop(node.description, None)
+        newest[node.description] = node.created
+    statements = tuple(sorted(((when, text) for text, when in newest.items()), key=lambda pair: pair[0]))
+    summary = await ask(DaySummaryRequest(identity=identity, today=day, memories=statements))
     await memory.add(
         NodeKind.THOUGHT,
         f"Summary of {identity.name}'s {day:%A %B %d}: {summary.summary}",
@@ -85,7 +104,7 @@ async def summarize_day(
         object=day.isoformat(),
         keywords=("summary",),
     )
-    return identity.with_currently(summary.currently)
+    return identity.with_currently(summary.currently), summary.summary
 
 
 async def decompose_slot(
@@ -95,7 +114,7 @@ async def decompose_slot(
     index, start, slot = schedule.slot_at(minute)
     if slot.final:
         return
-    key = f"{slot.activity}|{slot.minutes}"
+    key = Reuse.key(identity.currently, slot.activity, slot.minutes)
     pieces = known.get(key)
     if pieces is None and slot.minutes < 5:
         pieces = [("finishing up", slot.minutes)]  # a sliver left by a reaction: not worth a call

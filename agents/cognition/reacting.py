@@ -1,10 +1,13 @@
 """Reacting (the original's plan.py `_should_react`): on noticing another agent, talk, wait, or keep going.
 
 The gates are the original's: both awake, neither already talking, not in the no-talk hour, and the pair not in its
-cool-down since their last talk. Ours adds a cool-down after deciding not to react, so the same two agents passing
-each other all afternoon are not asked about each other at every change of activity.
+cool-down since their last talk; waiting is offered only when both are headed for the same place or object, as the
+original's decide_to_react. Ours adds a short cool-down after deciding not to talk, so the same two agents passing
+each other all afternoon are not asked about each other at every change of activity; a wait holds the person back
+only while it lasts, so the talk a wait puts off may still happen.
 """
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from math import ceil
@@ -15,9 +18,10 @@ from agents.config import MindConfig
 from agents.identity import Identity
 from agents.language.answers import Reaction
 from agents.language.requests import ReactionRequest
+from agents.language.requests.planning import LONGEST_ACTIVITY
 from agents.records import SocialClock
 from agents.world_view import AgentStatus, WorldView
-from memory import NodeKind
+from memory import MemoryNode, NodeKind
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,7 @@ class ReactionOutcome:
 
     talk_to: str | None = None
     opening: str = ""
+    relationship: str = ""
     wait: tuple[str, int] | None = None
 
 
@@ -67,13 +72,13 @@ async def decide_reaction(
 
     The memories shown are the paper's retrieval (recency, relevance, importance with the configured weights) for
     the other person and what they are doing, as for every other decision; the last talk with them is looked up as
-    a fact, the original's "last chatted".
+    a fact with how long ago it was, the original's "last chatted at".
     """
     focal = [other.name, f"{other.name} is {other.activity}"]
     memories = tuple(
         await memory.recall(focal, now=view.now, k=config.reaction_memories, weights=config.retrieval_weights)
     )
-    last_chat = next((node.description for node in memory.stream.about(other.name) if node.kind == NodeKind.CHAT), "")
+    last = last_talk(memory, other.name)
     request = ReactionRequest(
         identity=identity,
         now=view.now,
@@ -81,9 +86,26 @@ async def decide_reaction(
         other=other.name,
         other_activity=other.activity,
         memories=memories,
-        last_chat=last_chat,
+        last_chat=last.description if last else "",
+        last_chat_minutes=minutes_since(last.created, view.now) if last else None,
+        shared_place=shared_place(me, other),
     )
     return await ask(request)
+
+
+def last_talk(memory: AgentMemory, partner: str) -> MemoryNode | None:
+    """The agent's memory of its last talk with `partner`, if they ever talked."""
+    return next((node for node in memory.stream.about(partner) if node.kind == NodeKind.CHAT), None)
+
+
+def minutes_since(then: datetime, now: datetime) -> int:
+    """Whole minutes from `then` to `now` (0 if `then` is later)."""
+    return max(0, int((now - then).total_seconds() // 60))
+
+
+def shared_place(me: AgentStatus, other: AgentStatus) -> str:
+    """The place or object both are headed for, if the same ("" if not): the original's gate for waiting."""
+    return me.address if me.address and me.address == other.address and me.address.count(":") >= 2 else ""
 
 
 async def react(
@@ -95,20 +117,32 @@ async def react(
     clock: SocialClock,
     config: MindConfig,
 ) -> ReactionOutcome:
-    """Consider the nearest candidate: talk, wait until it is free, or carry on (and not ask again for a while)."""
+    """Consider the nearest candidate: talk, wait until it is free, or carry on.
+
+    Carrying on holds that person back for the short declined-talk cool-down; a wait only while it lasts, so the two
+    may still talk when it is over.
+    """
     if not candidates:
         return ReactionOutcome()
     me, other = view.agents[identity.name], view.agents[candidates[0]]
     clock.paused_until = view.now + timedelta(minutes=config.pause_after_reaction_minutes)
     reaction = await decide_reaction(ask, identity, memory, view, me, other, config)
     if reaction.choice == "talk":
-        return ReactionOutcome(talk_to=other.name, opening=reaction.opening)
-    clock.reactions[other.name] = view.now + timedelta(minutes=config.reaction_cooldown_minutes)
+        return ReactionOutcome(talk_to=other.name, opening=reaction.opening, relationship=reaction.relationship)
     if reaction.choice == "wait":
-        return ReactionOutcome(
-            wait=(f"waiting for {other.name} to finish {other.activity}", wait_minutes(other, view.now, config))
-        )
+        minutes = wait_minutes(other, view.now, config)
+        clock.reactions[other.name] = view.now + timedelta(minutes=minutes)
+        return ReactionOutcome(wait=(waiting_for(other), minutes))
+    clock.reactions[other.name] = view.now + timedelta(minutes=config.reaction_cooldown_minutes)
     return ReactionOutcome()
+
+
+def waiting_for(other: AgentStatus) -> str:
+    """The inserted activity of a wait: "waiting for Maria Lopez to finish using the piano" (no detail, no nesting)."""
+    activity = re.sub(r"\s*\([^)]*\)\s*$", "", other.activity).strip()
+    if not activity or re.match(r"(waiting|talking) ", activity):
+        return f"waiting for {other.name}"
+    return f"waiting for {other.name} to finish {activity}"[:LONGEST_ACTIVITY]
 
 
 def wait_minutes(other: AgentStatus, now: datetime, config: MindConfig) -> int:

@@ -1,8 +1,9 @@
 """Accounting of model calls: per call who asked what of which model, tokens, latency, cost; totals by kind and agent.
 
-Token counts are the provider's own where it reports usage (with the prompt tokens it served from its prompt
-cache), and the reference tokenizer's estimate otherwise (tokens.py). Cost is litellm's pricing where it knows
-the model, the user's prices otherwise, and None ("unknown") where neither applies - never a crash.
+Token counts are the provider's own where it reports usage (with the prompt tokens it served from its prompt cache,
+and the completion tokens a reasoning model spent thinking), and the reference tokenizer's estimate otherwise
+(tokens.py). Cost is litellm's pricing where it knows the model, the user's prices otherwise, and None ("unknown")
+where neither applies - never a crash.
 Offline calls cost 0 and their tokens are estimated from the text.
 """
 
@@ -12,7 +13,7 @@ from dataclasses import dataclass, field, fields
 
 @dataclass(frozen=True)
 class CallRecord:
-    """One answered request (a repair makes it two model calls)."""
+    """One answered request (a repair makes it two model calls; so does an empty or cut-off answer asked again)."""
 
     agent: str
     kind: str
@@ -28,6 +29,9 @@ class CallRecord:
     fallback: bool
     cached_tokens: int = 0
     answer_format: str = "prompt"
+    reasoning_tokens: int = 0
+    empty_answers: int = 0
+    cut_answers: int = 0
 
 
 @dataclass
@@ -40,6 +44,9 @@ class Totals:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cached_tokens: int = 0
+    reasoning_tokens: int = 0
+    empty_answers: int = 0
+    cut_answers: int = 0
     cost: float = 0.0
     unknown_cost_calls: int = 0
     fallbacks: int = 0
@@ -54,6 +61,9 @@ class Totals:
         self.prompt_tokens += record.prompt_tokens
         self.completion_tokens += record.completion_tokens
         self.cached_tokens += record.cached_tokens
+        self.reasoning_tokens += record.reasoning_tokens
+        self.empty_answers += record.empty_answers
+        self.cut_answers += record.cut_answers
         if record.cost is None:
             self.unknown_cost_calls += record.calls
         else:

@@ -41,12 +41,14 @@ class ActionChoice:
 class Reaction:
     """What to do on noticing someone: talk to them, wait for them, or go on.
 
-    With "talk", `opening` is the line that opens the talk ("" if none was given: it is then asked for on its own).
+    With "talk", `opening` is the line that opens the talk ("" if none was given: it is then asked for on its own)
+    and `relationship` what the agent feels and knows about the other, which steers what it recalls in the talk.
     """
 
     choice: Literal["talk", "wait", "continue"]
     reason: str
     opening: str = ""
+    relationship: str = ""
 
 
 @dataclass(frozen=True)
@@ -61,10 +63,14 @@ class ObjectReaction:
 
 @dataclass(frozen=True)
 class ConversationTurn:
-    """One line of a conversation, and whether the speaker ends the talk with it."""
+    """One line of a conversation, and whether the speaker ends the talk with it.
+
+    `relationship` is what the speaker feels and knows about the partner, when its first line was asked for it.
+    """
 
     line: str
     end: bool
+    relationship: str = ""
 
 
 @dataclass(frozen=True)

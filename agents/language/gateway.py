@@ -19,13 +19,19 @@ from typing import Any
 
 from agents.language.accounting import CallRecord, Ledger
 from agents.language.backends import Backend, Completion, OfflineBackend, PermanentError, TransientError
+from agents.language.backends.prompt_cache import MIN_CACHED_TOKENS, min_cached_tokens
+from agents.language.backends.reasoning import DEFAULT_EFFORT
+from agents.language.backends.reasoning import LEVELS as REASONING_EFFORTS
 from agents.language.cache import CachedResponse, ResponseCache, cache_key
 from agents.language.journal import AnswerJournal
-from agents.language.request import AnswerError, Request
+from agents.language.prompt_log import PromptLog
+from agents.language.request import AnswerError, Request, long_prefix
 
 logger = logging.getLogger(__name__)
 
 OFFLINE = "offline"
+# An answer cut off by its token budget is asked again once with this many times the budget.
+CUT_BUDGET_FACTOR = 2
 # First wait before a retry, doubled each time (with at most this many seconds between tries).
 BACKOFF_S, MAX_BACKOFF_S = 0.5, 20.0
 # The retry budget: seconds one call may spend waiting between its tries. A server's Retry-After is honoured within
@@ -121,6 +127,8 @@ class GatewayConfig:
     max_cost: float | None = None
     # Send each request's answer schema to providers that can enforce it (False: the prompt alone asks for JSON).
     structured: bool = True
+    # How much a reasoning model reasons (backends/reasoning.py: the nearest level each model takes).
+    reasoning_effort: str = DEFAULT_EFFORT
 
     def __post_init__(self) -> None:
         for name in (self.model, *self.routes.values()):
@@ -130,6 +138,10 @@ class GatewayConfig:
             raise ValueError("max_in_flight must be >= 1, max_retries >= 0 and timeout_s > 0")
         if self.replay and self.cache_path is None:
             raise ValueError("replay needs a cache: give cache_path")
+        if self.reasoning_effort not in REASONING_EFFORTS:
+            raise ValueError(
+                f"reasoning_effort must be one of {', '.join(REASONING_EFFORTS)}, got {self.reasoning_effort!r}"
+            )
 
     def model_for(self, kind: str) -> str:
         """The model a request kind is routed to."""
@@ -149,6 +161,8 @@ class Gateway:
         self._semaphore: asyncio.Semaphore | None = None
         self._semaphore_loop = None
         self._warned: dict[str, float] = {}  # a retried failure's text: when it was last logged as a warning
+        self.prompt_log: PromptLog | None = None  # set to keep every prompt and answer (prompt_log.py)
+        self._long_prefix: dict[str, bool] = {}  # a model: whether its requests start with the long prefix
 
     def backend(self, model: str) -> Backend:
         """The backend of a model name, built on first use."""
@@ -164,11 +178,22 @@ class Gateway:
                     timeout_s=self.config.timeout_s,
                     prices=self.config.prices,
                     structured=self.config.structured,
+                    reasoning_effort=self.config.reasoning_effort,
                 )
         return self._backends[model]
 
     async def ask(self, request: Request, agent: str) -> Any:
         """The answer to a request: parsed, repaired once if needed, else the request's fallback."""
+        with long_prefix(self._caches_long_prefix(self.config.model_for(request.kind))):
+            return await self._ask(request, agent)
+
+    def _caches_long_prefix(self, model: str) -> bool:
+        """Whether the model's provider caches the long system prefix (at most MIN_CACHED_TOKENS long: it pays)."""
+        if model not in self._long_prefix:
+            self._long_prefix[model] = model == OFFLINE or min_cached_tokens(model) <= MIN_CACHED_TOKENS
+        return self._long_prefix[model]
+
+    async def _ask(self, request: Request, agent: str) -> Any:
         model = self.config.model_for(request.kind)
         if (report := _ON_ASK.get()) is not None:
             report()
@@ -181,7 +206,7 @@ class Gateway:
             "seed": self.config.seed,
         }
         tally = _Tally()
-        completion = await self._complete(model, request, request.messages(), parameters, agent, tally)
+        completion = await self._whole(model, request, request.messages(), parameters, agent, tally)
         repaired = fallback = False
         try:
             answer = request.parse(completion.text)
@@ -189,7 +214,7 @@ class Gateway:
             repaired = True
             logger.info("%s: %s answer for %s did not parse (%s); asking once more", model, request.kind, agent, error)
             messages = request.repair_messages(completion.text, str(error))
-            completion = await self._complete(model, request, messages, parameters, agent, tally)
+            completion = await self._whole(model, request, messages, parameters, agent, tally)
             try:
                 answer = request.parse(completion.text)
             except AnswerError as second:
@@ -214,6 +239,9 @@ class Gateway:
                 fallback=fallback,
                 cached_tokens=tally.cached_tokens,
                 answer_format=completion.answer_format,
+                reasoning_tokens=tally.reasoning_tokens,
+                empty_answers=tally.unfinished["empty"],
+                cut_answers=tally.unfinished["cut"],
             )
         )
         return answer
@@ -222,7 +250,30 @@ class Gateway:
         """Several requests at once (under the in-flight cap); answers in the same order."""
         return list(await asyncio.gather(*(self.ask(request, agent) for request, agent in asks)))
 
+    async def _whole(self, model, request, messages, parameters, agent, tally) -> Completion:
+        """A completion, asked once more if it came back empty or cut off by its token budget.
+
+        A reasoning model that thought too long leaves either; a cut answer is asked again with twice the budget, and
+        both are counted. A second such answer goes on to the parser, which sends it to the repair.
+        """
+        completion = await self._complete(model, request, messages, parameters, agent, tally)
+        if (unfinished := completion.unfinished) is None:
+            return completion
+        tally.unfinished[unfinished] += 1
+        if unfinished == "cut" and parameters.get("max_tokens"):
+            parameters = {**parameters, "max_tokens": parameters["max_tokens"] * CUT_BUDGET_FACTOR}
+        logger.info("%s: %s answer for %s came back %s; asking again", model, request.kind, agent, unfinished)
+        return await self._complete(model, request, messages, parameters, agent, tally)
+
     async def _complete(self, model, request, messages, parameters, agent, tally) -> Completion:
+        completion = await self._answer(model, request, messages, parameters, agent, tally)
+        if self.prompt_log is not None:
+            source = "cache" if completion.answer_format == "cache" else "model"
+            self.prompt_log.write(agent=agent, kind=request.kind, model=model, source=source, parameters=parameters,
+                                  messages=messages, answer=completion.text)  # fmt: skip
+        return completion
+
+    async def _answer(self, model, request, messages, parameters, agent, tally) -> Completion:
         key = cache_key(model, messages, parameters) if self.cache is not None else None
         if key is not None and (hit := self.cache.get(key)) is not None:
             return Completion(hit.text, hit.prompt_tokens, hit.completion_tokens, 0.0, answer_format="cache")
@@ -242,7 +293,7 @@ class Gateway:
         tally.add(completion)
         if journal is not None:
             journal.keep(key, completion, tally.retries - retries)
-        if self.cache is not None:
+        if self.cache is not None and completion.unfinished is None:  # a cache must not replay a cut-off answer
             self.cache.put(
                 key,
                 model,
@@ -310,9 +361,11 @@ class Gateway:
                 await backend.aclose()
 
     def close(self) -> None:
-        """Close the cache."""
+        """Close the cache and the prompt log."""
         if self.cache is not None:
             self.cache.close()
+        if self.prompt_log is not None:
+            self.prompt_log.close()
 
 
 @dataclass
@@ -323,11 +376,14 @@ class _Tally:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cached_tokens: int = 0
+    reasoning_tokens: int = 0
     cost: float | None = 0.0
     retries: int = 0
+    unfinished: dict[str, int] = field(default_factory=lambda: {"empty": 0, "cut": 0})
 
     def add(self, completion: Completion) -> None:
         self.calls += 1
+        self.reasoning_tokens += completion.reasoning_tokens
         self.prompt_tokens += completion.prompt_tokens
         self.completion_tokens += completion.completion_tokens
         self.cached_tokens += completion.cached_tokens

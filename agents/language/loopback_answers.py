@@ -59,12 +59,20 @@ def _answer(prompt: str) -> str:  # noqa: PLR0911, PLR0912 - one branch a task
     if "out of the ordinary" in task:
         return json.dumps({"react": True, "reason": "it needs seeing to", "activity": "seeing to it", "minutes": 10})
     if "react" in task:
-        return json.dumps({"choice": "talk", "reason": "to say hello", "line": "Hello! How are you?"})
+        return json.dumps(
+            {
+                "choice": "talk",
+                "reason": "to say hello",
+                "relationship": "we are neighbours",
+                "line": "Hello! How are you?",
+            }
+        )
     if "next line" in task:
         said = len(
             re.findall(r"^[A-Z][a-z]+ [A-Z][a-z]+: ", prompt.rsplit("The conversation so far:", maxsplit=1)[-1], re.M)
         )
-        return json.dumps({"line": "Hello! Nice to see you.", "end": said >= 3})
+        turn = {"line": "Hello! Nice to see you.", "end": said >= 3}
+        return json.dumps({"relationship": "we are neighbours", **turn} if '"relationship"' in prompt else turn)
     if "summarize a conversation" in task:
         first, second = re.search(r"between (.+?) and (.+?):", prompt).groups()
         rating = {"chat": 3, "takeaway": 4}
@@ -94,6 +102,13 @@ def _answer(prompt: str) -> str:  # noqa: PLR0911, PLR0912 - one branch a task
         return json.dumps({"summary": "A normal day.", "currently": "going about my life"})
     if "interviewer" in task:
         return json.dumps({"answer": "I am doing well, thank you."})
+    if "rank answers" in task:
+        labels = re.findall(r"^Answer ([A-Z]):", prompt, flags=re.MULTILINE)
+        return json.dumps({"reason": "the first is the most specific", "ranking": [[label] for label in labels]})
     if "believable" in task:
         return json.dumps({"choice": "a", "reason": "more specific"})
+    if "shows a fact" in task:
+        return json.dumps({"reason": "the answer says so", "shows": True})
+    if "memories support" in task:
+        return json.dumps({"reason": "the first memory says so", "supported_by": [1] if items else []})
     return json.dumps({"answer": "ok"})

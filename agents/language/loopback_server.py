@@ -1,11 +1,12 @@
 """A fake model server on 127.0.0.1, for tests and benchmarks of the real litellm path, in three wire formats.
 
-OpenAI's chat completions (`openai/`, `hosted_vllm/`: `url`), ollama's /api/chat (`ollama_chat/`: `root`) and
-Anthropic's /v1/messages (`anthropic/`: `root`), all on one port.
+OpenAI's chat completions (`openai/`, `hosted_vllm/`: `url`), ollama's /api/chat (`ollama_chat/`: `root`),
+Anthropic's /v1/messages (`anthropic/`: `root`) and Gemini's generateContent (`gemini/`: `gemini`), all on one port.
 
 Started and stopped by the tests themselves (a context manager on a free port, in a background thread, with a
 maximum lifetime), with configurable latency (fixed, or spread as a hosted model's is), injected failures, and a count
-of the most requests held at once.
+of the most requests held at once; with `capture`, every request's path, headers (keys left out) and body, to check
+what litellm sends each provider.
 Answers come from `loopback_answers`, valid for every request type. It never listens beyond loopback.
 """
 
@@ -25,8 +26,11 @@ from agents.language import loopback_wires as wires
 from agents.language.backends.base import estimate_tokens
 from agents.language.loopback_answers import answer_for_messages
 
-# Faults, consumed one per request in order: "429", "500", "hang", "empty", "malformed", "long".
-FAULTS = ("429", "500", "hang", "empty", "malformed", "long")
+# Faults, consumed one per request in order: "429", "500", "hang", "empty", "malformed", "long", "cut" (the answer's
+# first half, ended as the token budget ends it).
+FAULTS = ("429", "500", "hang", "empty", "malformed", "long", "cut")
+# Headers that carry a key: never kept by the capture.
+SECRET_HEADERS = frozenset({"authorization", "x-api-key", "x-goog-api-key", "api-key"})
 # What llama.cpp's server says to OpenAI's json_schema response_format (HTTP 500).
 JSON_SCHEMA_REFUSAL = (
     "1 validation error: response_format.type: Input should be 'text' or 'json_object' (literal_error)"
@@ -56,6 +60,7 @@ class ServerStats:
     max_in_flight: int = 0
     statuses: Counter = field(default_factory=Counter)
     bodies: list = field(default_factory=list)  # the last requests' bodies, as sent
+    captured: list = field(default_factory=list)  # with capture on: every request's (path, headers, body)
 
 
 class LoopbackServer:
@@ -63,13 +68,14 @@ class LoopbackServer:
 
     def __init__(self, latency: float = 0.0, faults: list[str] | None = None, lifetime_s: float = 600.0,
                  hang_s: float = 30.0, port: int = 0, refuse_json_schema: bool = False,
-                 refuse_params: tuple[str, ...] = (), latency_spread: float = 0.0,
+                 refuse_params: tuple[str, ...] = (), latency_spread: float = 0.0, capture: bool = False,
                  retry_after: str | None = None):  # fmt: skip
         self.latency = latency
         self.latency_spread = latency_spread
         self.retry_after = retry_after  # the Retry-After header of an injected 429, as a server writes it
         self.refuse_json_schema = refuse_json_schema
         self.refuse_params = refuse_params
+        self.capture = capture
         self.prefix_cache = wires.PrefixCache()
         self.faults = list(faults or [])
         self.lifetime_s = lifetime_s
@@ -85,6 +91,11 @@ class LoopbackServer:
     def url(self) -> str:
         """The OpenAI-style base URL."""
         return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def gemini(self) -> str:
+        """The base URL of Gemini's format (litellm adds /models/<model>:generateContent)."""
+        return f"http://127.0.0.1:{self.port}/v1beta"
 
     @property
     def root(self) -> str:
@@ -104,6 +115,9 @@ class LoopbackServer:
     async def _anthropic(self, request: web.Request) -> web.Response:
         return await self._answer(request, wires.anthropic_messages, wires.anthropic_response)
 
+    async def _gemini(self, request: web.Request) -> web.Response:
+        return await self._answer(request, wires.gemini_messages, wires.gemini_response)
+
     def _refusal(self, body: dict) -> web.Response | None:
         answer_format = body.get("response_format") or {}
         if self.refuse_json_schema and answer_format.get("type") == "json_schema":
@@ -117,6 +131,11 @@ class LoopbackServer:
     async def _answer(self, request: web.Request, read, respond) -> web.Response:
         body = await request.json()
         self.stats.bodies = [*self.stats.bodies[-49:], body]
+        if self.capture:
+            headers = {
+                key.lower(): value for key, value in request.headers.items() if key.lower() not in SECRET_HEADERS
+            }
+            self.stats.captured.append((request.path, headers, body))
         if (refusal := self._refusal(body)) is not None:
             self.stats.requests += 1
             self.stats.statuses[refusal.status] += 1
@@ -137,11 +156,22 @@ class LoopbackServer:
                     {"error": {"message": f"injected {fault}"}}, status=int(fault), headers=headers
                 )
             text = answer_for_messages(messages)
-            text = {"empty": "", "malformed": "{not json", "long": "x" * 50_000}.get(fault, text)
+            text = {"empty": "", "malformed": "{not json", "long": "x" * 50_000, "cut": text[: len(text) // 2]}.get(
+                fault, text
+            )
             self.stats.statuses[200] += 1
             prompt = sum(estimate_tokens(m["content"]) for m in messages)
             cached = min(prompt, self.prefix_cache.cached_tokens(messages))
-            return web.json_response(respond(body.get("model", "loopback"), text, prompt, cached))
+            reasoned = "reasoning_effort" in body or "thinkingConfig" in (body.get("generationConfig") or {})
+            answer = respond(
+                body.get("model", request.match_info.get("target", "loopback")),
+                text,
+                prompt,
+                cached,
+                cut=fault == "cut",
+                reasoned=reasoned,
+            )
+            return web.json_response(answer)
         finally:
             self.stats.in_flight -= 1
 
@@ -161,6 +191,7 @@ class LoopbackServer:
         app.router.add_post("/api/chat", self._ollama)
         app.router.add_post("/api/show", self._ollama_show)
         app.router.add_post("/v1/messages", self._anthropic)
+        app.router.add_post("/v1beta/models/{target}", self._gemini)
         runner = web.AppRunner(app)
         await runner.setup()
         site = web.TCPSite(runner, "127.0.0.1", self.port)

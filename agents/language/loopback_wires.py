@@ -1,4 +1,6 @@
-"""The wire formats the loopback server speaks besides OpenAI's: ollama's /api/chat and Anthropic's /v1/messages.
+"""The wire formats the loopback server speaks: OpenAI's, ollama's, Anthropic's and Gemini's.
+
+Besides OpenAI's chat completions: ollama's /api/chat, Anthropic's /v1/messages and Gemini's generateContent.
 
 Each format is two functions: the chat messages (OpenAI-style dicts) out of a request body, and a response body
 around an answer text with its usage. Usage counts the prompt with the reference tokenizer and, like the real
@@ -44,47 +46,98 @@ def anthropic_messages(body: dict) -> list[dict]:
     return head + openai_messages(body)
 
 
-def openai_response(model: str, text: str, prompt: int, cached: int) -> dict:
-    """An OpenAI chat completion, with cached prompt tokens as OpenAI reports them."""
-    completion = count_tokens(text)
+# Reasoning tokens the server says a model spent when the request asked for an effort (OpenAI's field).
+REASONING_TOKENS = 64
+# How each format says the token budget cut the answer off.
+CUT_REASONS = {"openai": "length", "ollama": "length", "anthropic": "max_tokens"}
+
+
+def gemini_messages(body: dict) -> list[dict]:
+    """Gemini's generateContent: a system instruction apart, then contents of parts ("model" is the assistant)."""
+    system = body.get("system_instruction") or body.get("systemInstruction") or {}
+    head = [{"role": "system", "content": _text_of(system.get("parts"))}] if system.get("parts") else []
+    roles = {"model": "assistant"}
+    return head + [
+        {"role": roles.get(content.get("role", "user"), "user"), "content": _text_of(content.get("parts"))}
+        for content in body.get("contents", [])
+    ]
+
+
+def gemini_response(model: str, text: str, prompt: int, cached: int, cut: bool = False, reasoned: bool = False) -> dict:
+    """Gemini's answer: thinking tokens (thoughtsTokenCount) apart from the answer's, cached ones as it reports them."""
+    thought = REASONING_TOKENS if reasoned else 0
+    answer = count_tokens(text)
+    return {
+        "candidates": [
+            {
+                "content": {"role": "model", "parts": [{"text": text}]},
+                "finishReason": "MAX_TOKENS" if cut else "STOP",
+                "index": 0,
+            }
+        ],
+        "usageMetadata": {
+            "promptTokenCount": prompt,
+            "candidatesTokenCount": answer,
+            "thoughtsTokenCount": thought,
+            "cachedContentTokenCount": cached,
+            "totalTokenCount": prompt + answer + thought,
+        },
+        "modelVersion": model,
+    }
+
+
+def openai_response(model: str, text: str, prompt: int, cached: int, cut: bool = False, reasoned: bool = False) -> dict:
+    """An OpenAI chat completion, with cached prompt tokens as OpenAI reports them (and reasoning tokens, if asked)."""
+    thought = REASONING_TOKENS if reasoned else 0
+    completion = count_tokens(text) + thought
     return {
         "id": "loopback",
         "object": "chat.completion",
         "created": int(time.time()),
         "model": model,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": text},
+                "finish_reason": "length" if cut else "stop",
+            }
+        ],
         "usage": {
             "prompt_tokens": prompt,
             "completion_tokens": completion,
             "total_tokens": prompt + completion,
             "prompt_tokens_details": {"cached_tokens": cached},
+            "completion_tokens_details": {"reasoning_tokens": thought},
         },
     }
 
 
-def ollama_response(model: str, text: str, prompt: int, cached: int) -> dict:
+def ollama_response(model: str, text: str, prompt: int, cached: int, cut: bool = False, reasoned: bool = False) -> dict:
     """The answer of ollama's /api/chat (stream false); ollama reports no cached tokens."""
-    del cached
+    del cached, reasoned
     return {
         "model": model,
         "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "message": {"role": "assistant", "content": text},
         "done": True,
-        "done_reason": "stop",
+        "done_reason": "length" if cut else "stop",
         "prompt_eval_count": prompt,
         "eval_count": count_tokens(text),
     }
 
 
-def anthropic_response(model: str, text: str, prompt: int, cached: int) -> dict:
+def anthropic_response(
+    model: str, text: str, prompt: int, cached: int, cut: bool = False, reasoned: bool = False
+) -> dict:
     """Anthropic's message: input_tokens excludes the tokens read from the cache, reported apart."""
+    del reasoned
     return {
         "id": "msg_loopback",
         "type": "message",
         "role": "assistant",
         "model": model,
         "content": [{"type": "text", "text": text}],
-        "stop_reason": "end_turn",
+        "stop_reason": "max_tokens" if cut else "end_turn",
         "stop_sequence": None,
         "usage": {
             "input_tokens": prompt - cached,

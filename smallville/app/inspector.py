@@ -14,6 +14,7 @@ from smallville.app.selection import chosen, selected_agent
 from smallville.app.source import town_of
 from smallville.app.views import AgentCard
 from smallville.app.voice import VoiceBox
+from smallville.app.world_box import WorldBox
 
 
 def now_html(card: AgentCard) -> str:
@@ -127,6 +128,8 @@ def AgentInspector(model):
         solara.Select("Agent", values=names, value=name, on_value=selected_agent.set, dense=True)
         solara.HTML(unsafe_innerHTML=card_html(card), classes=["agent-card"])
         VoiceBox(model)
+        if town.live:  # a replay only shows: `run.py fork` changes its past
+            WorldBox(model)
         solara.HTML(unsafe_innerHTML=mind_html(card), classes=["agent-mind"])
     return main
 

@@ -23,6 +23,7 @@ from smallville.app.inspector import AgentInspector
 from smallville.app.map_panel import TownMap
 from smallville.app.replay import ReplayModel
 from smallville.app.replay_controls import ReplayScrubber
+from smallville.app.side_by_side import SideBySide
 from smallville.app.town_choice import TownChoice, town_title
 from smallville.app.town_panels import BaselineNote, ConversationFeed, Costs, Diffusion, RelationshipGraph
 from smallville.app.work import work_of
@@ -102,6 +103,9 @@ def Page():
             for name, component in TABS:
                 with solara.lab.Tab(name):
                     component(town)
+            if settings.get("beside") and isinstance(town, ReplayModel):  # run.py serve RUN --beside OTHER
+                with solara.lab.Tab("Side by side"):
+                    SideBySide(town, settings["beside"])
 
 
 def _reset_arguments(settings: dict) -> dict:

@@ -65,7 +65,7 @@ def graph_figure(graph: nx.Graph, names: list[str], selected: str) -> Figure:
     nx.draw_networkx_nodes(graph, positions, ax=axes, nodelist=names, node_color=colours, node_size=260)
     nx.draw_networkx_labels(graph, positions, ax=axes, labels=distinct_labels(names), font_size=7)
     density = nx.density(graph) if len(names) > 1 else 0.0
-    axes.set_title(f"{graph.number_of_edges()} ties, density {density:.3f}", fontsize=9)
+    axes.set_title(f"{graph.number_of_edges()} ties, density {density:.3f} (estimate)", fontsize=9)
     axes.set_axis_off()
     return figure
 
@@ -120,9 +120,13 @@ def lines_figure(frame: pd.DataFrame, columns: dict[str, str], ylabel: str, shar
 
 def diffusion_columns(frame: pd.DataFrame) -> dict[str, str]:
     """Density and every tracked fact's share of agents aware."""
-    columns = {"density": "density"}
+    columns = {"density (estimate)": "density"}
     columns.update(
-        {f"aware: {name.removeprefix('aware_')}": name for name in frame.columns if name.startswith("aware_")}
+        {
+            f"aware: {name.removeprefix('aware_')} (estimate)": name
+            for name in frame.columns
+            if name.startswith("aware_")
+        }
     )
     return columns
 

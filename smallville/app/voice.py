@@ -19,12 +19,12 @@ answer = solara.reactive("")
 voice_error = solara.reactive("")
 
 
-def interview_job(model, name: str, question: str) -> Job:
-    """Ask `name` a question; the answer, or why there is none, lands in the box."""
+def interview_job(model, name: str, question: str, asker: str = "") -> Job:
+    """Ask `name` a question, as the person `asker` describes if given; the answer, or why there is none, lands here."""
     return Job(
         "interview",
         f"{name} is thinking about your question…",
-        lambda: model.interview(name, question),
+        lambda: model.interview(name, question, asker=asker),
         done=lambda reply: answer.set(f"{name}: {reply}"),
         failed=lambda message: voice_error.set(f"The interview failed: {message}"),
     )
@@ -53,6 +53,7 @@ def VoiceBox(model):
     town = town_of(model)
     name = chosen(town.names())
     question, set_question = solara.use_state("")
+    asker, set_asker = solara.use_state("")
     statement, set_statement = solara.use_state("")
     work = work_of(model)
     queue = work.queue.value
@@ -64,7 +65,7 @@ def VoiceBox(model):
 
     def interview() -> None:
         voice_error.set("")
-        work.submit(interview_job(model, name, question.strip()))
+        work.submit(interview_job(model, name, question.strip(), asker.strip()))
 
     def whisper() -> None:
         voice_error.set("")
@@ -78,6 +79,13 @@ def VoiceBox(model):
         else:
             # Each part of the box is a row of its own: a new way to talk to an agent is one more row here.
             solara.InputText("Interview question", value=question, on_value=set_question, continuous_update=True)
+            solara.InputText(  # the paper's user persona: whom the agent believes it faces
+                "Ask as (optional), e.g. a news reporter",
+                value=asker,
+                on_value=set_asker,
+                continuous_update=True,
+                classes=["voice-persona"],
+            )
             solara.Button("Ask", on_click=interview, disabled=not question.strip(), color="primary")
             with solara.Column(gap="2px", classes=["voice-answer-area"]):  # right under Ask, where the eye is
                 for label in in_flight:

@@ -135,15 +135,16 @@ def _simulate(spec: CellSpec, folder: Path, hooks: CellHooks) -> tuple[str, str]
     from agents import BudgetExceeded, ModelUnavailable  # noqa: PLC0415 - heavy: only in the worker
     from smallville.model import SmallvilleModel  # noqa: PLC0415
     from smallville.parameters import resolve  # noqa: PLC0415
+    from smallville.run_check import model_settings  # noqa: PLC0415
     from smallville.run_store import RunStore  # noqa: PLC0415
 
     limits = {"max_calls": hooks.max_calls, "max_cost": hooks.max_cost}
     if (folder / "checkpoint" / "state.json").is_file():
         store = RunStore.open(folder)
         config = store.config()
-        end = datetime.fromisoformat(config.pop("end"))
-        minutes = config.pop("checkpoint_minutes")
-        model = SmallvilleModel(**{**config, **limits}, seed_memories=False)
+        end = datetime.fromisoformat(config["end"])
+        minutes = config["checkpoint_minutes"]
+        model = SmallvilleModel(**{**model_settings(config), **limits}, seed_memories=False)
         store.restore(model)
         record = read_cell(folder)
     else:

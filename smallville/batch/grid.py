@@ -20,6 +20,12 @@ reflection_threshold = [150, 250]
 [budget]                          # optional: the whole batch stops cleanly once it is spent
 calls = 100000
 cost = 20.0
+
+[[interventions]]                 # optional: for every cell (smallville/interventions.py); a condition's own go
+time = 2023-02-13T08:00:00        # in [[conditions.NAME.interventions]], e.g. a town with and without a whisper
+kind = "whisper"
+target = "Klaus Mueller"
+text = "The library closes early on Friday"
 ```
 """
 
@@ -100,6 +106,7 @@ class Grid(BaseModel):
     conditions: dict[str, dict[str, Any]] = {"full": {}}
     sweep: dict[str, list[Any]] = {}
     budget: Budget = Budget()
+    interventions: list[dict[str, Any]] = []
 
     @field_validator("seeds", mode="before")
     @classmethod
@@ -204,7 +211,30 @@ def validate_grid(data: dict[str, Any], source: str, shared: frozenset[str] = fr
             raise GridError(f"{source}: sweep.{name}: an empty list would make no cells; give at least one value")
         for index, value in enumerate(values):
             _check_parameters({name: value}, f"sweep[{index}]", source)
+    _check_interventions(grid.interventions, "interventions", source)
+    for where, values in [
+        ("parameters", grid.parameters),
+        *((f"conditions.{n}", c) for n, c in grid.conditions.items()),
+    ]:
+        _check_interventions(values.get("interventions") or [], f"{where}.interventions", source)
     return grid
+
+
+def _check_interventions(entries: list, where: str, source: str) -> None:
+    from smallville.interventions import InterventionError, parse_interventions  # noqa: PLC0415
+
+    try:
+        parse_interventions(entries, f"{source}: {where}")
+    except InterventionError as error:
+        raise GridError(str(error)) from error
+
+
+def _cell_interventions(*lists: list) -> list[dict]:
+    """A cell's interventions (the grid's, then its condition's) as plain JSON data: its config and fingerprint."""
+    from smallville.interventions import parse_interventions  # noqa: PLC0415
+
+    entries = [entry for entries in lists for entry in entries or ()]
+    return [item.model_dump(mode="json") for item in parse_interventions(entries, "interventions")]
 
 
 def _check_parameters(values: dict[str, Any], where: str, source: str) -> None:
@@ -287,6 +317,9 @@ def expand(grid: Grid) -> list[CellSpec]:
             swept = dict(zip(sweep_names, combination, strict=True))
             label = condition + "".join(f",{name}={_short(value)}" for name, value in swept.items())
             parameters = {**grid.parameters, **switches, **swept}
+            interventions = _cell_interventions(grid.interventions, parameters.get("interventions"))
+            if interventions:
+                parameters["interventions"] = interventions
             for scenario in grid.scenarios:
                 for seed in grid.seeds:
                     cells.append(

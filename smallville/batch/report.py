@@ -9,7 +9,7 @@ import math
 from pathlib import Path
 
 from smallville.batch.results import results_frame, write_results
-from smallville.batch.summary import summarize
+from smallville.batch.summary import differences, is_estimate, summarize
 
 REPORT_DIR = "report"
 
@@ -30,6 +30,10 @@ def write_batch_report(batch: Path) -> list[Path]:
     summary_csv = batch / "summary.csv"
     summary.to_csv(summary_csv, index=False)
     written.append(summary_csv)
+    compared = differences(frame)
+    differences_csv = batch / "differences.csv"
+    compared.to_csv(differences_csv, index=False)
+    written.append(differences_csv)
     report = batch / REPORT_DIR
     report.mkdir(exist_ok=True)
     series = _time_series(batch, frame)
@@ -38,7 +42,7 @@ def write_batch_report(batch: Path) -> list[Path]:
     plots += [ladder] if ladder else []
     written += plots
     markdown = batch / "summary.md"
-    markdown.write_text(_markdown(batch, frame, summary, plots))
+    markdown.write_text(_markdown(batch, frame, summary, plots, compared))
     written.append(markdown)
     return written
 
@@ -112,14 +116,16 @@ def _save(figure, path: Path) -> Path:
     return path
 
 
-def _markdown(batch: Path, frame, summary, plots: list[Path]) -> str:
+def _markdown(batch: Path, frame, summary, plots: list[Path], compared=None) -> str:
     counts = frame["status"].value_counts().to_dict() if "status" in frame else {}
     lines = [
         f"# Batch {batch.name}",
         "",
         f"{len(frame)} cells: " + ", ".join(f"{count} {status}" for status, count in sorted(counts.items())),
         "",
-        "Means over each condition's finished cells, with 95% bootstrap confidence intervals.",
+        "Means over each condition's finished cells, with 95% bootstrap confidence intervals. Measures marked "
+        "(estimate) are the run's cheap per-step figures (keyword matches in memory, anyone at the place); "
+        "interview_aware_*, eval_relationship_density and attendance_* are the paper's measures (`run.py evaluate`).",
         "",
     ]
     if not summary.empty:
@@ -131,9 +137,47 @@ def _markdown(batch: Path, frame, summary, plots: list[Path]) -> str:
         lines.append("|---|" + "---|" * len(summary))
         for measure in measures:
             cells = [_interval(row, measure) for _, row in summary.iterrows()]
-            lines.append(f"| {measure} | " + " | ".join(cells) + " |")
+            lines.append(f"| {_label(measure)} | " + " | ".join(cells) + " |")
+        lines += _seeds_needed(summary)
+    if compared is not None and not compared.empty:
+        lines += ["", "## Differences from the first condition (95% bootstrap interval; paired by seed when possible)",
+                  "", "| condition | measure | difference | test | p |", "|---|---|---|---|---|"]  # fmt: skip
+        for _, row in compared.iterrows():
+            interval = _interval({"d_mean": row["difference"], "d_ci_low": row["ci_low"],
+                                  "d_ci_high": row["ci_high"]}, "d")  # fmt: skip
+            p = "-" if math.isnan(row["p"]) else f"{row['p']:.3g}"
+            lines.append(f"| {row['condition']} | {_label(row['measure'])} | {interval} | {row['test']} | {p} |")
     lines += ["", *(f"![{path.stem}]({REPORT_DIR}/{path.name})" for path in plots), ""]
     return "\n".join(lines)
+
+
+def _seeds_needed(summary) -> list[str]:
+    """Seeds each measure needs for its interval to be no wider than the width named (from the spread seen)."""
+    from smallville.batch.summary import width_for  # noqa: PLC0415
+
+    columns = [name for name in summary.columns if name.endswith("_seeds_needed")]
+    varied = [name for name in columns if any(_missing(value) or value > 2 for value in summary[name])]
+    if not columns:
+        return []
+    lines = ["", "Seeds needed for a 95% interval no wider than the width, from the spread over the seeds run "
+             f"(the {len(columns) - len(varied)} other measures did not vary: 2 seeds):", ""]  # fmt: skip
+    if not varied:
+        return lines[:2]
+    lines += ["| measure | width | " + " | ".join(summary["condition"]) + " |", "|---|---|" + "---|" * len(summary)]
+    for column in varied:
+        measure = column.removesuffix("_seeds_needed")
+        values = ["-" if _missing(value) else str(int(value)) for value in summary[column]]
+        lines.append(f"| {_label(measure)} | {width_for(measure):g} | " + " | ".join(values) + " |")
+    return lines
+
+
+def _label(measure: str) -> str:
+    """A measure's name as the tables show it: estimates say so."""
+    return f"{measure} (estimate)" if is_estimate(measure) else measure
+
+
+def _missing(value) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
 
 
 def _interval(row, measure: str) -> str:

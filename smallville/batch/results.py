@@ -1,10 +1,12 @@
 """The batch's tidy table: one row per cell, read from the cell folders alone (so `report` can redo it any time).
 
 Columns: the cell's place in the grid (cell, condition, scenario, seed), the parameters it set (`param_<name>`),
-status, density at start and end, each fact's awareness at start and end by the keyword rule
-(`aware_<fact>_start`, `aware_<fact>_end`) and by interview when evaluated (`interview_aware_<fact>`), attendance,
-calls, tokens, cost, fallbacks, wall time and, when evaluated, believability per evaluation condition
-(`mu_<condition>`, `sigma_<condition>`, TrueSkill).
+status, the run's per-step estimates (density at start and end, each fact's awareness at start and end by the keyword
+rule: `aware_<fact>_start`, `aware_<fact>_end`; everyone at the gathering's place: `attendance`), calls, tokens,
+cost, fallbacks, wall time and, when evaluated, the paper's measures (`interview_aware_<fact>`,
+`eval_relationship_density` of the mutual graph, `attendance_invited`/`_came`/`_present`, hallucinations), the
+evaluation's own estimates (`eval_estimate_*`), the judge's position bias, and believability per evaluation
+condition (`mu_<condition>`, `sigma_<condition>`, TrueSkill).
 """
 
 import csv
@@ -66,14 +68,28 @@ def evaluation_columns(evaluation: Path) -> dict:
         measures = json.loads(measures_path.read_text())
         for fact, share in measures.get("awareness", {}).items():
             row[f"interview_aware_{fact}"] = float(share)
-        for fact, share in measures.get("awareness_keyword", {}).items():
-            row[f"eval_keyword_aware_{fact}"] = float(share)
-        for name in ("relationship_density", "hallucinations", "hallucination_rate"):
+        estimates = measures.get("awareness_estimate") or measures.get("awareness_keyword", {})  # older evaluations
+        for fact, share in estimates.items():
+            row[f"eval_estimate_aware_{fact}"] = float(share)
+        for name in EVALUATION_FIGURES:
             if name in measures:
                 row[f"eval_{name}"] = measures[name]
         for name, value in measures.get("attendance", {}).items():
-            row[f"attendance_{name}"] = value
+            if isinstance(value, int | float):
+                row[f"attendance_{name}"] = value
+        if "position_bias" in measures:
+            row["eval_position_bias"] = measures["position_bias"]["kept_order"]
     return row
+
+
+# The single figures of measures.json a row keeps (as eval_<name>).
+EVALUATION_FIGURES = (
+    "relationship_density",
+    "relationship_density_directed",
+    "relationship_density_estimate",
+    "hallucinations",
+    "hallucination_rate",
+)
 
 
 def results_frame(batch: Path, cell_ids: list[str] | None = None):

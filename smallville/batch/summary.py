@@ -1,17 +1,24 @@
-"""The summary by condition: the mean of each measure over its cells with a 95% bootstrap confidence interval.
+"""Statistics across seeds: each measure by condition with an interval, differences between conditions, seeds needed.
 
-The interval is scipy's BCa bootstrap of the mean over the cells (the seeds, and scenarios if several), seeded so
-that a report is reproducible. With one cell, or cells that all agree, there is nothing to resample: the interval
-collapses to the mean (one cell) or to the common value.
+Each measure has a 95% interval: scipy's BCa bootstrap of the mean over the cells (the seeds, and scenarios if
+several), seeded so that a report is reproducible; with one cell, or cells that all agree, it collapses to the mean.
+A difference is each condition's against the first (the table's baseline): paired by seed when both conditions ran
+the same seeds (the mean per-seed difference and the paired t-test), else the difference of the means and Welch's
+t-test. The seeds needed for an interval of a given width come from the spread seen over the seeds run.
 """
 
 import numpy as np
 
+from smallville.evaluation.statistics import difference, mean_interval, seeds_needed
+
 # The measures summarised, when the table has them (facts and evaluation conditions are matched by prefix).
 FIXED_MEASURES = ("density_start", "density_end", "attendance", "calls", "tokens", "cost", "fallbacks", "wall_seconds")
-MEASURE_PREFIXES = ("aware_", "interview_aware_", "mu_", "eval_")
-CONFIDENCE = 0.95
-RESAMPLES = 2000
+MEASURE_PREFIXES = ("aware_", "interview_aware_", "attendance_", "mu_", "eval_")
+# The interval width the seeds needed are counted for: 10 percentage points of a share, 0.1 of a density, one
+# TrueSkill point; other measures (calls, cost) are not sized.
+WIDTHS = {"aware_": 0.1, "interview_aware_": 0.1, "eval_": 0.1, "density_": 0.1, "mu_": 1.0}
+# Measures the run estimates per step from memory text and positions (cheap), as opposed to the paper's measures.
+ESTIMATES = ("aware_", "density_", "attendance", "eval_estimate_", "eval_relationship_density_estimate")
 
 
 def measure_columns(frame) -> list[str]:
@@ -22,40 +29,78 @@ def measure_columns(frame) -> list[str]:
     return [name for name in columns if np.issubdtype(frame[name].dtype, np.number)]
 
 
+def is_estimate(column: str) -> bool:
+    """Whether a column is a cheap per-step estimate rather than the paper's measure."""
+    return column.startswith(ESTIMATES) and not column.startswith(("attendance_",))
+
+
+def width_for(column: str) -> float | None:
+    """The interval width a measure's seeds are counted for (None: not sized)."""
+    if column == "eval_hallucinations":
+        return None
+    return next((width for prefix, width in WIDTHS.items() if column.startswith(prefix)), None)
+
+
 def mean_ci(values: np.ndarray, seed: int = 0) -> tuple[float, float, float]:
     """Mean and 95% bootstrap interval of the mean (NaN for no values)."""
-    from scipy.stats import bootstrap  # noqa: PLC0415 - scipy loads only for a summary
+    return mean_interval(np.asarray(values, dtype=float), seed)
 
-    values = values[~np.isnan(values)]
-    if len(values) == 0:
-        return float("nan"), float("nan"), float("nan")
-    mean = float(values.mean())
-    if len(values) < 2 or np.all(values == values[0]):
-        return mean, mean, mean
-    result = bootstrap(
-        (values,), np.mean, confidence_level=CONFIDENCE, n_resamples=RESAMPLES, rng=np.random.default_rng(seed)
-    )
-    low, high = result.confidence_interval
-    if np.isnan(low) or np.isnan(high):  # BCa can fail on tiny, lumpy samples; fall back to percentiles
-        result = bootstrap((values,), np.mean, confidence_level=CONFIDENCE, n_resamples=RESAMPLES,
-                           method="percentile", rng=np.random.default_rng(seed))  # fmt: skip
-        low, high = result.confidence_interval
-    return mean, float(low), float(high)
+
+def _done(frame):
+    return frame[frame["status"] == "done"] if "status" in frame else frame
 
 
 def summarize(frame):
-    """One row per condition (in the table's order): cells, then mean, ci_low and ci_high of every measure."""
+    """One row per condition (in the table's order): cells, then mean, ci_low, ci_high and seeds needed per measure."""
     import pandas as pd  # noqa: PLC0415
 
     rows = []
     if frame.empty:
         return pd.DataFrame(rows)
-    done = frame[frame["status"] == "done"] if "status" in frame else frame
+    done = _done(frame)
     for condition in dict.fromkeys(frame["condition"]):
         cells = done[done["condition"] == condition]
         row = {"condition": condition, "cells": len(cells)}
         for column in measure_columns(frame):
-            mean, low, high = mean_ci(cells[column].to_numpy(dtype=float))
+            values = cells[column].to_numpy(dtype=float)
+            mean, low, high = mean_ci(values)
             row[f"{column}_mean"], row[f"{column}_ci_low"], row[f"{column}_ci_high"] = mean, low, high
+            width = width_for(column)
+            if width is not None:
+                row[f"{column}_seeds_needed"] = seeds_needed(values, width)
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def differences(frame):
+    """Each condition against the first, per measure: the difference, its 95% interval, the test and its p."""
+    import pandas as pd  # noqa: PLC0415
+
+    rows = []
+    if frame.empty or frame["condition"].nunique() < 2:
+        return pd.DataFrame(rows)
+    done = _done(frame)
+    conditions = list(dict.fromkeys(frame["condition"]))
+    base = done[done["condition"] == conditions[0]]
+    for condition in conditions[1:]:
+        other = done[done["condition"] == condition]
+        paired = "seed" in frame and _same_seeds(base, other)
+        for column in measure_columns(frame):
+            first, second = _by_seed(base, column, paired), _by_seed(other, column, paired)
+            if not len(first) or not len(second):
+                continue
+            found = difference(first, second, paired=paired)
+            rows.append({"condition": condition, "baseline": conditions[0], "measure": column, "difference": found.mean,
+                         "ci_low": found.low, "ci_high": found.high, "test": found.test, "p": found.p})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _same_seeds(first, second) -> bool:
+    seeds_a, seeds_b = list(first["seed"]), list(second["seed"])
+    return len(set(seeds_a)) == len(seeds_a) and sorted(seeds_a) == sorted(seeds_b)
+
+
+def _by_seed(cells, column: str, paired: bool) -> np.ndarray:
+    ordered = cells.sort_values("seed") if paired else cells
+    values = ordered[column].to_numpy(dtype=float)
+    return values if paired else values[~np.isnan(values)]

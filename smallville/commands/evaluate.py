@@ -66,5 +66,6 @@ def run(args: argparse.Namespace) -> int:
                 f"{error}; what was answered is kept: run the same command again{again} to continue"
             ) from None
     print(f"evaluation written to {folder} (summary.md, ratings.csv, statistics.csv, measures.json, plots)")
-    print((folder / "summary.md").read_text().split("## End-to-end")[0].split("\n\n", 2)[-1].strip())
+    summary = (folder / "summary.md").read_text()
+    print(summary.split("\n\n", 1)[-1].split("\nModel calls of this")[0].strip())  # all but its title and costs
     return 0

@@ -102,7 +102,7 @@ def _start(source, args, config: dict, at: datetime, end: datetime, changes: lis
     from smallville.forking import start_fork  # noqa: PLC0415
     from smallville.intervening import check_interventions  # noqa: PLC0415
     from smallville.interventions import InterventionError  # noqa: PLC0415
-    from smallville.run_check import RunFolderError  # noqa: PLC0415
+    from smallville.run_check import RunFolderError, read_snapshot  # noqa: PLC0415
 
     forked_from = {"run": str(source.root), "at": at.isoformat(), "changes": [item.describe() for item in changes],
                    "parameters": {name: value for name, value in given.items()}}  # fmt: skip
@@ -114,6 +114,7 @@ def _start(source, args, config: dict, at: datetime, end: datetime, changes: lis
         model = build_model(store)
         try:
             check_interventions(changes, model.setting.agent_names, model.ville, "the fork's change", start=model.start)
+            _source_timeline(model, read_snapshot(source).state)
         except InterventionError as error:
             model.close()
             raise UserError(str(error)) from error
@@ -122,6 +123,30 @@ def _start(source, args, config: dict, at: datetime, end: datetime, changes: lis
         _discard(Path(args.out))
         raise
     return store, model
+
+
+def _source_timeline(model, source_state: dict) -> None:
+    """Give the fork its source's whole timeline, so a fork with no change replays all of it.
+
+    That is what the source had applied by the kept checkpoint, and what it applied or planned after it
+    (`run.py set --at`, a whisper at a later checkpoint).
+
+    Raises:
+        InterventionError: If the kept checkpoint's applied interventions are not the start of the source's timeline.
+    """
+    from smallville.interventions import InterventionError, Timeline  # noqa: PLC0415
+
+    saved = source_state["model"].get("interventions")
+    if saved is None:
+        return
+    source = Timeline()
+    source.set_state(saved)
+    applied = model.timeline.applied
+    if source.items[:applied] != model.timeline.items[:applied]:
+        raise InterventionError(
+            "the run's timeline does not begin with what its kept checkpoint applied; fork at its last checkpoint"
+        )
+    model.timeline.items = list(source.items)
 
 
 def _replay_then_change(model, store, at: datetime, changes: list, given: dict, console: Console, stop):

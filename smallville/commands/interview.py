@@ -2,6 +2,7 @@
 
 import argparse
 
+from smallville.agent_names import UnknownAgent, resolve_agent
 from smallville.cli import UserError
 from smallville.commands.loading import build_model, open_store, save_checkpoint
 
@@ -27,15 +28,21 @@ def load_run(run_folder: str, llm: str | None = None, *, write: bool = False):
 def _agents(model, name: str | None, everyone: bool) -> list:
     if everyone:
         return list(model.people)
-    if name not in model.by_name:
-        raise UserError(f"no agent named {name!r} in this run; choose from: {', '.join(model.by_name)}")
-    return [model.by_name[name]]
+    try:
+        return [model.by_name[resolve_agent(name, list(model.by_name))]]
+    except UnknownAgent as error:
+        raise UserError(str(error)) from None
 
 
 def run(args: argparse.Namespace) -> int:
     """Print each asked agent's answer; store it only with --remember."""
     if not args.all and not args.agent:
-        raise UserError("name an agent, or ask everyone with --all")
+        # argparse gave the one word after the folder to the question: it may be a name without its question.
+        raise UserError(
+            f"interview: only {args.question!r} after the run folder; give an agent and a question, e.g. "
+            f'run.py interview {args.run} "Isabella Rodriguez" "Are you planning a party?", '
+            'or ask everyone: run.py interview RUN --all "QUESTION"'
+        )
     if args.llm:
         from agents import check_model  # noqa: PLC0415 - heavy
 

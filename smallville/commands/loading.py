@@ -5,9 +5,6 @@ from pathlib import Path
 
 from smallville.cli import UserError
 
-# Keys of config.json that belong to the run, not to SmallvilleModel's keyword arguments.
-RUN_KEYS = ("end", "checkpoint_minutes", "keep_checkpoints", "forked_from")
-
 
 def open_store(run_folder: str, *, write: bool):
     """The run folder's store, every file checked; `write` holds the folder's lock until the store is closed.
@@ -55,10 +52,11 @@ def build_model(store, *, overrides: dict | None = None, restore: bool = True, t
     from agents import PersonaFileError, check_models  # noqa: PLC0415 - heavy
     from agents.language.embeddings import check_embedder  # noqa: PLC0415
     from smallville.model import SmallvilleModel  # noqa: PLC0415
+    from smallville.run_check import model_settings  # noqa: PLC0415
     from smallville.run_store import RunFolderError  # noqa: PLC0415
     from smallville.scenario import ScenarioError  # noqa: PLC0415
 
-    config = {key: value for key, value in store.config().items() if key not in RUN_KEYS} | (overrides or {})
+    config = model_settings(store.config()) | (overrides or {})
     try:  # as simulate checks them: a missing key is one line now, not four failed tries at the first call
         check_models(config.get("llm", "offline"), config.get("routes"), config.get("api_base"))
         check_embedder(config.get("embedder", "minilm"), config.get("api_base"))

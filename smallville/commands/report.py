@@ -10,6 +10,7 @@ import sys
 from contextlib import closing
 from pathlib import Path
 
+from smallville.baseline import OFFLINE_BASELINE, is_offline
 from smallville.cli import UserError
 from smallville.diagnosis import explain, read_only_uri
 from smallville.run_check import (
@@ -47,6 +48,9 @@ def run(args: argparse.Namespace) -> int:
             explain(Path(error.filename or folder.report), error, "cannot be written", folder.root)
         ) from error
     print(f"report written to {folder.report} ({', '.join(path.name for path in written)})")
+    # The figures themselves, with the offline baseline's warning when it applies (summary.md's lines).
+    summary = (folder.report / "summary.md").read_text().splitlines()
+    print("\n".join(line.removeprefix("> ") for line in summary if line.startswith(("- ", "> "))))
     return 0
 
 
@@ -68,7 +72,8 @@ def write_report(folder: RunFolder, snapshot: Snapshot) -> list[Path]:
 
     figure, axis = plt.subplots(figsize=(8, 4))
     axis.plot(frame["time"], frame["density"], color="tab:blue")
-    axis.set(title="Relationship network density", xlabel="simulated time", ylabel="density", ylim=(0, 1))
+    title = "Relationship network density (estimate: anyone named or talked with)"
+    axis.set(title=title, xlabel="simulated time", ylabel="density (estimate)", ylim=(0, 1))
     figure.autofmt_xdate()
     written.append(_save(figure, folder.report / "density.png", plt))
 
@@ -76,7 +81,8 @@ def write_report(folder: RunFolder, snapshot: Snapshot) -> list[Path]:
     figure, axis = plt.subplots(figsize=(8, 4))
     for fact in facts:
         axis.plot(frame["time"], 100 * frame[f"aware_{fact}"], label=fact)
-    axis.set(title="Information diffusion", xlabel="simulated time", ylabel="% of agents aware", ylim=(0, 100))
+    title = "Information diffusion (estimate: a memory matched the fact's keywords)"
+    axis.set(title=title, xlabel="simulated time", ylabel="% of agents aware (estimate)", ylim=(0, 100))
     if facts:
         axis.legend()
     figure.autofmt_xdate()
@@ -87,7 +93,7 @@ def write_report(folder: RunFolder, snapshot: Snapshot) -> list[Path]:
     figure, axis = plt.subplots(figsize=(9, 9))
     layout = nx.circular_layout(graph)
     nx.draw_networkx(graph, layout, ax=axis, node_color="#f4c27a", edge_color="#999999", font_size=8)
-    axis.set_title(f"Who knows whom ({graph.number_of_nodes()} agents, {graph.number_of_edges()} ties)")
+    axis.set_title(f"Who knows whom, estimate ({graph.number_of_nodes()} agents, {graph.number_of_edges()} ties)")
     axis.axis("off")
     written.append(_save(figure, folder.report / "relationships.png", plt))
 
@@ -115,6 +121,12 @@ def thinking_rule(config: dict) -> str:
     )
 
 
+ESTIMATES_NOTE = (
+    "estimates are the run's cheap per-step figures (keyword matches in memory, anyone at the place); "
+    "`run.py evaluate` measures them by the paper's definitions (docs/evaluation.md)"
+)
+
+
 def _summary_markdown(folder: RunFolder, frame, facts: list[str], snapshot: Snapshot) -> str:
     config = read_config(folder)
     first, last = frame.iloc[0], frame.iloc[-1]
@@ -124,12 +136,17 @@ def _summary_markdown(folder: RunFolder, frame, facts: list[str], snapshot: Snap
         f"- model: `{config.get('llm', '?')}`, embedder `{config.get('embedder', '?')}`, seed {config.get('rng')}",
         f"- thinking: {thinking_rule(config)}",
         f"- simulated from {first['time']} to {last['time']}",
-        f"- relationship density: {first['density']:.3f} -> {last['density']:.3f} (paper: 0.167 -> 0.74 in two days)",
+        f"- relationship density (estimate): {first['density']:.3f} -> {last['density']:.3f} "
+        "(paper: 0.167 -> 0.74 in two days)",
     ]
+    if is_offline(config.get("llm"), config.get("routes")):
+        lines[1:1] = ["", f"> {OFFLINE_BASELINE}", ""]
     for fact in facts:
-        lines.append(f"- aware of `{fact}`: {100 * first[f'aware_{fact}']:.0f}% -> {100 * last[f'aware_{fact}']:.0f}%")
+        start, end = 100 * first[f"aware_{fact}"], 100 * last[f"aware_{fact}"]
+        lines.append(f"- aware of `{fact}` (estimate): {start:.0f}% -> {end:.0f}%")
     if "attendees" in frame:
-        lines.append(f"- at the gathering: {int(last['attendees'])} agents")
+        lines.append(f"- at the gathering's place in its hours (estimate): {int(last['attendees'])} agents")
+    lines.append(f"- {ESTIMATES_NOTE}")
     if folder.events.is_file():
         with closing(sqlite3.connect(read_only_uri(folder.events), uri=True, timeout=30)) as db:
             counts = dict(

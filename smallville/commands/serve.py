@@ -43,7 +43,12 @@ def settings_for(args: argparse.Namespace) -> dict:
                 f"{flags}: a replay of {args.replay_run} shows the run as it was and builds no model; drop "
                 f"{'them' if len(given) > 1 else 'it'}, or serve a new town without the run folder"
             )
-        return {"replay": str(Path(args.replay_run).resolve())}
+        settings = {"replay": str(Path(args.replay_run).resolve())}
+        if args.beside:  # a second run on the same time slider (smallville/app/side_by_side.py)
+            settings["beside"] = str(Path(args.beside).resolve())
+        return settings
+    if args.beside:
+        raise UserError("--beside: give a run to replay first: run.py serve RUN --beside OTHER_RUN")
     return {"model": model_kwargs(args)}
 
 
@@ -68,6 +73,8 @@ def check(settings: dict) -> None:
             if read_snapshot(folder) is None:
                 raise RunFolderError(f"{folder.root}: no checkpoint yet; wait for the run's first one")
             ReplayModel(run_folder=settings["replay"]).close()
+            if "beside" in settings:
+                ReplayModel(run_folder=settings["beside"]).close()
             return
         checked_town(settings["model"])
     except (ValueError, ScenarioError, RunFolderError) as error:

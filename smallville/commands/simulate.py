@@ -50,7 +50,7 @@ def _simulate(args: argparse.Namespace, stop: StopRequests) -> int:
     started = time.perf_counter()
     try:
         with console.status("loading the town (map, personas, seeded memories)..."):
-            model = SmallvilleModel(**kwargs)
+            model = SmallvilleModel(**kwargs, prompt_log=args.log_prompts)
     except BaseException as error:
         store.close()
         _loading_failed(error, out)
@@ -218,9 +218,21 @@ def _run_to_end(
     finally:
         store.close()
         model.close()
-    print_summary(model, time.perf_counter() - started, Console(width=max(Console().width, 112)))
+    wide = Console(width=max(Console().width, 112))
+    print_summary(model, time.perf_counter() - started, wide, first_row(store.folder))
     console.print(f"results in {root} (run.py report {root} draws the plots)")
     return code or _judge_fallbacks(model, args, console)
+
+
+def first_row(folder) -> dict | None:
+    """The run's first recorded metrics row (its true starting figures), None before the first checkpoint."""
+    import pandas as pd  # noqa: PLC0415 - the CLI's heavy parts load only when the command runs
+
+    path = folder.model_metrics
+    if not path.is_file():
+        return None
+    rows = pd.read_csv(path, nrows=1)
+    return rows.iloc[0].to_dict() if len(rows) else None
 
 
 def _judge_fallbacks(model, args: argparse.Namespace, console: Console) -> int:

@@ -4,9 +4,10 @@ An interview battery, believability judged across conditions with TrueSkill rati
 and attendance measured by interview.
 """
 
+from smallville.evaluation.attendance import Attendance, attendance
 from smallville.evaluation.battery import Battery, BatteryError, load_battery
 from smallville.evaluation.conditions import CONDITIONS, Condition, register, visible_stream
-from smallville.evaluation.measures import Attendance, Learned, attendance, cascade
+from smallville.evaluation.measures import Learned
 from smallville.evaluation.ratings import Rating, rate
 from smallville.evaluation.runner import EvaluationError, evaluate_run
 from smallville.evaluation.statistics import Comparison, dunn, holm, kruskal_wallis
@@ -22,7 +23,6 @@ __all__ = [
     "Learned",
     "Rating",
     "attendance",
-    "cascade",
     "dunn",
     "evaluate_run",
     "holm",

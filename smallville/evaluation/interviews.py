@@ -1,8 +1,8 @@
 """The evaluation's model calls, phase by phase, each item written to its journal as soon as it is answered.
 
 Phases: every agent answers every battery question under every condition; the judge ranks each question's answers
-(shown shuffled, labels hidden, `repeats` times in other orders); each agent is asked about each tracked fact and
-each other agent, and a fact check reads each answer. Items already in a journal are never asked again.
+(shown shuffled, labels hidden, identical answers once, `repeats` times in other orders); then the measure phase
+(checks.py). Items already in a journal are never asked again.
 """
 
 import asyncio
@@ -13,12 +13,11 @@ from datetime import datetime
 from functools import partial
 
 from agents.cognition.interviewing import answer_from
-from agents.language.requests.evaluation import FactCheckRequest, RankRequest
+from agents.language.requests.evaluation import RankRequest
 from memory import MemoryNode, MemoryStream
 from smallville.evaluation.battery import Battery, Question
 from smallville.evaluation.conditions import EVERYTHING, Condition, visible_stream
 from smallville.evaluation.journal import Journal
-from smallville.evaluation.measures import fact_grounded, people_known
 from smallville.evaluation.placeholders import placeholders
 
 
@@ -72,13 +71,15 @@ async def _ask(session: Session, request, name: str):
     return await session.model.gateway.ask(request, agent=name)
 
 
-async def _answer(session: Session, name: str, condition: Condition, question: str) -> str:
+async def _answer(session: Session, name: str, condition: Condition, question: str, **between) -> str:
+    """The agent's answer from the memories the condition shows (made `since`/`until`, when given)."""
     agent = session.model.by_name[name]
     weights = condition.weights or session.model.config.retrieval_weights
     ask = partial(_ask, session, name=name)
     stream = session.stream(name, condition)
     k = session.model.config.interview_memories
-    return await answer_from(ask, agent.identity, stream, agent.memories.embedder, question, session.at, weights, k)
+    embedder = agent.memories.embedder
+    return await answer_from(ask, agent.identity, stream, embedder, question, session.at, weights, k, **between)
 
 
 async def _run(session: Session, journal: Journal, items: list[tuple[str, Callable]]) -> None:
@@ -119,10 +120,15 @@ def shown_order(conditions: list[str], name: str, question_id: str, repeat: int,
 
 
 async def _rank(session: Session, name: str, question_id: str, text: str, order: list[str], answers: dict) -> dict:
-    context = session.model.by_name[name].identity.describe()
-    request = RankRequest(question=text, context=context, answers=tuple(answers[c] for c in order))
-    positions = await _ask(session, request, name)
-    return {"agent": name, "question_id": question_id, "shown": order, "ranking": [order[i] for i in positions]}
+    """One ranking: identical answers are shown once and share a place; all identical is a draw, asked of nobody."""
+    distinct = list(dict.fromkeys(answers[condition].strip() for condition in order))
+    positions: tuple[tuple[int, ...], ...] = (tuple(range(len(distinct))),)
+    if len(distinct) > 1:
+        context = session.model.by_name[name].identity.describe()
+        positions = await _ask(session, RankRequest(question=text, context=context, answers=tuple(distinct)), name)
+    groups = [[c for c in order if distinct.index(answers[c].strip()) in group] for group in positions]
+    return {"agent": name, "question_id": question_id, "shown": order, "distinct": len(distinct),
+            "positions": [list(group) for group in positions], "groups": groups}  # fmt: skip
 
 
 async def judge_phase(session: Session) -> None:
@@ -137,34 +143,3 @@ async def judge_phase(session: Session) -> None:
                 key = f"{name}|{question.id}|{repeat}|{','.join(names)}"
                 items.append((key, partial(_rank, session, name, question.id, text, order, answers)))
     await _run(session, session.judgements, items)
-
-
-async def _check(session: Session, name: str, kind: str, subject: str, question: str, fact: str, backed: bool) -> dict:
-    """Ask with the full memory, then fact-check the answer; a "yes" counts only if memory backs it."""
-    answer = await _answer(session, name, EVERYTHING, question)
-    shows = await _ask(session, FactCheckRequest(question=question, answer=answer, fact=fact), name)
-    return {"kind": kind, "subject": subject, "agent": name, "question": question, "answer": answer,
-            "shows": shows, "grounded": bool(shows and backed)}  # fmt: skip
-
-
-async def measure_phase(session: Session) -> None:
-    """Each agent about each tracked fact and each other agent, each answer fact-checked and grounded."""
-    measures = session.battery.measures
-    people = list(session.model.by_name)
-    items = []
-    for name in session.names:
-        nodes = session.nodes(name)
-        for fact in session.model.setting.facts:
-            topic = " ".join(group[0].rstrip("*") for group in fact.keywords)
-            question = measures.fact_questions.get(fact.id) or measures.fact_question.format(topic=topic)
-            backed = fact_grounded(name, fact, nodes)
-            check = partial(_check, session, name, "fact", fact.id, question, fact.description, backed)
-            items.append((f"fact|{name}|{fact.id}", check))
-        known = people_known(nodes, people)
-        for other in session.names:
-            if other != name:
-                question = measures.relationship_question.format(other=other)
-                claim = f"the speaker knows who {other} is"
-                check = partial(_check, session, name, "relationship", other, question, claim, other in known)
-                items.append((f"relationship|{name}|{other}", check))
-    await _run(session, session.checks, items)

@@ -1,46 +1,119 @@
-"""The end-to-end measures of the paper's section 7, checked against what the agents really remember and did.
+"""The end-to-end measures of the paper's section 7, by its definitions, from the checked interviews and the event log.
 
-An interview answer that claims a fact or an acquaintance is only counted when the agent's memory backs it
-(grounded); the rest are hallucinations, counted and listed. Attendance counts invitees, those told of the
-gathering in a talk before it began, who came, beside everyone present. The diffusion cascade says how each agent
-learned each fact: seeded, told (by whom, when), or saw.
+- Awareness of a fact: the share of agents whose interview answer the fact check accepts and whose memory, shown to
+  the judge, supports it (grounded). A "yes" no memory supports is a hallucination, listed with what the judge saw.
+- Relationships: an agent knows another when its answer says who the other is and a memory supports that; the
+  paper's graph has an edge when both know each other (mutual); the directed graph is reported beside it.
+- The cascade: how each aware agent first learned a fact, from the provenance of the earliest memory that supports
+  it: seeded (its own seeded memories or status), whispered (a user told it: a whisper, or a broadcast to
+  everyone), told (by whom, when), saw; the rest are unaware.
+- Attendance (attendance.py): invitees, told before the gathering by the cascade, who came for it.
 """
 
-from collections.abc import Iterable
+from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 
+import networkx as nx
+
 from memory import MemoryNode, NodeKind
 from smallville.scenario import Gathering, TrackedFact
-from smallville.social import town_names
 
 # Memories an interview itself left (with `interview --remember`) never ground an answer.
 INTERVIEW_PARTNER = "interviewer"
+# How planning stores a plan and a day's summary, how a talk's takeaway and a user's whisper are kept
+# (agents/cognition/planning.py, conversing.py, agents/agent.py): the predicates that tell a memory's origin.
+TAKEAWAY_PREDICATE = "learned from"
+WHISPER_PREDICATE = "was told"
+# A user's broadcast (smallville/intervening.py): an event everyone remembers, whose subject says it was one.
+BROADCAST = "broadcast"
+# The id the agent's status at the start (its persona's "currently") is shown under, beside its memories.
+STATUS_ID = "status"
+# The ways an agent learns a fact, in the order a tie at the same time is broken (the first wins).
+HOW = ("seeded", "whispered", "told", "saw", "inferred", "unaware")
 
 
-def _texts(node: MemoryNode) -> list[str]:
-    return [node.description, *(text for speaker, text in node.lines if speaker != node.subject)]
+def relationship_claim(name: str, other: str) -> str:
+    """What a "yes" to "do you know X?" claims, as the fact check and the grounding judge are shown it."""
+    return f"{name} knows who {other} is"
 
 
-def fact_grounded(name: str, fact: TrackedFact, nodes: Iterable[MemoryNode]) -> bool:
-    """Whether the agent's memory backs knowing the fact: it is a source, or a memory of it states it."""
-    if name in fact.sources:
-        return True
-    return any(node.partner != INTERVIEW_PARTNER and any(map(fact.matches, _texts(node))) for node in nodes)
+def origin(node: MemoryNode, start: datetime) -> tuple[str, str | None] | None:
+    """How a memory came to its holder: ("seeded" | "whispered" | "told" | "saw", source); None for a derived one.
+
+    Derived memories (reflections, plans, day summaries) rest on others; their origin is traced through those.
+    """
+    if node.kind == NodeKind.EVENT:
+        return ("whispered", BROADCAST) if node.subject == BROADCAST else ("saw", None)
+    if node.kind == NodeKind.CHAT:
+        return ("told", node.partner) if node.partner != INTERVIEW_PARTNER else None
+    if node.kind == NodeKind.THOUGHT:
+        if node.predicate == TAKEAWAY_PREDICATE:
+            return "told", node.object or None
+        if node.predicate == WHISPER_PREDICATE:
+            return "whispered", None
+        if not node.predicate and node.created <= start:
+            return "seeded", None
+    return None
 
 
-def people_known(nodes: Iterable[MemoryNode], people: list[str]) -> set[str]:
-    """Everyone the agent's memory backs knowing: whom it talked with, and whom a memory of it names."""
-    known, names = set(), town_names(tuple(people))
-    for node in nodes:
-        if node.partner != INTERVIEW_PARTNER:
-            known |= names.named_in(" ".join(_texts(node))) | ({node.partner} if node.partner else set())
-    return known
+@dataclass(frozen=True)
+class Learned:
+    """How one agent came to know a fact: seeded, whispered, told (by whom, when), saw (when), inferred or unaware."""
+
+    agent: str
+    fact: str
+    how: str
+    source: str | None = None
+    when: datetime | None = None
 
 
-def acquaintance_grounded(other: str, nodes: Iterable[MemoryNode], people: list[str]) -> bool:
-    """Whether the agent's memory backs knowing `other`: it talked with them or a memory names them."""
-    return other in people_known(nodes, people)
+def learned_from(record: dict) -> Learned:
+    """The cascade's entry for one fact check record (unaware unless grounded)."""
+    found = record.get("origin") if record.get("grounded") else None
+    if not found:
+        return Learned(record["agent"], record["subject"], "unaware")
+    when = datetime.fromisoformat(found["when"]) if found.get("when") else None
+    return Learned(record["agent"], record["subject"], found["how"], found.get("source"), when)
+
+
+def awareness(checks: list[dict], names: list[str], facts: list[str]) -> dict[str, float]:
+    """Per fact, the share of agents with a grounded "yes"."""
+    aware: dict[str, set[str]] = defaultdict(set)
+    for record in checks:
+        if record["kind"] == "fact" and record["grounded"]:
+            aware[record["subject"]].add(record["agent"])
+    return {fact: len(aware[fact] & set(names)) / len(names) if names else 0.0 for fact in facts}
+
+
+def knowing_graph(checks: list[dict], names: list[str]) -> nx.DiGraph:
+    """A -> B when A's answer says who B is and a memory of A's supports it."""
+    graph = nx.DiGraph()
+    graph.add_nodes_from(names)
+    for record in checks:
+        if record["kind"] == "relationship" and record["grounded"] and record["subject"] in graph:
+            graph.add_edge(record["agent"], record["subject"])
+    return graph
+
+
+def mutual_graph(directed: nx.DiGraph) -> nx.Graph:
+    """The paper's graph: an edge when both know each other."""
+    graph = nx.Graph()
+    graph.add_nodes_from(directed)
+    graph.add_edges_from((a, b) for a, b in directed.edges if directed.has_edge(b, a))
+    return graph
+
+
+def density(graph: nx.Graph | nx.DiGraph) -> float:
+    """The paper's density, 2|E| / (n (n - 1)) for the mutual graph, |E| / (n (n - 1)) for the directed one."""
+    return nx.density(graph) if len(graph) > 1 else 0.0
+
+
+def hallucinations(checks: list[dict]) -> list[dict]:
+    """Claims of knowledge no memory supports, each with what the judge was shown."""
+    return [
+        record for record in checks if record["kind"] != "attendance" and record["shows"] and not record["grounded"]
+    ]
 
 
 def gathering_fact(gathering: Gathering | None, facts: list[TrackedFact]) -> TrackedFact | None:
@@ -51,88 +124,3 @@ def gathering_fact(gathering: Gathering | None, facts: list[TrackedFact]) -> Tra
     return next((fact for fact in facts if fact.matches(gathering.name)), None) or next(
         (fact for fact in facts if place.lower() in fact.description.lower()), None
     )
-
-
-@dataclass(frozen=True)
-class Attendance:
-    """Invitees (told in a talk before the gathering began), those of them who came, and everyone present."""
-
-    invited: tuple[str, ...]
-    came: tuple[str, ...]
-    present: tuple[str, ...]
-
-    def as_dict(self) -> dict:
-        """The contract's figures: {"invited": n, "came": k, "present": m}."""
-        return {"invited": len(self.invited), "came": len(self.came), "present": len(self.present)}
-
-    def text(self) -> str:
-        """The paper's way of saying it: "5 of 12 invited came (7 present in all)"."""
-        return f"{len(self.came)} of {len(self.invited)} invited came ({len(self.present)} present in all)"
-
-
-def _time(entry: dict) -> datetime:
-    return datetime.fromisoformat(entry["time"])
-
-
-def attendance(log: list[dict], gathering: Gathering, fact: TrackedFact | None, until: datetime) -> Attendance:
-    """Who was invited and came, from the event log: "line" entries (speaker, partner, text) and "action" entries.
-
-    An agent is present when an action it was doing during the gathering's hours had an address at its place
-    (an action lasts until the agent's next one). Hosts (the fact's sources) are present but never invitees.
-    """
-    entries = sorted((entry for entry in log if _time(entry) <= until), key=_time)
-    invited = set()
-    for entry in entries if fact is not None else ():
-        told = entry.get("partner")
-        announces = entry["kind"] == "line" and _time(entry) < gathering.start and fact.matches(entry["text"])
-        if announces and told and told != entry["agent"] and told not in fact.sources:
-            invited.add(told)
-    actions: dict[str, list[dict]] = {}
-    for entry in entries:
-        if entry["kind"] == "action":
-            actions.setdefault(entry["agent"], []).append(entry)
-    present = set()
-    for agent, done in actions.items():
-        ends = [_time(entry) for entry in done[1:]] + [until]
-        for entry, stop in zip(done, ends, strict=True):
-            overlaps = _time(entry) < gathering.end and stop > gathering.start
-            if overlaps and (entry.get("address") or "").startswith(gathering.place):
-                present.add(agent)
-    came = invited & present
-    return Attendance(tuple(sorted(invited)), tuple(sorted(came)), tuple(sorted(present)))
-
-
-@dataclass(frozen=True)
-class Learned:
-    """How one agent came to know a fact: "seeded", "told" (by whom, when), "saw" (when), or "unaware"."""
-
-    agent: str
-    fact: str
-    how: str
-    source: str | None = None
-    when: datetime | None = None
-
-
-def cascade(
-    fact: TrackedFact, people: list[str], log: list[dict], memories: dict[str, list[MemoryNode]], until: datetime
-) -> list[Learned]:
-    """For each agent, the first way it learned the fact by `until`: seeded, told in a talk, or saw it."""
-    found = []
-    lines = sorted((e for e in log if e["kind"] == "line" and _time(e) <= until and fact.matches(e["text"])), key=_time)
-    for name in people:
-        if name in fact.sources:
-            found.append(Learned(name, fact.id, "seeded"))
-            continue
-        told = next((e for e in lines if e.get("partner") == name and e["agent"] != name), None)
-        if told is not None:
-            found.append(Learned(name, fact.id, "told", told["agent"], _time(told)))
-            continue
-        seen = [
-            node
-            for node in memories.get(name, [])
-            if node.kind == NodeKind.EVENT and node.created <= until and fact.matches(node.description)
-        ]
-        found.append(
-            Learned(name, fact.id, "saw", None, seen[0].created) if seen else Learned(name, fact.id, "unaware")
-        )
-    return found

@@ -4,22 +4,40 @@ import csv
 import json
 from pathlib import Path
 
+from smallville.baseline import OFFLINE_BASELINE
 from smallville.evaluation.conditions import PAPER_HUMAN_MU
-from smallville.evaluation.results import Results
+from smallville.evaluation.results import Results, interval_text
 
 OFFLINE_NOTE = (
-    "Answered and judged by the offline mind: these figures test the code, not believability. "
+    f"{OFFLINE_BASELINE} Answered and judged by the offline mind: these figures test the code, not believability. "
     "Name a language model (--llm, --judge) for figures comparable with the paper's."
 )
 
-KEYWORD_NOTE = "The keyword estimate is the run's cheap per-step figure (a memory's text matched the fact's words)."
-CASCADE_NOTE = "cascade.csv says how each agent learned each fact: seeded, told (by whom, when), saw, or unaware."
+ESTIMATE_NOTE = (
+    "Estimates are the run's cheap per-step figures, not the paper's measures: a memory's text matched the fact's "
+    "keywords (awareness), anyone who named or talked with another (density)."
+)
+CASCADE_NOTE = (
+    "cascade.csv says how each agent first learned each fact, from the memory that grounds its answer: seeded, "
+    "whispered, told (by whom, when), saw, inferred (only a reflection or plan holds it), or unaware."
+)
+DEFINITIONS = (
+    "Definitions (docs/evaluation.md): aware = the fact check accepts the interview answer and a memory shown to the "
+    "judge supports it; density = the mutual-knowledge graph (both say who the other is); attendance = invitees "
+    "(told before it began) at its place for a quarter of its window, there for it."
+)
+# The paper's figures for its own facts and town (section 7.1): awareness at the end of two days, the density of
+# the relationship graph, and attendance.
+PAPER_FIGURES = {"party": "52%", "candidacy": "32%", "density": "0.74", "attendance": "5 of 12 invited came"}
 
 
 def write_all(folder: Path, results: Results, *, offline: bool, header: str, ledger: dict) -> list[Path]:
     """Every table, plot and the summary; returns the paths written."""
     written = [_ratings(folder, results), _statistics(folder, results), _measures(folder, results)]
-    written += [_hallucinations(folder, results), _cascade(folder, results), *_plots(folder, results)]
+    written += [_hallucinations(folder, results), _cascade(folder, results), _relationships(folder, results)]
+    if results.attendance:
+        written.append(_attendance(folder, results))
+    written += _plots(folder, results)
     written.append(_summary(folder, results, offline=offline, header=header, ledger=ledger))
     return written
 
@@ -40,6 +58,8 @@ def _ratings(folder: Path, results: Results) -> Path:
 def _statistics(folder: Path, results: Results) -> Path:
     h, p = results.kruskal
     rows = [["kruskal_wallis", "all", "", f"{h:.4f}", f"{p:.6g}", ""]]
+    bias = results.bias
+    rows.append(["position_bias", "kept_order", "chance", f"{bias.kept_order:.4f}", f"{bias.chance:.6g}", ""])
     rows += [["dunn", c.first, c.second, f"{c.z:.4f}", f"{c.p:.6g}", f"{c.p_holm:.6g}"] for c in results.comparisons]
     return _write_csv(folder / "statistics.csv", ["test", "first", "second", "statistic", "p", "p_holm"], rows)
 
@@ -51,13 +71,36 @@ def _measures(folder: Path, results: Results) -> Path:
 
 
 def _hallucinations(folder: Path, results: Results) -> Path:
-    rows = [[r["agent"], r["kind"], r["subject"], r["question"], r["answer"]] for r in results.hallucinated]
-    return _write_csv(folder / "hallucinations.csv", ["agent", "kind", "subject", "question", "answer"], rows)
+    """Each claim no memory supports, with the claim checked and every memory the judge was shown (id: text)."""
+    rows = [
+        [r["agent"], r["kind"], r["subject"], r["question"], r["answer"], r.get("claim", ""),
+         " | ".join(f"{shown['id']}: {shown['text']}" for shown in r.get("shown", []))]
+        for r in results.hallucinated
+    ]  # fmt: skip
+    header = ["agent", "kind", "subject", "question", "answer", "claim", "memories shown"]
+    return _write_csv(folder / "hallucinations.csv", header, rows)
 
 
 def _cascade(folder: Path, results: Results) -> Path:
     rows = [[c.fact, c.agent, c.how, c.source or "", c.when.isoformat() if c.when else ""] for c in results.cascades]
     return _write_csv(folder / "cascade.csv", ["fact", "agent", "how", "source", "when"], rows)
+
+
+def _relationships(folder: Path, results: Results) -> Path:
+    """Each grounded "A knows who B is" (the directed graph), and whether B knows A too (the paper's mutual edge)."""
+    edges = set(results.knows)
+    rows = [[a, b, "yes" if (b, a) in edges else "no"] for a, b in sorted(edges)]
+    return _write_csv(folder / "relationships.csv", ["agent", "knows", "mutual"], rows)
+
+
+def _attendance(folder: Path, results: Results) -> Path:
+    """Everyone invited or present, per window: invited, share of the window at the place, why there for it, came."""
+    rows = [
+        [window, agent, "yes" if invited else "no", f"{share:.3f}", why, "yes" if invited and why else "no"]
+        for window, agent, invited, share, why in results.attendance.rows
+    ]
+    header = ["window", "agent", "invited", "share of the window present", "there for it", "came"]
+    return _write_csv(folder / "attendance.csv", header, rows)
 
 
 def _plots(folder: Path, results: Results) -> list[Path]:
@@ -82,8 +125,11 @@ def _plots(folder: Path, results: Results) -> list[Path]:
 
     figure, axis = plt.subplots(figsize=(8, 4))
     facts = list(results.awareness)
-    axis.bar([i - 0.2 for i in range(len(facts))], [100 * results.awareness[f] for f in facts], 0.4, label="interview")
-    keyword = [100 * results.awareness_keyword.get(f, 0) for f in facts]
+    interview = [100 * results.awareness[f] for f in facts]
+    errors = [[100 * (results.awareness[f] - results.awareness_interval[f][0]) for f in facts],
+              [100 * (results.awareness_interval[f][1] - results.awareness[f]) for f in facts]]  # fmt: skip
+    axis.bar([i - 0.2 for i in range(len(facts))], interview, 0.4, yerr=errors, capsize=4, label="interview, grounded")
+    keyword = [100 * results.awareness_estimate.get(f, 0) for f in facts]
     axis.bar([i + 0.2 for i in range(len(facts))], keyword, 0.4, label="keyword estimate")
     axis.set_xticks(range(len(facts)), facts)
     axis.set(title="Awareness per fact", ylabel="% of agents", ylim=(0, 100))
@@ -112,25 +158,29 @@ def _summary(folder: Path, results: Results, *, offline: bool, header: str, ledg
     lines += [
         f"- {c.first} vs {c.second}: z = {c.z:.2f}, p = {c.p:.3g}, Holm p = {c.p_holm:.3g}" for c in results.comparisons
     ]
-    measures = results.measures()
-    lines += [
-        "",
-        "## End-to-end measures by interview (section 7)",
-        "",
-        "| fact | interview (grounded) | keyword estimate |",
-    ]
-    lines += ["|---|---|---|"]
-    lines += [
-        f"| {fact} | {100 * share:.0f}% | {100 * results.awareness_keyword.get(fact, 0):.0f}% |"
-        for fact, share in results.awareness.items()
-    ]
-    lines += ["", f"Relationship density by interview: {results.density:.3f}."]
+    lines += ["", f"Judge {results.bias.text()}."]
+    lines += ["", "## End-to-end measures by interview (section 7)", "", DEFINITIONS, ""]
+    lines += ["| measure | by the paper's definition [95% interval over agents] | the paper | estimate |"]
+    lines += ["|---|---|---|---|"]
+    for fact, share in results.awareness.items():
+        interval = interval_text(share, results.awareness_interval[fact], 0, 100)
+        estimate = 100 * results.awareness_estimate.get(fact, 0)
+        paper = PAPER_FIGURES.get(fact, "-")
+        lines.append(f"| awareness of {fact} (%) | {interval} | {paper} | {estimate:.0f} |")
+    density = interval_text(results.density, results.density_interval, 3)
     lines.append(
-        f"Hallucinations: {measures['hallucinations']} of {results.checked} answers checked (hallucinations.csv)."
+        f"| relationship density (mutual) | {density}; directed {results.density_directed:.3f} | "
+        f"{PAPER_FIGURES['density']} | {results.density_estimate:.3f} |"
     )
     if results.attendance:
-        lines.append(f"Attendance: {results.attendance.text()} (the paper: 5 of 12 invited came).")
-    lines += ["", KEYWORD_NOTE, CASCADE_NOTE, ""]
+        present = results.attendance
+        lines.append(
+            f"| attendance | {present.text()} | {PAPER_FIGURES['attendance']} | {len(present.present)} present |"
+        )
+    measures = results.measures()
+    lines += ["", f"Hallucinations: {measures['hallucinations']} of {results.checked} answers checked claim what no "
+              "memory shown to the judge supports (hallucinations.csv, with those memories)."]  # fmt: skip
+    lines += ["", ESTIMATE_NOTE, CASCADE_NOTE, ""]
     calls = f"{ledger['calls']} ({ledger['cache_hits']} from the cache), {ledger['tokens']} tokens"
     lines += [f"Model calls of this evaluate command: {calls}, ${ledger['cost']:.4f}.", ""]
     path = folder / "summary.md"

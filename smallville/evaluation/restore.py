@@ -12,11 +12,12 @@ from pathlib import Path
 
 from agents.language.gateway import Gateway, check_models
 from smallville.evaluation.errors import EvaluationError
+from smallville.run_check import model_settings
 from smallville.run_folder import read_events
 from smallville.run_store import RunStore
 
-# The request kinds a --judge model answers: rankings and fact checks (the old pairwise judge too).
-JUDGE_KINDS = ("rank", "fact_check", "judge")
+# The request kinds a --judge model answers: rankings, fact checks and groundings (the old pairwise judge too).
+JUDGE_KINDS = ("rank", "fact_check", "ground", "judge")
 
 
 def load_model(
@@ -26,11 +27,12 @@ def load_model(
     judge: str | None = None,
     api_base: str | None = None,
     budget: dict | None = None,
+    backends: dict | None = None,
 ):
     """The run's model at its last checkpoint, answering with `llm` (None: the run's) and judging with `judge`.
 
     `budget` ({"max_calls": ..., "max_cost": ...}) limits the evaluation's calls; what it leaves out, the run's own
-    budget limits.
+    budget limits. `backends` (model name -> backend) answer instead of the named models' own (a scripted mind).
 
     Raises:
         RunFolderError: If the folder is not a run or has no checkpoint.
@@ -39,10 +41,7 @@ def load_model(
 
     store = RunStore.open(run)
     try:
-        run_config = store.config()
-        run_config.pop("end", None)
-        run_config.pop("checkpoint_minutes", None)
-        model = SmallvilleModel(**run_config)
+        model = SmallvilleModel(**model_settings(store.config()))
         try:
             store.restore(model)
         except BaseException:
@@ -60,7 +59,7 @@ def load_model(
         model.close()
         raise EvaluationError(f"--llm/--judge: {error}") from None
     model.gateway.close()
-    model.gateway = Gateway(config)
+    model.gateway = Gateway(config, backends=backends)
     return model
 
 

@@ -1,13 +1,21 @@
-"""From the journals to the figures: ratings and statistics of the conditions, and the end-to-end measures."""
+"""From the journals to the figures: ratings and statistics of the conditions, and the end-to-end measures.
 
-from collections import defaultdict
+Every end-to-end measure comes with a 95% bootstrap interval over the agents (the units an evaluation samples), and
+beside the run's cheap per-step estimate of the same thing (keyword matches in memory, anyone at the place),
+labelled "estimate" wherever it is shown.
+"""
+
+import csv
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 
+from smallville.evaluation.attendance import Attendance
 from smallville.evaluation.conditions import Condition
-from smallville.evaluation.measures import Attendance, Learned
-from smallville.evaluation.ratings import Rating, rate
-from smallville.evaluation.statistics import Comparison, dunn, kruskal_wallis
+from smallville.evaluation.measures import Learned, density, hallucinations, knowing_graph, mutual_graph
+from smallville.evaluation.ratings import PositionBias, Rating, position_bias, positions_of, rate
+from smallville.evaluation.statistics import Comparison, dunn, kruskal_wallis, mean_interval
 
 
 @dataclass
@@ -20,63 +28,112 @@ class Results:
     kruskal: tuple[float, float]
     comparisons: list[Comparison]
     judgements: int
+    bias: PositionBias
     awareness: dict[str, float]
-    awareness_keyword: dict[str, float]
+    awareness_interval: dict[str, tuple[float, float]]
+    awareness_estimate: dict[str, float]
     density: float
+    density_interval: tuple[float, float]
+    density_directed: float
+    density_estimate: float
     hallucinated: list[dict]
     checked: int
     attendance: Attendance | None
     cascades: list[Learned] = field(default_factory=list)
+    knows: list[tuple[str, str]] = field(default_factory=list)
 
     def measures(self) -> dict:
-        """measures.json, exactly the fields the batch aggregator reads."""
+        """measures.json: the figures by the paper's definitions, their intervals, and the estimates beside them."""
         return {
             "awareness": self.awareness,
-            "awareness_keyword": self.awareness_keyword,
+            "awareness_interval": {fact: list(interval) for fact, interval in self.awareness_interval.items()},
+            "awareness_estimate": self.awareness_estimate,
             "relationship_density": self.density,
+            "relationship_density_interval": list(self.density_interval),
+            "relationship_density_directed": self.density_directed,
+            "relationship_density_estimate": self.density_estimate,
             "hallucinations": len(self.hallucinated),
             "hallucination_rate": len(self.hallucinated) / self.checked if self.checked else 0.0,
             "attendance": self.attendance.as_dict() if self.attendance else {"invited": 0, "came": 0, "present": 0},
+            "position_bias": {
+                "rankings": self.bias.rankings,
+                "kept_order": self.bias.kept_order,
+                "chance": self.bias.chance,
+            },
         }
 
 
+def groups_of(record: dict) -> list[list[str]]:
+    """A judgement's groups of conditions, best first (a record of an older evaluation holds a plain ranking)."""
+    return record.get("groups") or [[name] for name in record["ranking"]]
+
+
 def condition_figures(conditions: list[Condition], judgements: list[dict]) -> tuple:
-    """Ratings, mean ranks, Kruskal-Wallis and Dunn over the judgements that rank exactly these conditions."""
+    """Ratings, mean ranks, Kruskal-Wallis, Dunn, the count and the position bias over these conditions' rankings."""
     names = [condition.name for condition in conditions]
-    rankings = [record["ranking"] for record in sorted(judgements, key=lambda r: r["key"])]
-    rankings = [ranking for ranking in rankings if sorted(ranking) == sorted(names)]
-    ranks: dict[str, list[int]] = {name: [] for name in names}
-    for ranking in rankings:
-        for position, name in enumerate(ranking, start=1):
-            ranks[name].append(position)
+    records = [record for record in sorted(judgements, key=lambda r: r["key"])]
+    records = [record for record in records if sorted(n for g in groups_of(record) for n in g) == sorted(names)]
+    rankings = [groups_of(record) for record in records]
+    ranks: dict[str, list[float]] = {name: [] for name in names}
+    for groups in rankings:
+        for name, place in positions_of(groups).items():
+            ranks[name].append(place)
     mean_ranks = {name: sum(values) / len(values) if values else float("nan") for name, values in ranks.items()}
-    return rate(names, rankings), mean_ranks, kruskal_wallis(ranks), dunn(ranks), len(rankings)
+    figures = rate(names, rankings), mean_ranks, kruskal_wallis(ranks), dunn(ranks), len(rankings)
+    return (*figures, position_bias(records))
 
 
-def end_to_end(checks: list[dict], names: list[str], facts: list[str]) -> tuple[dict, float, list[dict], int]:
-    """Awareness per fact (grounded yes only), density of grounded acquaintance, the hallucinations, answers checked."""
-    aware: dict[str, set[str]] = defaultdict(set)
-    edges: set[frozenset[str]] = set()
-    hallucinated = []
-    for record in checks:
-        if record["shows"] and not record["grounded"]:
-            hallucinated.append(record)
-        if not record["grounded"]:
-            continue
-        if record["kind"] == "fact":
-            aware[record["subject"]].add(record["agent"])
-        elif record["subject"] in names:
-            edges.add(frozenset((record["agent"], record["subject"])))
-    count = len(names)
-    awareness = {fact: len(aware[fact]) / count if count else 0.0 for fact in facts}
-    density = 2 * len(edges) / (count * (count - 1)) if count > 1 else 0.0
-    return awareness, density, hallucinated, len(checks)
+def end_to_end(checks: list[dict], names: list[str], facts: list[str]) -> dict:
+    """Awareness per fact and mutual density with their intervals over agents, directed density, hallucinations."""
+    aware = {fact: {r["agent"] for r in checks if r["kind"] == "fact" and r["subject"] == fact and r["grounded"]}
+             for fact in facts}  # fmt: skip
+    awareness, intervals = {}, {}
+    for fact in facts:
+        mean, low, high = mean_interval([float(name in aware[fact]) for name in names])
+        awareness[fact], intervals[fact] = (mean if names else 0.0), (low, high)
+    directed = knowing_graph(checks, names)
+    mutual = mutual_graph(directed)
+    degrees = [mutual.degree(name) / (len(names) - 1) for name in names] if len(names) > 1 else []
+    _, low, high = mean_interval(degrees)
+    return {
+        "knows": sorted(directed.edges),
+        "awareness": awareness,
+        "awareness_interval": intervals,
+        "density": density(mutual),
+        "density_interval": (low, high),
+        "density_directed": density(directed),
+        "hallucinated": hallucinations(checks),
+        "checked": sum(1 for record in checks if record["kind"] != "attendance"),
+    }
 
 
 def keyword_awareness(social, facts: list[str], names: list[str], at: datetime) -> dict[str, float]:
-    """The per-step keyword estimate (a memory's text matched the fact's keywords) at `at`, for comparison."""
+    """The per-step estimate (a memory's text matched the fact's keywords) at `at`, for comparison."""
     share = {}
     for fact in facts:
         known = social.awareness.get(fact, {})
         share[fact] = sum(1 for name in names if name in known and known[name].since <= at) / max(1, len(names))
     return share
+
+
+def estimate_at(run: Path, column: str, at: datetime, default: float) -> float:
+    """A per-step estimate from the run's metrics (metrics/model.csv) at `at`: its last row by then."""
+    path = run / "metrics" / "model.csv"
+    if not path.is_file():
+        return default
+    value = default
+    with path.open(newline="") as handle:
+        for row in csv.DictReader(handle):
+            if datetime.fromisoformat(row["time"]) > at:
+                break
+            if row.get(column) not in (None, ""):
+                value = float(row[column])
+    return value
+
+
+def interval_text(value: float, interval: Sequence[float], digits: int = 2, scale: float = 1.0) -> str:
+    """A value and its interval as "0.40 [0.22, 0.58]"; the bare value when the interval is a point."""
+    low, high = interval
+    if low == high:
+        return f"{scale * value:.{digits}f}"
+    return f"{scale * value:.{digits}f} [{scale * low:.{digits}f}, {scale * high:.{digits}f}]"

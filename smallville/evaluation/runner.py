@@ -6,15 +6,17 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
+from smallville.evaluation.attendance import attendance, invitees, to_ask
 from smallville.evaluation.battery import check_fact_questions, load_battery
+from smallville.evaluation.checks import measure_phase
 from smallville.evaluation.conditions import resolve
 from smallville.evaluation.errors import EvaluationError
-from smallville.evaluation.interviews import Session, answer_phase, judge_phase, measure_phase
+from smallville.evaluation.interviews import Session, answer_phase, judge_phase
 from smallville.evaluation.journal import Journal
-from smallville.evaluation.measures import attendance, cascade, gathering_fact
+from smallville.evaluation.measures import gathering_fact, learned_from
 from smallville.evaluation.report import write_all
 from smallville.evaluation.restore import load_model, read_event_log, rewind_status
-from smallville.evaluation.results import Results, condition_figures, end_to_end, keyword_awareness
+from smallville.evaluation.results import Results, condition_figures, end_to_end, estimate_at, keyword_awareness
 
 logger = logging.getLogger(__name__)
 # What a resumed evaluation must share with the one it continues.
@@ -34,6 +36,7 @@ def evaluate_run(
     battery: str | Path | None = None,
     api_base: str | None = None,
     budget: dict | None = None,
+    backends: dict | None = None,
 ) -> Path:
     """Interview, judge and measure a run's agents; write RUN/evaluation/ and return that folder.
 
@@ -41,6 +44,7 @@ def evaluate_run(
     `progress(done, total, totals)` is called after each item with the ledger's totals. `battery` names another
     battery file; `api_base` another server for `llm` and `judge` than the run's. `budget` ({"max_calls": ...,
     "max_cost": ...}) limits this evaluation's own calls, counted apart from the run's (by default by the run's budget).
+    `backends` (model name -> backend) answer instead of the named models (the ground-truth town's scripted mind).
 
     Raises:
         EvaluationError: For an unknown condition or agent, a time outside the run, repeats < 1, or a resumed
@@ -57,7 +61,7 @@ def evaluate_run(
     if len(chosen) < 2:
         raise EvaluationError("--conditions: name at least two conditions for the judge to compare")
     questions = load_battery(battery)
-    model = load_model(run, llm=llm, judge=judge, api_base=api_base, budget=budget)
+    model = load_model(run, llm=llm, judge=judge, api_base=api_base, budget=budget, backends=backends)
     try:
         check_fact_questions(questions, [fact.id for fact in model.setting.facts], model.setting.name)
         at = _check_time(model, at)
@@ -81,11 +85,13 @@ def evaluate_run(
             progress=progress,
         )
         per_agent = len(questions.items())
+        present = _present(model, log, at, names)
         session.total = len(names) * (per_agent * (len(chosen) + repeats) + len(model.setting.facts) + len(names) - 1)
+        session.total += len(present)
         model.run_async(answer_phase(session))
         model.run_async(judge_phase(session))
-        model.run_async(measure_phase(session))
-        results = _results(log, session)
+        model.run_async(measure_phase(session, present))
+        results = _results(run, log, session)
         totals = model.gateway.ledger.totals()
         by_kind = {kind: kind_totals.requests for kind, kind_totals in model.gateway.ledger.by_kind().items()}
         ledger = {"calls": totals.calls, "cache_hits": totals.cache_hits, "tokens": totals.tokens,
@@ -133,17 +139,35 @@ def _pin(folder: Path, settings: dict) -> None:
     path.write_text(json.dumps(settings, indent=2) + "\n")
 
 
-def _results(log: list[dict], session: Session) -> Results:
+def _present(model, log: list[dict], at: datetime, names: list[str]) -> list:
+    """Who to ask why they were at the gathering's place: those there whose actions do not say."""
+    gathering = model.setting.gathering
+    if gathering is None:
+        return []
+    fact = gathering_fact(gathering, model.setting.facts)
+    return [(agent, window) for agent, window in to_ask(log, gathering, fact, at, model.start) if agent in names]
+
+
+def _results(run: Path, log: list[dict], session: Session) -> Results:
     model, at = session.model, session.at
     facts = [fact.id for fact in model.setting.facts]
-    ratings, mean_ranks, kruskal, comparisons, count = condition_figures(session.conditions, list(session.judgements))
-    awareness, density, hallucinated, checked = end_to_end(list(session.checks), session.names, facts)
+    ratings, mean_ranks, kruskal, comparisons, count, bias = condition_figures(
+        session.conditions, list(session.judgements)
+    )
+    checks = [record for record in session.checks if record["agent"] in session.names]
+    figures = end_to_end(checks, session.names, facts)
+    order = {name: index for index, name in enumerate(session.names)}
+    facts_order = {fact: index for index, fact in enumerate(facts)}
+    fact_checks = sorted(
+        (r for r in checks if r["kind"] == "fact"), key=lambda r: (facts_order[r["subject"]], order[r["agent"]])
+    )
+    cascades = [learned_from(record) for record in fact_checks]
     gathering = model.setting.gathering
+    fact = gathering_fact(gathering, model.setting.facts)
     present = None
-    if gathering is not None:
-        present = attendance(log, gathering, gathering_fact(gathering, model.setting.facts), at)
-    memories = {name: session.nodes(name) for name in session.names}
-    cascades = [learned for fact in model.setting.facts for learned in cascade(fact, session.names, log, memories, at)]
+    if gathering is not None:  # a gathering no tracked fact announces has no invitee
+        invited = invitees(cascades, fact, gathering) if fact is not None else set()
+        present = attendance(log, gathering, fact, invited, checks, at, model.start)
     return Results(
         conditions=session.conditions,
         ratings=ratings,
@@ -151,11 +175,17 @@ def _results(log: list[dict], session: Session) -> Results:
         kruskal=kruskal,
         comparisons=comparisons,
         judgements=count,
-        awareness=awareness,
-        awareness_keyword=keyword_awareness(model.social, facts, session.names, at),
-        density=density,
-        hallucinated=hallucinated,
-        checked=checked,
+        bias=bias,
+        awareness=figures["awareness"],
+        awareness_interval=figures["awareness_interval"],
+        awareness_estimate=keyword_awareness(model.social, facts, session.names, at),
+        density=figures["density"],
+        density_interval=figures["density_interval"],
+        density_directed=figures["density_directed"],
+        density_estimate=estimate_at(run, "density", at, model.social.density()),
+        hallucinated=figures["hallucinated"],
+        checked=figures["checked"],
         attendance=present,
         cascades=cascades,
+        knows=figures["knows"],
     )

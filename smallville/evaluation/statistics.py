@@ -67,3 +67,80 @@ def dunn(ranks: Mapping[str, Sequence[float]]) -> list[Comparison]:
         raw.append((first, second, float(z), float(2 * stats.norm.sf(abs(z)))))
     adjusted = holm([p for *_, p in raw])
     return [Comparison(a, b, z, p, q) for (a, b, z, p), q in zip(raw, adjusted, strict=True)]
+
+
+# Intervals: 95%, from 2,000 bootstrap resamples (scipy's BCa, percentile when BCa cannot be computed).
+CONFIDENCE = 0.95
+RESAMPLES = 2000
+
+
+def mean_interval(values: Sequence[float], seed: int = 0) -> tuple[float, float, float]:
+    """Mean and 95% bootstrap interval of the mean (NaN for no values; the mean itself for one or equal values)."""
+    data = np.asarray([value for value in values if not np.isnan(value)], dtype=float)
+    if len(data) == 0:
+        return float("nan"), float("nan"), float("nan")
+    mean = float(data.mean())
+    if len(data) < 2 or np.all(data == data[0]):
+        return mean, mean, mean
+    low, high = _bootstrap((data,), lambda sample, axis=-1: np.mean(sample, axis=axis), seed)
+    return mean, low, high
+
+
+def _bootstrap(samples: tuple, statistic, seed: int) -> tuple[float, float]:
+    options = {"confidence_level": CONFIDENCE, "n_resamples": RESAMPLES}
+    result = stats.bootstrap(samples, statistic, rng=np.random.default_rng(seed), **options)
+    low, high = result.confidence_interval
+    if np.isnan(low) or np.isnan(high):  # BCa fails on tiny, lumpy samples
+        result = stats.bootstrap(samples, statistic, method="percentile", rng=np.random.default_rng(seed), **options)
+        low, high = result.confidence_interval
+    return float(low), float(high)
+
+
+@dataclass(frozen=True)
+class Difference:
+    """Second minus first: the mean difference, its 95% bootstrap interval, and a two-sided test.
+
+    Paired (by seed, when both have the same seeds): the mean of the per-seed differences and the paired t-test;
+    else the difference of the means and Welch's t-test. p is NaN when the test cannot be computed (one value each,
+    or no spread at all).
+    """
+
+    mean: float
+    low: float
+    high: float
+    p: float
+    test: str
+
+
+def difference(first: Sequence[float], second: Sequence[float], *, paired: bool, seed: int = 0) -> Difference:
+    """How a measure differs between two conditions across seeds."""
+    a, b = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
+    if paired and len(a) == len(b):
+        diffs = b - a
+        mean, low, high = mean_interval(diffs, seed)
+        p = float(stats.ttest_rel(b, a).pvalue) if len(diffs) > 1 and np.ptp(diffs) > 0 else float("nan")
+        return Difference(mean, low, high, p, "paired t")
+    mean = float(b.mean() - a.mean()) if len(a) and len(b) else float("nan")
+    if len(a) < 2 or len(b) < 2 or (np.ptp(a) == 0 and np.ptp(b) == 0):
+        return Difference(mean, mean, mean, float("nan"), "Welch t")
+    low, high = _bootstrap((a, b), lambda x, y, axis=-1: np.mean(y, axis=axis) - np.mean(x, axis=axis), seed)
+    p = float(stats.ttest_ind(b, a, equal_var=False).pvalue)
+    return Difference(mean, low, high, p, "Welch t")
+
+
+def seeds_needed(values: Sequence[float], width: float, confidence: float = CONFIDENCE) -> int | None:
+    """Seeds for a confidence interval of the mean no wider than `width`, from the spread seen in `values`.
+
+    The t interval's width, 2 t(n-1) s / sqrt(n), with s the sample standard deviation; None without a spread to go
+    on (fewer than two values), 2 when the values do not vary.
+    """
+    data = np.asarray([value for value in values if not np.isnan(value)], dtype=float)
+    if len(data) < 2 or width <= 0:
+        return None
+    spread = float(data.std(ddof=1))
+    if spread == 0:
+        return 2
+    for seeds in range(2, 100_000):
+        if 2 * stats.t.ppf((1 + confidence) / 2, seeds - 1) * spread / np.sqrt(seeds) <= width:
+            return seeds
+    return None

@@ -1,38 +1,124 @@
-"""The evaluation's requests: the ranking parses back to positions, the offline judge and fact checker's rules."""
+"""The evaluation's requests and the offline judge: rankings with ties, fact checks and groundings read as a reader
+would (negation scope, hedges, curiosity, idioms, wrong details), and interviews answered from the persona."""
+
+from datetime import datetime
 
 import pytest
 
+from agents.identity import Identity
 from agents.language.offline import offline_answer
 from agents.language.request import AnswerError
-from agents.language.requests.evaluation import FactCheckRequest, RankRequest
+from agents.language.requests import InterviewRequest
+from agents.language.requests.evaluation import FactCheckRequest, GroundRequest, RankRequest
 
 PARTY = "Isabella Rodriguez is hosting a Valentine's Day party at Hobbs Cafe on February 14, 5-7 pm"
+ISABELLA = Identity(
+    name="Isabella Rodriguez", age=34, innate="friendly, outgoing",
+    learned="Isabella Rodriguez is a cafe owner of Hobbs Cafe who loves to make people feel welcome.",
+    currently="Isabella Rodriguez is planning a Valentine's Day party at Hobbs Cafe on February 14, 5-7 pm.",
+    lifestyle="goes to bed around 11pm, wakes up around 6am", living_area="the Ville:Isabella's apartment",
+)  # fmt: skip
 
 
-def test_a_ranking_maps_labels_back_to_the_answers_positions():
+def test_a_ranking_maps_label_groups_back_to_positions_and_ties_share_a_group():
     request = RankRequest("Who are you?", "Isabella", ("first", "second", "third"))
     assert request.labels == ("A", "B", "C")
-    assert request.parse('{"ranking": ["C", "a", "Answer B"]}') == (2, 0, 1)
+    assert request.parse('{"ranking": [["C"], ["a", "Answer B"]]}') == ((2,), (0, 1))
+    assert request.parse('{"ranking": ["C", "A", "B"]}') == ((2,), (0,), (1,))  # a flat ranking: no ties
     with pytest.raises(AnswerError, match="exactly once"):
-        request.parse('{"ranking": ["A", "A", "B"]}')
-    assert request.fallback() == (0, 1, 2)
+        request.parse('{"ranking": [["A", "A"], ["B"]]}')
+    assert request.fallback() == ((0, 1, 2),)  # no verdict is a draw, never the shown order
+    schema = request.answer_schema()
+    assert schema["properties"]["ranking"]["items"]["items"]["enum"] == ["A", "B", "C"]
 
 
-def test_the_offline_judge_ranks_specific_answers_first():
-    answers = ("I don't know.", "I am Isabella Rodriguez and I run Hobbs Cafe, open 8 am to 8 pm.", "Hmm, a cafe?")
+def test_the_offline_judge_ranks_specific_answers_first_and_ties_equal_ones():
+    answers = ("I don't know.", "I am Isabella Rodriguez and I run Hobbs Cafe, open 8 am to 8 pm.", "I don't know.")
     request = RankRequest("Introduce yourself", "Isabella Rodriguez, owner of Hobbs Cafe", answers)
-    assert request.parse(offline_answer(request, seed=0))[0] == 1
+    assert request.parse(offline_answer(request, seed=0)) == ((1,), (0, 2))
 
 
 @pytest.mark.parametrize(
     ("answer", "shows"),
     [
         ("Yes! Isabella is hosting a Valentine's Day party at Hobbs Cafe on February 14.", True),
+        ("I heard Isabella is having people over at the cafe for Valentine's Day.", True),
+        ("I can't wait for Isabella's Valentine's party at Hobbs Cafe!", True),
+        ("Isabella told me she is not hosting a Valentine's party this year.", False),
         ("I don't know anything about a Valentine's Day party at Hobbs Cafe.", False),
+        ("A Valentine's party? I wonder who would host one. Maybe Isabella.", False),
+        ("Isabella's Valentine's party is at The Rose and Crown Pub on the 14th.", False),
+        ("Isabella is having a Valentine's party at Hobbs Cafe on February 20.", False),
+        ("Carmen Ortiz is hosting the Valentine's Day party at Hobbs Cafe.", False),
         ("I have been busy studying physics all week.", False),
     ],
-    ids=["states-it", "denies-it", "unrelated"],
-)
-def test_the_offline_fact_check_reads_the_answer_only(answer, shows):
-    request = FactCheckRequest("Did you know there is a party?", answer, PARTY)
+    ids=["states-it", "paraphrase", "idiom", "negated", "denies-knowing", "curiosity-and-guess", "wrong-place",
+         "wrong-date", "wrong-person", "unrelated"],
+)  # fmt: skip
+def test_the_offline_fact_check_reads_the_answer_as_a_reader_would(answer, shows):
+    request = FactCheckRequest("Did you know there is a party?", answer, PARTY, "Maria Lopez")
     assert request.parse(offline_answer(request, seed=0)) is shows
+
+
+def test_the_host_speaking_of_herself_shows_her_own_fact():
+    request = FactCheckRequest("Any news?", "Let me think. I am hosting a Valentine's Day party at Hobbs Cafe.",
+                               PARTY, "Isabella Rodriguez")  # fmt: skip
+    assert request.parse(offline_answer(request, seed=0)) is True
+    aside = FactCheckRequest("Any news?", "Let me think. Ryan is at a Valentine's Day party at Hobbs Cafe.",
+                             PARTY, "Ryan Park")  # fmt: skip
+    assert request.parse(offline_answer(aside, seed=0)) is False  # "me" in "let me think" is not the host
+
+
+@pytest.mark.parametrize(
+    ("answer", "shows"),
+    [
+        ("Yes, Wolfgang is my classmate, and we live in the same dorm.", True),
+        ("Wolfgang? We talked about our literature class this morning.", True),
+        ("I've seen Wolfgang Schulz jogging around campus, but I don't really know him.", False),
+        ("Wolfgang Schulz is having lunch at Hobbs Cafe.", False),
+        ("I know Maria Lopez; she's my friend from class.", False),
+        ("Maria Lopez is talking with Wolfgang Schulz", False),
+        ("About Wolfgang Schulz: I have a secret crush on Maria Lopez", False),
+    ],
+    ids=["identity", "talked", "seen-only", "sighting", "someone-else", "seen-talking", "a name-s-not-a-verb"],
+)
+def test_knowing_who_someone_is_is_not_having_seen_them(answer, shows):
+    claim = "Ayesha Khan knows who Wolfgang Schulz is"
+    request = FactCheckRequest("Do you know Wolfgang Schulz?", answer, claim, "Ayesha Khan")
+    assert request.parse(offline_answer(request, seed=0)) is shows
+
+
+def test_grounding_lists_the_memories_that_state_the_fact():
+    memories = (
+        "Isabella Rodriguez is decorating the counter at Hobbs Cafe",
+        "conversation with Isabella Rodriguez: Isabella invited me to her Valentine's Day party at Hobbs Cafe",
+        "Klaus Mueller asked me if I had heard about any party this week",
+        "Klaus Mueller mentioned that Isabella is organising a get-together for Valentine's Day at her cafe",
+    )
+    request = GroundRequest("Did you know?", "Yes, Isabella's party.", PARTY, "Maria Lopez", memories)
+    assert request.parse(offline_answer(request, seed=0)) == (1, 3)
+    assert request.parse('{"supported_by": []}') == ()
+    with pytest.raises(AnswerError, match="not a memory's number"):
+        request.parse('{"supported_by": [5]}')
+    schema = request.answer_schema()
+    assert schema["properties"]["supported_by"]["items"] == {"type": "integer", "minimum": 1, "maximum": 4}
+
+
+def test_with_every_memory_hidden_the_interview_answers_from_the_persona():
+    now = datetime(2023, 2, 13, 12)
+    plans = InterviewRequest(ISABELLA, now, "Are you planning anything for Valentine's Day?", ())
+    answer = plans.parse(offline_answer(plans, seed=0))
+    assert answer.startswith("I am planning a Valentine's Day party at Hobbs Cafe")
+    hello = InterviewRequest(ISABELLA, now, "Introduce yourself, please.", ())
+    assert plans.parse(offline_answer(hello, seed=0)).startswith("I'm Isabella Rodriguez, 34. I am a cafe owner")
+    other = InterviewRequest(ISABELLA, now, "What is the tallest mountain?", ())
+    assert plans.parse(offline_answer(other, seed=0)) == "I don't really know anything about that."
+
+
+def test_asked_about_someone_only_seen_the_interview_says_so():
+    now = datetime(2023, 2, 13, 12)
+    seen = InterviewRequest(ISABELLA, now, "Do you know Klaus Mueller?", ("Klaus Mueller is having lunch (eating)",))
+    assert "but I don't really know them" in seen.parse(offline_answer(seen, seed=0))
+    met = InterviewRequest(ISABELLA, now, "Do you know Klaus Mueller?",
+                           ("conversation with Klaus Mueller: we talked about his research",))  # fmt: skip
+    assert met.parse(offline_answer(met, seed=0)).startswith("Yes, I know Klaus. I talked with Klaus Mueller")

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -44,7 +45,7 @@ def test_simulate_writes_every_artifact_and_report_and_interview_work(tmp_path):
         "aware of `party`" in summary
         and "- thinking: overlapping: a thought that asks a model takes effect 20 steps after" in summary
     )
-    answer = run("interview", str(out), "Isabella Rodriguez", "Are you planning a party?").stdout
+    answer = run("interview", str(out), "isabella  rodriguez", "Are you planning a party?").stdout  # any case
     assert answer.startswith("Isabella Rodriguez:") and "party" in answer
     before = (out / "memory.sqlite").read_bytes()
     run("interview", str(out), "--all", "What are you doing today?")
@@ -71,9 +72,15 @@ def test_a_killed_run_resumes_to_the_same_end_as_an_uninterrupted_one(tmp_path):
     process.wait()
     assert checkpoint.is_file()
     assert json.loads(checkpoint.read_text())["now"] < "2023-02-13T09:00:00"
-    run("resume", str(killed))
+    resumed = run("resume", str(killed)).stdout
     assert final_state(killed) == final_state(whole)
     assert events(killed) == events(whole)
+    # The summary's "from -> to" figures are the run's own, from its first minute, as the uninterrupted run says.
+    whole_summary = run("report", str(whole)).stdout
+    density = next(line for line in whole_summary.splitlines() if line.startswith("- relationship density"))
+    start, end = density.split(": ")[1].split(" (")[0].split(" -> ")
+    assert re.search(rf"relationship density \(estimate\)\s+│ {start} -> {end}", resumed), resumed
+    assert "baseline that tests code, not minds" in resumed and "baseline that tests code, not minds" in whole_summary
 
 
 @pytest.mark.slow  # each case starts a process (~7 s)
@@ -86,6 +93,7 @@ def test_a_killed_run_resumes_to_the_same_end_as_an_uninterrupted_one(tmp_path):
         (["simulate", "--llm", "anthropic/claude-haiku-4-5"], "needs ANTHROPIC_API_KEY"),
         (["report", "/nonexistent/run"], "not a run folder"),
         (["interview", "/nonexistent/run", "Klaus Mueller", "hi"], "not a run folder"),
+        (["interview", "/nonexistent/run", "Isabella Rodriguez"], "give an agent and a question, e.g."),
         (["serve", "/nonexistent/run"], "not a run folder"),
         (["serve", "--scenario", "the_ville_n3", "--agents", "9"], "asked for 9 agents"),
         (["serve", "--llm", "gpt4"], "use 'offline' or a litellm name"),
@@ -97,6 +105,7 @@ def test_a_killed_run_resumes_to_the_same_end_as_an_uninterrupted_one(tmp_path):
         "missing-key",
         "report-no-run",
         "interview-no-run",
+        "interview-no-question",
         "serve-no-run",
         "serve-too-many-agents",
         "serve-bad-model",

@@ -102,7 +102,7 @@ FLAG_CASES = {
     "interview-empty": (["interview", "runs/x", "Klaus Mueller", ""], 2, "the question is empty"),
     "interview-long": (["interview", "runs/x", "Klaus Mueller", "why? " * 1000], 2, "more than"),
     "interview-not-utf8": (["interview", "runs/x", "Klaus Mueller", "\udcff?"], 2, "not valid UTF-8"),
-    "interview-no-agent": (["interview", "runs/x", "What now?"], 1, "name an agent, or ask everyone with --all"),
+    "interview-no-agent": (["interview", "runs/x", "What now?"], 1, "give an agent and a question, e.g."),
     "interview-no-run": (["interview", "/nonexistent/run", "Klaus Mueller", "hi"], 1, "not a run folder"),
     "interview-bad-llm": (["interview", "/nonexistent/run", "Klaus Mueller", "hi", "--llm", "gpt4"], 1, "--llm"),
     "report-no-run": (["report", "/nonexistent/run"], 1, "not a run folder"),

@@ -12,6 +12,7 @@ import pytest
 from agents.language.loopback_server import LoopbackServer
 from memory import MemoryStore
 from smallville.cli import main
+from smallville.run_check import RUN_KEYS, model_settings
 from smallville.run_folder import RunFolder
 from tests.smallville.run_folders import events, final_state, metrics
 from tests.smallville.test_faults_inputs import FAST
@@ -129,3 +130,33 @@ def test_a_fork_of_a_cached_real_model_run_costs_no_call_and_replays_it(tmp_path
         assert main(argv) == 0
         assert server.stats.requests > made  # the whisper's importance, and what follows from it
     assert before(events(whisper), "2023-02-13T07:30") == before(events(source), "2023-02-13T07:30")
+
+
+def test_a_fork_replays_its_sources_interventions_before_and_after_its_moment(tmp_path):
+    plan = tmp_path / "plan.toml"
+    plan.write_text(f'[[interventions]]\ntime = 2023-02-13T07:40:00\nkind = "whisper"\ntarget = "{KLAUS}"\n'
+                    f'text = "{LIBRARY}"\n')  # fmt: skip
+    source = tmp_path / "source"
+    argv = [*FAST, "--until", "2023-02-13T08:30", "--seconds-per-step", "30", "--keep-checkpoints", "every 1h"]
+    assert main(["simulate", *argv, "--interventions", str(plan), "--out", str(source)]) == 0
+    shelf = "the Ville:Isabella Rodriguez's apartment:main room:shelf"
+    assert main(["set", str(source), shelf, "on fire", "--at", "2023-02-13T08:45"]) == 0
+    assert main(["whisper", str(source), KLAUS, "Water the plants"]) == 0  # at 08:30, after the kept 08:00
+    assert main(["resume", str(source), "--until", "2023-02-13T09:00"]) == 0
+    fork = tmp_path / "fork"
+    assert main(["fork", str(source), "--at", "2023-02-13T07:30", "--out", str(fork)]) == 0
+    assert [entry for entry in events(fork) if entry[2] == "intervention"] == [
+        ("2023-02-13T07:40:00", KLAUS, "intervention", LIBRARY),
+        ("2023-02-13T08:30:00", KLAUS, "intervention", "Water the plants"),
+        ("2023-02-13T08:45:00", "", "intervention", "the shelf is on fire"),
+    ]
+    assert events(fork) == events(source)
+
+
+def test_a_forks_own_keys_never_reach_the_model(source, tmp_path):
+    fork = tmp_path / "fork"
+    assert main(["fork", str(source), "--at", AT, "--out", str(fork), "--until", "2023-02-13T09:00"]) == 0
+    config = json.loads((fork / "config.json").read_text())
+    assert {"forked_from", "keep_checkpoints", "end", "checkpoint_minutes"} <= set(config)
+    assert not set(model_settings(config)) & set(RUN_KEYS)
+    assert main(["interview", str(fork), KLAUS, "How are you?"]) == 0  # rebuilt from the fork's config

@@ -17,7 +17,7 @@ def test_neighbours_talk_remember_and_respect_the_cool_down():
     isabella, maria = model.people
     counter = model.ville.tiles_of("the Ville:Hobbs Cafe:cafe:behind the cafe counter")[0]
     seat = model.ville.tiles_of("the Ville:Hobbs Cafe:cafe:cafe customer seating")[0]
-    model.run_until(datetime(2023, 2, 13, 11, 0))
+    model.run_until(datetime(2023, 2, 13, 10, 0))  # Maria wakes at 10; left alone they talk at the cafe at 10:42
     for agent, tile in ((isabella, counter), (maria, seat)):
         agent.cell = model.grid[tile]
         agent.action.minutes = 0  # both pick their next action where they now stand
@@ -59,7 +59,7 @@ def test_the_public_status_follows_the_tile_the_minutes_and_the_talk():
         scenario_name="the_ville_n3", agents=["Isabella Rodriguez", "Maria Lopez"], embedder="hashing", rng=1
     )
     isabella, maria = model.people
-    model.run_until(datetime(2023, 2, 13, 11, 0))
+    model.run_until(datetime(2023, 2, 13, 10, 20))  # awake, before their first talk of the day
     before = isabella.status()
     assert isabella.status() is before  # nothing changed: the kept one
     counter = model.ville.tiles_of("the Ville:Hobbs Cafe:cafe:behind the cafe counter")[0]
@@ -80,7 +80,7 @@ def test_the_first_line_and_the_schedule_rewritten_around_the_talk_are_asked_at_
         scenario_name="the_ville_n3", agents=["Isabella Rodriguez", "Maria Lopez"], embedder="hashing", rng=1
     )
     isabella, maria = model.people
-    model.run_until(datetime(2023, 2, 13, 11, 0))
+    model.run_until(datetime(2023, 2, 13, 10, 20))  # awake, before their first talk of the day
     backend = model.gateway.backend("offline")
     complete = backend.complete
     in_flight: list[tuple[str, str]] = []
@@ -115,7 +115,7 @@ def test_a_talk_opened_by_the_reaction_goes_on_with_the_partner_and_an_unstarted
         rng=1,
     )
     isabella, maria, klaus = model.people
-    model.run_until(datetime(2023, 2, 13, 11, 0))
+    model.run_until(datetime(2023, 2, 13, 10, 20))  # awake, before their first talk of the day
     opening = ConversationTurn("Hello Maria, how is the studying going?", False)
     decisions = [Decision(talk_to=maria.name, line=opening), None, Decision(talk_to=maria.name, line=opening)]
     apply_decisions(model, decisions, model.snapshot())

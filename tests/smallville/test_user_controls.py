@@ -19,9 +19,15 @@ SHELF = "the Ville:Isabella Rodriguez's apartment:main room:shelf"
 ISABELLA = "Isabella Rodriguez"
 
 
-def scripted_town(interventions: list[dict], answers: dict) -> tuple[SmallvilleModel, list]:
-    """The 3-agent town whose mind is the offline one except for the request kinds in `answers` (seen in `asked`)."""
-    model = SmallvilleModel(scenario_name="the_ville_n3", embedder="hashing", interventions=interventions)
+def scripted_town(interventions: list[dict], answers: dict, agents=None) -> tuple[SmallvilleModel, list]:
+    """The 3-agent town whose mind is the offline one except for the request kinds in `answers` (seen in `asked`).
+
+    The stove's tests keep Isabella alone at the cafe: Klaus and Maria, whose own words take them to Hobbs Cafe to
+    eat, sit nearer her than the stove, and an agent attends to the 8 nearest events only (the original's rule).
+    """
+    model = SmallvilleModel(
+        scenario_name="the_ville_n3", embedder="hashing", interventions=interventions, agents=agents
+    )
     asked = []
 
     def answer(request) -> str:
@@ -44,7 +50,7 @@ def actions_of(model, name: str, since: str) -> list[tuple[str, str]]:
 def test_the_agent_who_sees_a_burning_stove_goes_to_it_and_the_stove_is_left_idle():
     burning = [{"time": "2023-02-13T08:30", "kind": "object", "target": STOVE, "text": "burning"}]
     reaction = {"react": True, "reason": "fire!", "activity": "turning off the stove", "minutes": 10}
-    model, asked = scripted_town(burning, {"object_reaction": lambda request: reaction})
+    model, asked = scripted_town(burning, {"object_reaction": lambda request: reaction}, agents=[ISABELLA])
     model.run_until(datetime(2023, 2, 13, 8, 30))
     assert model.state.object_state(STOVE).description == "idle"
     model.run_until(datetime(2023, 2, 13, 9, 15))
@@ -62,7 +68,7 @@ def test_the_agent_who_sees_a_burning_stove_goes_to_it_and_the_stove_is_left_idl
 def test_an_agent_told_to_carry_on_does_not_go_and_the_stove_stays_as_set():
     burning = [{"time": "2023-02-13T08:30", "kind": "object", "target": STOVE, "text": "burning"}]
     carry_on = {"react": False, "reason": "not now", "activity": "", "minutes": 5}
-    model, asked = scripted_town(burning, {"object_reaction": lambda request: carry_on})
+    model, asked = scripted_town(burning, {"object_reaction": lambda request: carry_on}, agents=[ISABELLA])
     model.run_until(datetime(2023, 2, 13, 9, 15))
     assert len(asked) == 1  # asked once, then the cool-down: not at every step
     assert not [e for e in model.event_log if e["kind"] == "reaction"]

@@ -11,7 +11,9 @@ from agents.language.tokens import count_tokens
 class Completion:
     """A backend's answer: the text, its token counts, and its cost (None where unknown).
 
-    Also the prompt tokens the provider served from its prompt cache, and the structured-output form asked for.
+    Also the prompt tokens the provider served from its prompt cache, the structured-output form asked for, the
+    tokens a reasoning model spent thinking (part of completion_tokens), and why the answer ended: "length" when the
+    token budget cut it off.
     """
 
     text: str
@@ -20,6 +22,15 @@ class Completion:
     cost: float | None
     cached_tokens: int = 0
     answer_format: str = "prompt"
+    reasoning_tokens: int = 0
+    finish_reason: str = "stop"
+
+    @property
+    def unfinished(self) -> str | None:
+        """Why the answer is unusable as it came: "empty" (no text), "cut" (its token budget ran out), else None."""
+        if not self.text.strip():
+            return "empty"
+        return "cut" if self.finish_reason == "length" else None
 
 
 class TransientError(RuntimeError):

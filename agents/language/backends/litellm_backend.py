@@ -10,7 +10,7 @@ import asyncio
 import logging
 import os
 
-from agents.language.backends import providers
+from agents.language.backends import providers, reasoning
 from agents.language.backends.base import Completion, PermanentError, TransientError
 from agents.language.backends.prompt_cache import prepare_messages
 from agents.language.request import Request
@@ -35,11 +35,12 @@ class LiteLLMBackend:
     """One litellm model behind the backend interface."""
 
     def __init__(self, model: str, *, api_base: str | None = None, timeout_s: float = 60.0, prices=None,
-                 structured: bool = True):  # fmt: skip
+                 structured: bool = True, reasoning_effort: str = reasoning.DEFAULT_EFFORT):  # fmt: skip
         self.name = model
         self.model = model
         self.api_base = api_base
         self.timeout_s = timeout_s
+        self.reasoning_effort = reasoning_effort
         self.prices = prices or {}
         self.litellm = import_litellm()
         provider = model.split("/", 1)[0]
@@ -87,7 +88,7 @@ class LiteLLMBackend:
             "timeout": self.timeout_s,
             "num_retries": 0,
             "max_retries": 0,
-            **providers.accepted(self.model, parameters),
+            **providers.accepted(self.model, reasoning.with_reasoning(self.model, parameters, self.reasoning_effort)),
         }
         answer_format = providers.response_format(
             form, request.kind, request.answer_schema(), self.model, self.api_base
@@ -106,7 +107,8 @@ class LiteLLMBackend:
         return TransientError(line, providers.retry_after(error)) if transient else PermanentError(line)
 
     def _completion(self, response, form: str) -> Completion:
-        text = response.choices[0].message.content or ""
+        choice = response.choices[0]
+        text = choice.message.content or ""
         usage = getattr(response, "usage", None)
         prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
         completion = int(getattr(usage, "completion_tokens", 0) or 0)
@@ -117,6 +119,8 @@ class LiteLLMBackend:
             cost=self._cost(response, prompt, completion),
             cached_tokens=cached_tokens(usage),
             answer_format=form,
+            reasoning_tokens=reasoning_tokens(usage),
+            finish_reason=str(getattr(choice, "finish_reason", None) or "stop"),
         )
 
     def _cost(self, response, prompt: int, completion: int) -> float | None:
@@ -143,6 +147,15 @@ def cached_tokens(usage) -> int:
         cached = getattr(usage, "cache_read_input_tokens", None)
     try:
         return int(cached or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+def reasoning_tokens(usage) -> int:
+    """Completion tokens a reasoning model spent thinking (litellm reports every provider's as OpenAI's field)."""
+    details = getattr(usage, "completion_tokens_details", None) if usage is not None else None
+    try:
+        return int(getattr(details, "reasoning_tokens", None) or 0)
     except (TypeError, ValueError):
         return 0
 

@@ -1,27 +1,41 @@
 """Prompt caching: Anthropic's cache_control where it pays, and the share of prompt tokens a prefix cache could serve.
 
-Providers cache prompt prefixes (OpenAI and vLLM automatically, Anthropic where the request marks a breakpoint),
-so the prompts put what does not change first: the shared instructions and the agent's persona in the system
-message, the changing facts last. Anthropic caches only prefixes of at least 1,024 tokens (2,048 on its Haiku
-models) and charges 25% more to write them, so the breakpoint is set only on a system message that long.
+Providers cache prompt prefixes (OpenAI, Gemini and vLLM automatically, Anthropic where the request marks a
+breakpoint), so every request of an agent starts with the same system message: the shared instructions, the persona
+and the places it knows, about 1,100-1,400 tokens; the changing facts come last. A provider caches only a prefix of
+at least its model's minimum (litellm's map: `prompt_cache_min_tokens`; 1,024 where it says nothing, OpenAI's and
+Claude Sonnet's), and Anthropic charges 25% more to write one, so the breakpoint goes only on a system message that
+long (Claude Haiku 4.5 and Opus 4.5 need 4,096: never reached).
 """
 
 import bisect
 from collections.abc import Iterable, Sequence
+from functools import cache
 
 from agents.language.tokens import count_tokens
 
-# Anthropic's smallest cacheable prefix; Haiku models need twice as much.
-ANTHROPIC_MIN_CACHED_TOKENS, ANTHROPIC_HAIKU_MIN_CACHED_TOKENS = 1024, 2048
+# The smallest cacheable prefix where litellm's map states none (OpenAI's; Anthropic's for Sonnet and Opus 4.1).
+MIN_CACHED_TOKENS = 1024
+
+
+@cache
+def min_cached_tokens(model: str) -> int:
+    """The shortest prefix the model's provider caches, in tokens (litellm's map, else MIN_CACHED_TOKENS)."""
+    from agents.language.backends.litellm_backend import import_litellm  # noqa: PLC0415 - litellm: 3 s
+
+    try:
+        stated = import_litellm().get_model_info(model).get("prompt_cache_min_tokens")
+    except Exception:  # a model litellm does not know
+        stated = None
+    return int(stated or MIN_CACHED_TOKENS)
 
 
 def prepare_messages(messages: list[dict[str, str]], *, anthropic: bool = False, model: str = "") -> list[dict]:
     """The messages as sent: for Anthropic, a cache breakpoint on a system message long enough to be cached."""
     if not anthropic or not messages or messages[0]["role"] != "system":
         return messages
-    least = ANTHROPIC_HAIKU_MIN_CACHED_TOKENS if "haiku" in model else ANTHROPIC_MIN_CACHED_TOKENS
     system = messages[0]["content"]
-    if count_tokens(system) < least:
+    if count_tokens(system) < min_cached_tokens(model):
         return messages
     block = {"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}
     return [{"role": "system", "content": [block]}, *messages[1:]]

@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from agents.language.offline import judging, noticing, places, planner, talk, thinking
+from agents.language.offline import interviewing, judging, noticing, places, planner, talk, thinking
 from agents.language.offline.salience import importance_of
 from agents.language.request import Request
 from agents.language.requests import (
@@ -30,7 +30,7 @@ from agents.language.requests import (
     ScoredRequest,
     WakeUpRequest,
 )
-from agents.language.requests.evaluation import FactCheckRequest, RankRequest
+from agents.language.requests.evaluation import FactCheckRequest, GroundRequest, RankRequest
 
 
 def _wake_up(request: WakeUpRequest, seed: int) -> dict:
@@ -91,14 +91,15 @@ HANDLERS: dict[type, Callable[[Any, int], dict]] = {
     ReflectionQuestionsRequest: thinking.questions,
     InsightsRequest: thinking.insights,
     DaySummaryRequest: thinking.day_summary,
-    InterviewRequest: thinking.interview,
-    JudgeRequest: thinking.judge,
+    InterviewRequest: interviewing.interview,
+    JudgeRequest: judging.judge,
     ScoredRequest: _scored,
 }
 # The evaluation's own requests (the paper's judge and fact checks), answered by the same rules of thumb.
 EVALUATION_HANDLERS: dict[type, Callable[[Any, int], dict]] = {
     RankRequest: judging.rank,
     FactCheckRequest: judging.fact_check,
+    GroundRequest: judging.ground,
 }
 
 

@@ -1,20 +1,19 @@
-"""The offline mind as a judge: it ranks answers by their specifics and checks facts by shared words.
+"""The offline mind as a judge: it ranks answers by their specifics, and checks facts by reading claims.
 
-Like the rest of the offline mind it reads only the request's fields. Its verdicts test the evaluation's code paths;
-they say nothing about believability.
+Like the rest of the offline mind it reads only the request's fields. Its rankings test the evaluation's code paths
+and say nothing about believability; its fact checks and groundings follow generic rules of English (claims.py),
+measured on the labelled answers in data/evaluation/labelled/ (`benchmarks/bench_measures.py --judge offline`).
 """
 
 import re
 
+from agents.language.offline.claims import states
 from agents.language.offline.thinking import STOP_WORDS
-from agents.language.requests.evaluation import FactCheckRequest, RankRequest
+from agents.language.requests import JudgeRequest
+from agents.language.requests.evaluation import FactCheckRequest, GroundRequest, RankRequest
 
 _NAME = re.compile(r"\b[A-Z][a-z]+ [A-Z][a-z]+\b")
 _WORD = re.compile(r"[a-z']+")
-# Answers that say the speaker does not know show no fact, whatever words they share with it.
-_UNKNOWING = re.compile(r"\b(don't|do not|didn't|never|no idea|not sure|haven't)\b", re.IGNORECASE)
-# Share of the fact's content words an answer must contain to show it.
-SHOWN_SHARE = 0.5
 
 
 def words(text: str) -> set[str]:
@@ -28,17 +27,40 @@ def specifics(answer: str, context: set[str]) -> int:
 
 
 def rank(request: RankRequest, seed: int) -> dict:
-    """Most specific first; ties keep the order shown (so repeated orders cancel that bias out)."""
+    """Most specific first; answers equally specific share a group (a draw), whatever order they were shown in."""
     del seed
     context = words(request.context) | words(request.question)
-    order = sorted(range(len(request.answers)), key=lambda index: -specifics(request.answers[index], context))
-    return {"ranking": [request.labels[index] for index in order], "reason": "the most specific answers first"}
+    scores = [specifics(answer, context) for answer in request.answers]
+    groups = [
+        [label for label, score in zip(request.labels, scores, strict=True) if score == value]
+        for value in sorted(set(scores), reverse=True)
+    ]
+    return {"reason": "the most specific answers first; equally specific ones tie", "ranking": groups}
+
+
+def judge(request: JudgeRequest, seed: int) -> dict:
+    """The answer with more specifics (names, numbers) and more words in common with the context."""
+    del seed
+    context = words(request.context) | words(request.question)
+    a, b = specifics(request.answer_a, context), specifics(request.answer_b, context)
+    choice = "a" if a >= b else "b"
+    return {"reason": f"answer {choice} is grounded in more specifics ({max(a, b)} vs {min(a, b)})", "choice": choice}
 
 
 def fact_check(request: FactCheckRequest, seed: int) -> dict:
-    """Shown when the answer holds at least half of the fact's content words and does not deny knowing."""
+    """Shown when an asserting clause of the answer states the fact (claims.states)."""
     del seed
-    fact = words(request.fact)
-    shared = len(fact & words(request.answer)) / max(1, len(fact))
-    shows = shared >= SHOWN_SHARE and not _UNKNOWING.search(request.answer[:80])
-    return {"shows": shows, "reason": f"{shared:.0%} of the fact's words are in the answer"}
+    shows = states(request.fact, request.answer, speaker=request.speaker, question=request.question)
+    reason = "the answer states the fact" if shows else "no asserting clause of the answer states the fact"
+    return {"reason": reason, "shows": shows}
+
+
+def ground(request: GroundRequest, seed: int) -> dict:
+    """The memories that, read as their holder's, state the fact."""
+    del seed
+    supporting = [
+        number
+        for number, memory in enumerate(request.memories, start=1)
+        if states(request.fact, memory, speaker=request.speaker)
+    ]
+    return {"reason": f"{len(supporting)} of the memories state the fact", "supported_by": supporting}

@@ -13,16 +13,24 @@ ABOUT = r"About [^:]{1,80}:"
 _PROVENANCE = re.compile(
     rf"^(?:{ABOUT}|"
     r"[A-Z][\w'-]* [A-Z][\w'-]* told me:|conversation with [^:]{1,80}:|"
-    r"[A-Z][\w'-]* [A-Z][\w'-]* and [A-Z][\w'-]* [A-Z][\w'-]* talked about)\s*"
+    r"[A-Z][\w'-]* [A-Z][\w'-]* and [A-Z][\w'-]* [A-Z][\w'-]* talked(?: about|:))\s*"
 )
 # Clauses of a memory: insights and takeaways join several pieces of news with "; ".
 _CLAUSES = re.compile(r";\s+")
-# Longest piece of news (characters): a line is "one or two sentences", as the request asks, and an insight one.
-LONGEST_NEWS = 160
+# Sentences of a clause (a full stop, "!" or "?" and a space).
+_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'])")
+# A piece of news holds whole sentences, a second one only while the two stay under this many characters (a line is
+# "one or two sentences", as the request asks); a first sentence longer than that is kept whole, never cut.
+LONGEST_NEWS = 200
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of a text, each whole."""
+    return [sentence.strip() for sentence in _SENTENCES.split(text.strip()) if sentence.strip()]
 
 
 def news_in(memory: str) -> list[str]:
-    """The pieces of news a memory holds, each without where it came from and cut to a sentence's length.
+    """The pieces of news a memory holds, each without where it came from, in whole sentences.
 
     "About Eddy Lin: Eddy Lin told me: the fair opens at noon; Eddy Lin is cooking" holds "the fair opens at noon"
     and "Eddy Lin is cooking".
@@ -33,8 +41,10 @@ def news_in(memory: str) -> list[str]:
         while (bare := _PROVENANCE.sub("", stripped, count=1)) != stripped:
             stripped = bare.strip()
         stripped = GREETING.sub("", stripped)
-        if len(stripped) > LONGEST_NEWS:
-            stripped = stripped[:LONGEST_NEWS].rsplit(" ", 1)[0]
-        if len(stripped.split()) > 2:
-            found.append(stripped.rstrip(" ,;:"))
+        whole = sentences(stripped)
+        piece = whole[0] if whole else ""
+        if len(whole) > 1 and len(piece) + 1 + len(whole[1]) <= LONGEST_NEWS:
+            piece = f"{piece} {whole[1]}"
+        if len(piece.split()) > 2:
+            found.append(piece.rstrip(" ,;:"))
     return found

@@ -1,8 +1,10 @@
 """The offline mind's choice of place: the known place whose words best match the action's.
 
-A named place in the action ("working at Hobbs Cafe") decides the sector; words of the action pick the arena and
-object through a table of what is done where (sleeping: bed; studying: library, desk; eating: kitchen, cafe); home
-and the current place break ties, then a stable hash of the request.
+A place the action names ("working at Hobbs Cafe") decides the sector, and so does a place the persona's own words
+tie to that kind of action ("visits Hobbs Cafe for studying and eating"); otherwise words of the action pick the arena
+and object by what they offer, in the map's own words (sleeping: a bed; studying: a desk, a library; eating: a
+kitchen, a table), never a venue chosen for a kind of activity; home (for what one does at home, meals included) and
+the current place break ties, then a stable hash of the request.
 """
 
 import re
@@ -16,22 +18,23 @@ WHERE = {
     "sleep": ("bed",), "nap": ("bed",), "shower": ("shower", "bathroom"), "brush": ("bathroom sink", "bathroom"),
     "teeth": ("bathroom sink",), "toilet": ("toilet",), "dress": ("closet", "wardrobe"), "getting ready": ("bathroom",),
     "cook": ("kitchen", "cooking area", "stove"), "preparing food": ("kitchen", "cooking area", "stove"),
-    "breakfast": ("kitchen", "dining", "table"), "lunch": ("cafe", "kitchen", "table"),
-    "dinner": ("kitchen", "dining", "table"), "eat": ("kitchen", "table", "cafe"), "coffee": ("cafe", "coffee"),
+    "breakfast": ("kitchen", "dining", "table"), "lunch": ("kitchen", "dining", "table"),
+    "dinner": ("kitchen", "dining", "table"), "eat": ("kitchen", "table"), "coffee": ("kitchen", "coffee"),
     "stud": ("library", "desk", "classroom"), "class": ("classroom", "library"), "lecture": ("classroom",),
     "teach": ("classroom", "blackboard"), "notes": ("desk", "library"), "read": ("library", "bookshelf", "sofa"),
     "writ": ("desk",), "draft": ("desk",), "poem": ("desk",), "paint": ("easel", "art"), "sketch": ("easel", "desk"),
     "art": ("easel", "art"), "animation": ("computer", "desk"), "photograph": ("computer", "desk"),
     "piano": ("piano",), "music": ("piano", "music"), "program": ("computer", "desk"), "stream": ("computer", "desk"),
     "gam": ("computer", "game"), "run": ("park",), "exercise": ("park", "gym"), "walk": ("park", "garden"),
-    "garden": ("garden",), "pub": ("pub", "bar"), "bar": ("bar",), "drink": ("bar", "pub"),
+    "garden": ("garden",), "pub": ("pub", "bar"), "bar": ("bar",), "drink": ("bar",),
     "shop": ("store", "shelf"), "grocer": ("grocery",), "pharmacy": ("pharmacy",), "supplies": ("supply",),
     "customers": ("counter",), "serving": ("counter",), "orders": ("counter",), "restock": ("shelf",),
-    "tidying the counter": ("counter",), "guests": ("seating", "cafe"),
+    "tidying the counter": ("counter",),
     "relax": ("sofa", "common room", "main room"), "staying up": ("sofa", "desk"), "music listening": ("sofa",),
     "tax": ("desk",), "math": ("desk",), "rehears": ("main room",), "house": ("kitchen", "common room"),
 }  # fmt: skip
-HOME_WORDS = ("sleep", "bed", "shower", "brush", "teeth", "dress", "getting ready", "home", "breakfast", "staying up")
+HOME_WORDS = ("sleep", "bed", "shower", "brush", "teeth", "dress", "getting ready", "home", "breakfast", "staying up",
+              "lunch", "dinner", "eat", "meal", "coffee", "snack")  # fmt: skip
 
 
 def choose_places(request: ActionRequest, seed: int) -> list[dict]:
@@ -43,15 +46,17 @@ def _choose(request: ActionRequest, action: str, seed: int) -> dict:
     lower = action.lower()
     home = request.identity.living_area.split(":")
     wanted = [word for key, words in WHERE.items() if key in lower for word in words]
-    homely = any(word in lower for word in HOME_WORDS)
+    named = any(_names(option.sector, lower) for option in request.places)
+    usual = set() if named else _usual_places(request, set(wanted))
+    homely = not named and not usual and any(word in lower for word in HOME_WORDS)  # else eaten where named
     best, best_score = None, -1.0
     for option in request.places:
-        sector_named = option.sector.lower() in lower or option.sector.lower().removeprefix("the ") in lower
+        sector_named = _names(option.sector, lower)
         at_home = len(home) > 2 and option.sector == home[1]
         own_room = at_home and option.arena == home[2]
         for game_object in option.objects or ("",):
             text = f"{option.arena} {game_object}".lower()
-            score = 4.0 * sector_named + sum(2.0 for word in wanted if word in text)
+            score = 4.0 * (sector_named or option.sector in usual) + sum(2.0 for word in wanted if word in text)
             score += (6.0 * at_home + 1.0 * own_room) * homely + 0.5 * ((option.sector, option.arena) == _here(request))
             score += stable_fraction(seed, action, option.sector, option.arena, game_object) * 0.1
             if score > best_score:
@@ -69,6 +74,26 @@ def _choose(request: ActionRequest, action: str, seed: int) -> dict:
         "object_state": f"being used by {request.identity.name} for {core}" if game_object else "",
         "importance": importance_of(action),
     }
+
+
+def _usual_places(request: ActionRequest, wanted: set[str]) -> set[str]:
+    """Sectors the persona's own words tie to this kind of action ("visits Hobbs Cafe for studying and eating")."""
+    if not wanted:
+        return set()
+    identity = request.identity
+    usual = set()
+    for sentence in re.split(r"(?<=[.;])\s+", f"{identity.currently} {identity.daily_plan_req} {identity.lifestyle}"):
+        lower = sentence.lower()
+        offered = {word for key, words in WHERE.items() if key in lower for word in words}
+        if offered & wanted:
+            usual.update(option.sector for option in request.places if _names(option.sector, lower))
+    return usual
+
+
+def _names(sector: str, action: str) -> bool:
+    """Whether a (lower-case) action names a sector ("working at Hobbs Cafe")."""
+    sector = sector.lower()
+    return sector in action or sector.removeprefix("the ") in action
 
 
 def _here(request: ActionRequest) -> tuple[str, str]:

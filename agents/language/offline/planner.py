@@ -10,6 +10,7 @@ from datetime import date
 from agents.identity import Identity
 from agents.language.offline.words import lifestyle_hour, stable_fraction, times_in
 from agents.language.requests.common import clock
+from agents.language.requests.planning import LONGEST_ACTIVITY
 
 SLOT = 5
 SLOTS = 24 * 60 // SLOT
@@ -109,29 +110,71 @@ def occupation(identity: Identity) -> str:
     return next((doing for word, doing in OCCUPATIONS if word in lower), "working on personal projects")
 
 
-_EVENT = re.compile(r"(\b(?:a|an|the)\s+[^.,;]*?(?:party|celebration|gathering|meeting|festival))")
+# An event with only a start time lasts this many hours (the day plan's smallest stroke).
+EVENT_HOURS = 1
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+_WEEKDAYS = "Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
+_CLOCK = r"\d{1,2}(?::\d\d)?\s*(?:am|pm)|noon|midnight"
+# When a sentence says a thing happens: its date, weekday and clock times, which the plan item states by its times.
+_WHEN = re.compile(
+    rf",?\s*\b(?:(?:on|this|next)\s+(?:{_WEEKDAYS})|(?:on\s+)?(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,\s*\d{{4}})?|"
+    rf"today|tomorrow|tonight|(?:at|from|between|by|until|starting at)\s+(?:{_CLOCK})"
+    rf"(?:\s*(?:to|until|till|-|and)\s*(?:{_CLOCK}))?)",
+    re.IGNORECASE,
+)
+# A clause after the first, which says more than what happens: ", and is eager to ...", "; she ...".
+_LATER_CLAUSE = re.compile(r"(?:,\s*and\b|;|\band (?:is|am|are|will)\b).*$")
+_SUBJECT = re.compile(
+    r"^(?:(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)|I|She|He|They)\s+"
+    r"(?P<verb>is|am|are|'m|will be|will|was)\s+(?P<rest>.+)$"
+)
 
 
 def events_today(identity: Identity, today: date) -> list[tuple[float, float, str]]:
-    """Events on `today` that the persona's status mentions, e.g. a party at 5pm it hosts or was invited to."""
+    """The first event the persona's status sets for `today` with a clock time, as a plan item of its own time.
+
+    Any dated plan is read alike: "Isabella Rodriguez is having a party at the cafe on February 14th at 5pm" in
+    Isabella's own status is her "having a party at the cafe" from 5 pm; in anyone else's it is "joining Isabella
+    Rodriguez, who is having a party at the cafe", never her role. Its place is whatever the sentence names.
+    """
     text = identity.currently.replace("*", "")
-    day = rf"{today:%B} {today.day}(?:st|nd|rd|th)?\b"
-    found = []
-    for sentence in re.split(r"(?<=[.;])\s+", text):
-        if not re.search(day, sentence):
+    day = rf"\b(?:{today:%B} {today.day}(?:st|nd|rd|th)?\b|today\b|(?:on|this) {today:%A}\b)"
+    for sentence in re.split(r"(?<=[.;!])\s+", text):
+        times = times_in(sentence)
+        if not times or not re.search(day, sentence, re.IGNORECASE):
             continue
-        event, times = _EVENT.search(sentence), times_in(sentence)
-        if not event or not times:
+        activity = event_activity(sentence, identity)
+        if not activity:
             continue
-        place = _PLACE.search(sentence[event.end() :])
-        where = f" at {place.group(1).strip()}" if place and " at " not in event.group(1) else ""
-        told = re.search(r"\b(told|said|invit|heard)", sentence.lower())
-        verb = "attending" if told or not re.search(r"\b(having|hosting|throwing|planning)", sentence) else "hosting"
         start = times[0]
-        end = times[1] if len(times) > 1 and times[1] > start else start + 2
-        found.append((start, end, f"{verb} {event.group(1).strip()}{where}"))
-        break
-    return found
+        end = times[1] if len(times) > 1 and times[1] > start else start + EVENT_HOURS
+        return [(start, min(end, 24), activity)]
+    return []
+
+
+def event_activity(sentence: str, identity: Identity) -> str:
+    """What the persona does for an event a sentence of its status states: its own, or joining someone else's."""
+    clause = _LATER_CLAUSE.sub("", _WHEN.sub("", sentence)).strip(" .,;")
+    clause = re.sub(r"^[A-Z][a-z]+:\s*", "", clause)  # a label ("Lately:") is not the subject
+    match = _SUBJECT.match(clause)
+    if not match:
+        article = re.match(r"^(?:a|an|the) ", clause, re.IGNORECASE)
+        return _fit(f"going to {clause[0].lower()}{clause[1:]}") if article else ""
+    rest = re.sub(r"^planning (?:on|to) ", "", match.group("rest"))
+    rest = re.sub(r"^(?:going to|about to) ", "", rest)
+    name = match.group("name")
+    if name is None or name in (identity.name, identity.first_name):
+        return _fit(rest)
+    verb = "is" if match.group("verb") in ("is", "am", "'m") else match.group("verb")
+    return _fit(f"joining {name}, who {verb} {rest}")
+
+
+def _fit(activity: str) -> str:
+    """An activity short enough for a schedule block: trailing phrases (" with ...", ", ...") dropped until it is."""
+    while len(activity) > LONGEST_ACTIVITY:
+        shorter = re.sub(r"(?:,| with| and| for| at| on| to| in)\s[^,]*$", "", activity)
+        activity = shorter if shorter != activity else activity[:LONGEST_ACTIVITY].rsplit(" ", 1)[0]
+    return activity
 
 
 def plan_items(blocks: list[tuple[int, int, str]]) -> list[str]:
@@ -209,7 +252,6 @@ STEPS = (
     (("study", "reading", "thinking"), ("reading", "taking notes", "reviewing the material")),
     (("paint", "art", "animation", "photograph"), ("sketching ideas", "working on a piece", "cleaning up the tools")),
     (("writ", "poem"), ("drafting", "revising", "reading over the text")),
-    (("party", "celebration", "gathering"), ("greeting guests", "chatting with guests", "serving snacks")),
     (("relax", "staying up", "home"), ("reading a book", "listening to music", "tidying up")),
     (("program", "math", "tax", "rehears", "project", "house"), ("planning the work", "focusing on the task",
                                                                   "checking the results")),

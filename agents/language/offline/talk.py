@@ -1,13 +1,14 @@
 """The offline mind's social side: whether to talk, what to say, and what each side keeps.
 
-Lines pass on what the speaker retrieved; each side keeps what the other said; so news travels from memory to memory.
+Lines pass on what the speaker retrieved for the listener, in the speaker's own voice and in whole sentences: its own
+thoughts in the first person, what others told it in the third person with their names. Each side keeps what the
+other said retold the same way (voice.py), so news travels from memory to memory and is never mistaken for the
+listener's own.
 """
 
-import re
-
-from agents.identity import Identity
-from agents.language.offline.news import GREETING, news_in
+from agents.language.offline.news import GREETING, news_in, sentences
 from agents.language.offline.salience import importance_of
+from agents.language.offline.voice import own_voice, third_person
 from agents.language.offline.words import stable_fraction
 from agents.language.requests import ConversationLineRequest, ConversationSummaryRequest, ReactionRequest
 from agents.schedule import is_sleep
@@ -15,87 +16,144 @@ from agents.schedule import is_sleep
 GOODBYE = "It was good talking to you. See you later!"
 # The offline talker passes on at most this many lines' worth of news, then says goodbye.
 OFFLINE_LINES = 8
-# Longest takeaway (characters): it keeps what was heard, not an ever-growing chain of quotes.
-LONGEST_TAKEAWAY = 320
+# The speaker's own records, never news: its plan for the day and its summary of a day (planning.py writes them).
+OWN_RECORDS = ("This is ", "Summary of ")
+# A takeaway keeps whole sentences up to this many characters (the first always, however long): what was heard, not
+# an ever-growing chain of quotes.
+LONGEST_TAKEAWAY = 400
 
 
 def react(request: ReactionRequest, seed: int) -> dict:
-    """Talk to people it knows, now and then to strangers; never to the sleeping. A talk opens as any line opens."""
+    """Talk to people it knows, now and then to strangers; never to the sleeping. A talk opens as any line opens.
+
+    A wait is chosen only when offered (a place both are headed for) and the other is someone it knows.
+    """
     if is_sleep(request.own_activity) or is_sleep(request.other_activity):
-        return {"choice": "continue", "reason": "someone is asleep", "line": ""}
-    first = request.other.split()[0]
-    knows = any(request.other in memory or first in memory for memory in request.memories)
+        return {"choice": "continue", "reason": "someone is asleep", "relationship": "", "line": ""}
+    memories = list(request.memories)
+    knows = bool(_about(memories, request.other))
     chance = (0.35 if not request.last_chat else 0.1) if knows else 0.03
     draw = stable_fraction(seed, request.identity.name, request.other, request.now.date(), request.now.hour)
     if draw < chance:
         reason = f"I know {request.other}" if knows else f"I would like to meet {request.other}"
-        memories = [*request.memories, *_status(request.identity)]
-        opening = _opening(request.other, _news(memories, "", (request.identity.name, request.other)))
-        return {"choice": "talk", "reason": reason, "line": opening}
-    return {"choice": "continue", "reason": "busy with what I am doing", "line": ""}
+        opening = _opening(request.other, _news(memories, "", request.identity.name, request.other))
+        relationship = relationship_with(memories, request.other)
+        return {"choice": "talk", "reason": reason, "relationship": relationship, "line": opening}
+    if "wait" in request.choices and knows:
+        return {"choice": "wait", "reason": f"{request.other} is using it", "relationship": "", "line": ""}
+    return {"choice": "continue", "reason": "busy with what I am doing", "relationship": "", "line": ""}
 
 
-def _trivial(memory: str, people: tuple[str, ...]) -> bool:
-    """Idle objects, sleep, plans and what the two are doing right now make no news."""
-    lower = memory.lower()
+def _about(memories: list[str], person: str) -> list[str]:
+    first = person.split(maxsplit=1)[0]
+    return [memory for memory in memories if person in memory or first in memory]
+
+
+def relationship_with(memories: list[str], partner: str) -> str:
+    """What the speaker knows of the partner: its weightiest memory naming them, else that it hardly knows them."""
+    about = [piece for memory in _about(memories, partner) for piece in news_in(memory)]
+    return max(about, key=importance_of) if about else f"I do not know {partner} well yet."
+
+
+def _trivial(piece: str, people: tuple[str, ...]) -> bool:
+    """Idle objects, objects in use, sleep, plans, questions and what the two are doing right now make no news."""
+    lower = piece.lower()
     doing = tuple(f"{name.lower()} is " for name in people)
-    return "is idle" in lower or "sleeping" in lower or lower.startswith(("this is", "summary of", *doing))
+    seen = "is idle" in lower or "is being used by" in lower or "sleeping" in lower
+    return seen or piece.rstrip().endswith("?") or lower.startswith(("this is", "summary of", *doing))
 
 
 def _said(news: str, transcript: str) -> bool:
     return news[:60].lower() in transcript
 
 
-def _status(identity: Identity) -> list[str]:
-    """What the speaker is up to these days, sentence by sentence: its plans are news to pass on too."""
-    return [part.strip() for part in re.split(r"(?<=[.;!])\s+", identity.currently.replace("*", "")) if part]
-
-
-def _news(memories: list[str], transcript: str, people: tuple[str, ...]) -> list[str]:
-    """The news in these memories not yet told in the talk, the most important first."""
-    candidates = dict.fromkeys(piece for memory in memories for piece in news_in(memory))
-    untold = (piece for piece in candidates if not _trivial(piece, people) and not _said(piece, transcript))
+def _news(memories: list[str], transcript: str, me: str, partner: str) -> list[str]:
+    """The news in these memories not yet told in the talk, the most important first, as `me` says it."""
+    told = (memory for memory in memories if not memory.startswith(OWN_RECORDS))
+    pieces = (piece for memory in told for piece in news_in(memory) if not _trivial(piece, (me, partner)))
+    candidates = dict.fromkeys(own_voice(piece, me) for piece in pieces)
+    untold = [piece for piece in candidates if not _said(piece, transcript)]
     return sorted(untold, key=lambda piece: -importance_of(piece))
 
 
 def _opening(partner: str, news: list[str]) -> str:
-    """A greeting, and what is most on one's mind."""
-    return f"Hi {partner.split(maxsplit=1)[0]}! " + (news[0] if news else "How are you doing?")
+    """A greeting, and what is most on one's mind about the listener."""
+    return f"Hi {partner.split(maxsplit=1)[0]}! " + _as_said(news[0] if news else "How are you doing?")
+
+
+def _as_said(piece: str) -> str:
+    """A piece of news as a line: capitalized, ending as a sentence does."""
+    piece = piece.strip()
+    piece = piece[:1].upper() + piece[1:]
+    return piece if piece.endswith((".", "!", "?")) else f"{piece}."
 
 
 def line(request: ConversationLineRequest, seed: int) -> dict:
     """A greeting, then one untold piece of news per turn (the most important first), then goodbye.
 
-    One opens with what is on one's mind (the retrieved memories and what the status says one is up to), then goes
-    on from what the talk brings to mind (the retrieved memories). News is ranked by the same generic rules of
-    importance (salience.py), so any news of the same shape travels alike, whatever its words.
+    What is told is what the speaker retrieved for this listener and this talk (the request's memories), ranked by the
+    same generic rules of importance (salience.py), so any news of the same shape travels alike, whatever its words.
+    A first line that is asked what the speaker feels and knows about the partner answers that too.
     """
     del seed
     transcript = " ".join(text for _, text in request.lines).lower()
-    memories = [*request.memories, *(() if request.lines else _status(request.speaker))]
-    news = _news(memories, transcript, (request.speaker.name, request.partner))
+    memories = list(request.memories)
+    news = _news(memories, transcript, request.speaker.name, request.partner)
+    turn: dict = {}
+    if request.asks_relationship:
+        turn["relationship"] = relationship_with(memories, request.partner)
     if not request.lines:
-        return {"line": _opening(request.partner, news), "end": False}
+        return {**turn, "line": _opening(request.partner, news), "end": False}
     if not news or len(request.lines) >= min(OFFLINE_LINES, request.max_lines) - 1:
-        return {"line": GOODBYE, "end": True}
-    return {"line": news[0], "end": False}
+        return {**turn, "line": GOODBYE, "end": True}
+    return {**turn, "line": _as_said(news[0]), "end": False}
+
+
+def _heard(said: str, speaker: str, listener: str, *, kept_by_listener: bool = True) -> list[str]:
+    """What a listener keeps of a line: its sentences without the greeting, retold in the third person."""
+    return [
+        third_person(sentence, speaker, listener, kept_by_listener=kept_by_listener)
+        for sentence in sentences(GREETING.sub("", said))
+        if not sentence.endswith("?")  # a question tells nothing
+    ]
+
+
+def _whole(pieces: list[str], limit: int) -> str:
+    """Whole pieces joined with "; " while they fit in `limit` characters (the first always)."""
+    kept: list[str] = []
+    for piece in pieces:
+        if kept and len("; ".join([*kept, piece])) > limit:
+            break
+        kept.append(piece.rstrip(". "))
+    return "; ".join(kept)
 
 
 def summarize(request: ConversationSummaryRequest, seed: int) -> dict:
-    """The first thing said that is not a greeting as the topic; each side keeps what the other told it."""
+    """What a talk was about, and what each side keeps, in the third person with the teller named.
+
+    The topic is the first thing said that is not a greeting; each side keeps what the other told it.
+    """
     del seed
-    told = {
-        name: [text for speaker, text in request.lines if speaker == name and text != GOODBYE]
-        for name in (request.first, request.second)
-    }
-    topics = [GREETING.sub("", text).strip(" !,") for texts in told.values() for text in texts]
-    topic = next((t for t in topics if len(t.split()) > 3), "how they are doing")
+    partner = {request.first: request.second, request.second: request.first}
+    said = [
+        sentence
+        for speaker, text in request.lines
+        if text != GOODBYE
+        for sentence in _heard(text, speaker, partner[speaker], kept_by_listener=False)
+    ]
+    topic = next((sentence for sentence in said if len(sentence.split()) > 3), "")
     takeaways = {}
     for name, other in ((request.first, request.second), (request.second, request.first)):
-        heard = "; ".join(said for text in told[other] if (said := GREETING.sub("", text).strip(" !,;")))
-        takeaway = f"{other} told me: {heard}" if len(heard.split()) > 3 else f"I had a short chat with {other}."
-        takeaways[name] = takeaway[:LONGEST_TAKEAWAY]
-    summary = f"{request.first} and {request.second} talked about {' '.join(topic.split()[:12])}"
+        told = [
+            sentence
+            for speaker, text in request.lines
+            if speaker == other and text != GOODBYE
+            for sentence in _heard(text, other, name)
+        ]
+        kept = _whole([sentence for sentence in told if len(sentence.split()) > 3], LONGEST_TAKEAWAY)
+        takeaways[name] = f"{other} told me: {kept}" if kept else f"I had a short chat with {other}."
+    about = f": {topic.rstrip('. ')}" if topic else " about how they are doing"
+    summary = f"{request.first} and {request.second} talked{about}"
     importance = {
         name: {
             "chat": importance_of(f"conversation with {other}: {summary}"),

@@ -1,19 +1,19 @@
-"""The offline mind's inner life: importance, reflection, the day's summary, interview answers, judging."""
+"""The offline mind's inner life: importance, reflection, the day's summary."""
 
 import re
 from collections import Counter
-from datetime import timedelta
+from datetime import date, datetime, timedelta
 
-from agents.language.offline.news import ABOUT, news_in
+from agents.language.offline.news import ABOUT, news_in, sentences
 from agents.language.offline.salience import importance_of
+from agents.language.offline.voice import third_person
 from agents.language.requests import (
     DaySummaryRequest,
     ImportanceRequest,
     InsightsRequest,
-    InterviewRequest,
-    JudgeRequest,
     ReflectionQuestionsRequest,
 )
+from agents.language.requests.reflecting import LONGEST_STATUS
 
 _NAME = re.compile(r"\b[A-Z][a-z]+ [A-Z][a-z]+\b")
 _WORD = re.compile(r"[a-z']+")
@@ -72,8 +72,13 @@ STOP_WORDS = frozenset(
         "from",
     ]
 )
-# Appended plans are kept while the status stays under this length.
-LONGEST_STATUS = 900
+# The status's note of the day's weightiest memory (replaced each day), and how important a memory must be for it.
+LATELY, LATELY_IMPORTANCE = "Lately:", 4
+# A date in text: "February 14" or "February 14th".
+_MONTH_DAY = re.compile(
+    r"\b(January|February|March|April|May|June|July|August|September|October|November|December) (\d{1,2})"
+    r"(?:st|nd|rd|th)?\b"
+)
 # Characters of a memory an insight or an interview answer quotes: insights cite insights, and quoting them whole
 # made reflections grow exponentially (600,000 characters after two days of 25 agents).
 LONGEST_QUOTE = 160
@@ -82,8 +87,17 @@ _ABOUT = re.compile(rf"^(?:{ABOUT}\s*)+")
 
 
 def gist(memory: str) -> str:
-    """A memory without the "About X:" prefixes of earlier insights, cut to LONGEST_QUOTE characters."""
-    return _ABOUT.sub("", memory)[:LONGEST_QUOTE].rstrip()
+    """A memory without the "About X:" prefixes of earlier insights, in whole clauses up to LONGEST_QUOTE characters."""
+    text = _ABOUT.sub("", memory).strip()
+    if len(text) <= LONGEST_QUOTE:
+        return text
+    clauses = re.split(r"(?<=[;.!?])\s+", text)  # whole clauses while they fit; the first always, however long
+    kept = clauses[0]
+    for clause in clauses[1:]:
+        if len(kept) + 1 + len(clause) > LONGEST_QUOTE:
+            break
+        kept = f"{kept} {clause}"
+    return kept.rstrip(" ;")
 
 
 def importance(request: ImportanceRequest, seed: int) -> dict:
@@ -153,42 +167,66 @@ def _weightiest(memories: list[str]) -> str:
 
 
 def day_summary(request: DaySummaryRequest, seed: int) -> dict:
-    """The day's most important memories; tomorrow's status keeps what is set for tomorrow."""
+    """The day's most important memories; tomorrow's status keeps what is set for tomorrow and drops what is past.
+
+    It also notes the day's weightiest memory ("Lately: ..."), in place of the day before's, as a model's status would
+    move on.
+
+    What a memory sets for tomorrow names tomorrow's date or weekday, or says "tomorrow" on the day before (then the
+    date is written in, so the plan finds it); it joins the status in the third person, its subject named, as the
+    status speaks of the persona.
+    """
     del seed
-    ranked = sorted(request.memories, key=lambda memory: -importance_of(memory))
+    me = request.identity.name
+    texts = [text for _, text in request.memories]
+    ranked = sorted(texts, key=lambda memory: -importance_of(memory))
     summary = "Today: " + "; ".join(gist(memory) for memory in ranked[:3]) if ranked else "A quiet day."
     tomorrow = request.today + timedelta(days=1)
-    day = rf"{tomorrow:%B} {tomorrow.day}(?:st|nd|rd|th)?\b"
-    upcoming = [memory for memory in ranked if re.search(day, memory.replace("*", "")) or "tomorrow" in memory]
-    currently = request.identity.currently
-    for memory in upcoming[:2]:
-        if memory not in currently and len(currently) + len(memory) < LONGEST_STATUS:
-            currently = f"{currently} {memory.rstrip('.')}."
+    upcoming = [
+        dated
+        for when, text in request.memories
+        for piece in news_in(text)
+        if (dated := dated_for(third_person(piece, me), tomorrow, when.date()))
+    ]
+    kept = [
+        sentence
+        for sentence in sentences(request.identity.currently)
+        if not _past(sentence, tomorrow) and not sentence.startswith(LATELY)
+    ]
+    lately = [third_person(piece, me) for memory in ranked[:1] for piece in news_in(gist(memory))[:1]]
+    kept += [f"{LATELY} {lately[0].rstrip('.')}."] if lately and importance_of(ranked[0]) >= LATELY_IMPORTANCE else []
+    currently = " ".join(kept) or request.identity.currently
+    for piece in sorted(dict.fromkeys(upcoming), key=lambda piece: -importance_of(piece))[:2]:
+        if piece.lower()[:60] not in currently.lower() and len(currently) + len(piece) < LONGEST_STATUS:
+            currently = f"{currently} {piece.rstrip('.')}."
     return {"summary": summary, "currently": currently}
 
 
-def interview(request: InterviewRequest, seed: int) -> dict:
-    """The memories sharing the most words with the question, in the first person."""
-    del seed
-    keys = _words(request.question)
-    ranked = sorted(request.memories, key=lambda memory: -len(keys & _words(memory)))
-    relevant = [memory for memory in ranked if keys & _words(memory)][:2]
-    if not relevant:
-        return {"answer": "I don't really know anything about that."}
-    return {"answer": "Let me think. " + " ".join(gist(memory).rstrip(".") + "." for memory in relevant)}
+def dated_for(piece: str, day: date, said_on: date) -> str:
+    """The piece if it is set for `day` (with "tomorrow" said the day before written as the date), else ""."""
+    text = piece.replace("*", "")
+    date_words = rf"\b{day:%B} {day.day}(?:st|nd|rd|th)?\b"
+    if re.search(date_words, text):
+        return text
+    if said_on == day - timedelta(days=1) and re.search(r"\btomorrow\b", text, re.IGNORECASE):
+        return re.sub(r"\btomorrow\b", f"on {day:%B} {day.day}", text, flags=re.IGNORECASE)
+    if 0 < (day - said_on).days < 7 and re.search(rf"\b(?:on|this|next) {day:%A}\b", text, re.IGNORECASE):
+        return text
+    return ""
 
 
-def judge(request: JudgeRequest, seed: int) -> dict:
-    """The answer with more specifics (names, numbers) and more words in common with the context."""
-    del seed
-    context = _words(request.context) | _words(request.question)
+def _past(sentence: str, day: date) -> bool:
+    """Whether a sentence of the status is set only for dates before `day` (it is no longer a plan)."""
+    dates = [_date_in(match, day.year) for match in _MONTH_DAY.finditer(sentence.replace("*", ""))]
+    dates = [found for found in dates if found is not None]
+    return bool(dates) and max(dates) < day
 
-    def specifics(answer: str) -> int:
-        return len(_NAME.findall(answer)) + len(re.findall(r"\d", answer)) + len(context & _words(answer))
 
-    a, b = specifics(request.answer_a), specifics(request.answer_b)
-    choice = "a" if a >= b else "b"
-    return {"choice": choice, "reason": f"answer {choice} is grounded in more specifics ({max(a, b)} vs {min(a, b)})"}
+def _date_in(match: re.Match, year: int) -> date | None:
+    try:
+        return datetime.strptime(f"{match.group(1)} {match.group(2)} {year}", "%B %d %Y").date()
+    except ValueError:
+        return None
 
 
 def _words(text: str) -> set[str]:

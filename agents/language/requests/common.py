@@ -31,6 +31,27 @@ def numbered(items: Sequence[str]) -> str:
     return "\n".join(f"{index}. {quote(item)}" for index, item in enumerate(items, start=1))
 
 
+def timed(memories: Sequence[tuple[datetime, str]]) -> str:
+    """Memories with when they happened, one a line, each quoted (what the original's revise_identity showed)."""
+    return "\n".join(f"- {when:%A %B} {when.day}, {clock(when.hour * 60 + when.minute)}: {quote(text)}"
+                     for when, text in memories)  # fmt: skip
+
+
+def since(minutes: int) -> str:
+    """A time span as a person says it: "5 minutes", "2 hours and 10 minutes", "3 days"."""
+    if minutes >= 48 * 60:
+        return f"{minutes // (24 * 60)} days"
+    hours, rest = divmod(max(0, minutes), 60)
+    parts = [f"{hours} hour{'s' * (hours != 1)}"] * bool(hours) + [f"{rest} minute{'s' * (rest != 1)}"] * bool(rest)
+    return " and ".join(parts) or "less than a minute"
+
+
+def readable_place(address: str) -> str:
+    """A world-tree address as prose, as the original wrote it: "library in Oak Hill College"."""
+    parts = [part for part in address.split(":")[1:] if part]
+    return " in ".join(reversed(parts)) if parts else address or "somewhere outdoors"
+
+
 def clock(minute: int) -> str:
     """Minutes after midnight as "8:05 am"."""
     hour, minutes = divmod(minute % (24 * 60), 60)

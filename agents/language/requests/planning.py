@@ -27,6 +27,9 @@ FALLBACK_BEDTIME = 23
 SLEEPING = "sleeping"
 # Longest texts an answer may hold, in characters (a grammar-constrained model otherwise runs on to max_tokens).
 LONGEST_PLAN_ITEM, LONGEST_ACTIVITY, MOST_BLOCKS = 160, 100, 48
+# Answer tokens of a decomposition: the list's key and brackets, and one action (up to LONGEST_ACTIVITY characters,
+# about 25 o200k tokens, and its minutes).
+TOKENS_OF_ACTIONS, TOKENS_PER_ACTION = 60, 35
 
 
 def _check_wake_hour(kind: str, wake_hour: int) -> None:
@@ -190,7 +193,11 @@ class HourlyScheduleRequest(Request[tuple[PlanBlock, ...]]):
 
 @dataclass(frozen=True)
 class DecomposeRequest(Request[tuple[PlanBlock, ...]]):
-    """An activity broken into 5-15 minute actions that fill its block exactly."""
+    """An activity broken into 5-15 minute actions that fill its block exactly.
+
+    Its answer may hold up to one action per 5 minutes, so the tokens allowed grow with the block: a fixed cap cut
+    a real model's 12-hour shift (48 items or more) short, and the fallback then repeated the block's name.
+    """
 
     kind = "decompose"
     template = "decompose.txt"
@@ -203,6 +210,11 @@ class DecomposeRequest(Request[tuple[PlanBlock, ...]]):
     minutes: int
     before: str = ""
     after: str = ""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        most = self.minutes // SHORTEST_ACTION
+        object.__setattr__(self, "max_tokens", TOKENS_OF_ACTIONS + TOKENS_PER_ACTION * most)
 
     def validate(self) -> None:
         if not self.activity.strip():

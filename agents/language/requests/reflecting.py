@@ -1,7 +1,7 @@
 """Reflection requests (the paper's section 4.2): questions, insights with their evidence, the day's summary."""
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, timedelta
 
 from pydantic import BaseModel, Field
 
@@ -9,11 +9,11 @@ from agents.identity import Identity
 from agents.language.answers import DaySummary, Insight
 from agents.language.quoting import quote
 from agents.language.request import AnswerError, Request
-from agents.language.requests.common import day_text, numbered, parse_json
+from agents.language.requests.common import day_text, numbered, parse_json, timed
 from agents.language.schemas import count, number, prop, text
 
 # Longest texts of an answer, in characters.
-LONGEST_QUESTION, LONGEST_INSIGHT, LONGEST_DAY_SUMMARY, LONGEST_STATUS = 200, 300, 1000, 400
+LONGEST_QUESTION, LONGEST_INSIGHT, LONGEST_DAY_SUMMARY, LONGEST_STATUS = 200, 300, 1000, 800
 
 
 class _Questions(BaseModel):
@@ -149,7 +149,12 @@ class InsightsRequest(Request[tuple[Insight, ...]]):
 
 @dataclass(frozen=True)
 class DaySummaryRequest(Request[DaySummary]):
-    """The day in short, and the persona's status going into tomorrow (replaces the original's revise_identity)."""
+    """The day in short, and the persona's status going into tomorrow (the original's revise_identity, in one call).
+
+    `memories` are (when, what) pairs: what the agent recalls of its plans for tomorrow and of important recent
+    events, and the day's talk takeaways, each once and oldest first; their times let "tomorrow" in a memory of
+    yesterday be told from one of today.
+    """
 
     kind = "day_summary"
     template = "day_summary.txt"
@@ -158,7 +163,12 @@ class DaySummaryRequest(Request[DaySummary]):
 
     identity: Identity
     today: date
-    memories: tuple[str, ...]
+    memories: tuple[tuple[datetime, str], ...]
+
+    def validate(self) -> None:
+        texts = [text for _, text in self.memories]
+        if len(set(texts)) != len(texts):
+            raise ValueError("day_summary: a memory is listed twice; list each once")
 
     def constrain(self, schema: dict) -> None:
         text(prop(schema, "summary"), LONGEST_DAY_SUMMARY)
@@ -169,7 +179,8 @@ class DaySummaryRequest(Request[DaySummary]):
             "persona": self.identity.describe(),
             "name": self.identity.name,
             "today": day_text(self.today),
-            "memories": numbered(self.memories) if self.memories else "(nothing noteworthy)",
+            "tomorrow": day_text(self.today + timedelta(days=1)),
+            "memories": timed(self.memories) if self.memories else "(nothing noteworthy)",
         }
 
     def parse(self, text: str) -> DaySummary:

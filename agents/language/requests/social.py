@@ -11,23 +11,30 @@ from agents.identity import Identity
 from agents.language.answers import ConversationSummary, ConversationTurn, Reaction
 from agents.language.quoting import quote
 from agents.language.request import AnswerError, Request
-from agents.language.requests.common import numbered, parse_json
+from agents.language.requests.common import clock, day_text, numbered, parse_json, readable_place, since
 from agents.language.schemas import number, prop, text
 
 # A line or takeaway longer than this (characters) is cut: memories stay readable and prompts bounded.
 LONGEST_LINE, LONGEST_TAKEAWAY = 500, 600
-LONGEST_REASON, LONGEST_SUMMARY = 300, 600
+LONGEST_REASON, LONGEST_SUMMARY, LONGEST_RELATIONSHIP = 300, 600, 300
+# A past talk older than this (minutes) is no longer the context of a new one (the original: 8 hours).
+PAST_TALK_MINUTES = 8 * 60
 
 
 class _Reaction(BaseModel):
     choice: Literal["talk", "wait", "continue"]
     reason: str = ""
+    relationship: str = ""
     line: str = ""
 
 
 class _Turn(BaseModel):
     line: str = Field(min_length=1)
     end: bool = False
+
+
+class _FirstTurn(_Turn):
+    relationship: str = ""
 
 
 class _Rating(BaseModel):
@@ -57,18 +64,25 @@ def _transcript(lines: tuple[tuple[str, str], ...]) -> str:
     return "\n".join(f"{speaker}: {quote(said)}" for speaker, said in lines) or "(nothing said yet)"
 
 
+def _when(now: datetime) -> str:
+    return f"{day_text(now)}, {clock(now.hour * 60 + now.minute)}"
+
+
 @dataclass(frozen=True)
 class ReactionRequest(Request[Reaction]):
     """On noticing someone: start a talk, wait for them, or go on (decide_to_talk and decide_to_react merged).
 
-    A "talk" also gives the line that opens the talk: deciding to speak to someone and what to say first belong
-    together, and the talk's first line then needs no call (and no step of its own) after the decision.
+    A "talk" also gives the line that opens the talk and what the agent feels and knows about the other (the
+    original's relationship summary, asked once per talk here instead of before every line): deciding to speak to
+    someone, what to say first and what one thinks of them belong together, and the talk's first line then needs no
+    call of its own. "wait" is offered only when both are after the same place or object (`shared_place`), as in the
+    original, where waiting is for a bathroom or a counter, never a way to put a talk off.
     """
 
     kind = "reaction"
     template = "reaction.txt"
     temperature = 0.3
-    max_tokens = 300  # a reason and an opening line
+    max_tokens = 360  # a reason, a relationship and an opening line
     answer_model = _Reaction
 
     identity: Identity
@@ -78,39 +92,71 @@ class ReactionRequest(Request[Reaction]):
     other_activity: str
     memories: tuple[str, ...] = ()
     last_chat: str = ""
+    last_chat_minutes: int | None = None
+    shared_place: str = ""
 
     def validate(self) -> None:
         if not self.other.strip():
             raise ValueError("reaction: the other person's name is empty")
+        if self.last_chat and self.last_chat_minutes is None:
+            raise ValueError("reaction: last_chat needs last_chat_minutes (how long ago they talked)")
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The choices offered: "wait" only over a shared place or object."""
+        return ("talk", "wait", "continue") if self.shared_place else ("talk", "continue")
 
     def constrain(self, schema: dict) -> None:
+        prop(schema, "choice")["enum"] = list(self.choices)
         text(prop(schema, "reason"), LONGEST_REASON, least=0)
+        text(prop(schema, "relationship"), LONGEST_RELATIONSHIP, least=0)
         text(prop(schema, "line"), LONGEST_LINE, least=0)
 
     def fields(self) -> dict[str, str]:
+        name, other = self.identity.name, self.other
+        if self.shared_place:
+            options = (
+                f"Both are headed for the same place ({readable_place(self.shared_place)}), which one person uses at "
+                f'a time. Should {name} start a conversation with {other} ("talk"), wait until {other} has finished '
+                f'there ("wait"), or go on with what {name} is doing ("continue")?'
+            )
+        else:
+            options = (
+                f'Should {name} start a conversation with {other} ("talk") or go on with what {name} is doing '
+                '("continue")?'
+            )
         return {
             "persona": self.identity.describe(),
-            "name": self.identity.name,
-            "now": f"{self.now:%B %d, %Y, %I:%M %p}",
+            "name": name,
+            "now": _when(self.now),
             "own_activity": self.own_activity,
-            "other": self.other,
+            "other": other,
             "other_activity": self.other_activity,
-            "memories": numbered(self.memories) if self.memories else f"(nothing about {self.other})",
+            "memories": numbered(self.memories) if self.memories else f"(nothing about {other})",
             "last_chat": self._last_chat(),
+            "options": options,
         }
 
     def _last_chat(self) -> str:
-        """The last talk, or a pointer to it when it is already among the memories shown (tokens)."""
+        """When they last talked and about what (a pointer to the memory when it is already shown: tokens)."""
         if not self.last_chat:
-            return "(they have not talked before)"
+            return "They have not talked before."
+        ago = f"They last talked {since(self.last_chat_minutes)} ago"
         if self.last_chat in self.memories:
-            return f"(memory {self.memories.index(self.last_chat) + 1} above)"
-        return self.last_chat
+            return f"{ago} (memory {self.memories.index(self.last_chat) + 1} above)."
+        return f"{ago}: {quote(self.last_chat)}"
 
     def parse(self, text: str) -> Reaction:
         answer = parse_json(text, _Reaction)
-        opening = _said_by(self.identity.name, answer.line) if answer.choice == "talk" else ""
-        return Reaction(choice=answer.choice, reason=answer.reason, opening=opening)
+        choice = answer.choice if answer.choice in self.choices else "continue"  # no shared place: nothing to wait for
+        if choice != "talk":
+            return Reaction(choice=choice, reason=answer.reason)
+        return Reaction(
+            choice=choice,
+            reason=answer.reason,
+            opening=_said_by(self.identity.name, answer.line),
+            relationship=answer.relationship.strip()[:LONGEST_RELATIONSHIP],
+        )
 
     def fallback(self) -> Reaction:
         return Reaction(choice="continue", reason="no decision could be made")
@@ -118,7 +164,13 @@ class ReactionRequest(Request[Reaction]):
 
 @dataclass(frozen=True)
 class ConversationLineRequest(Request[ConversationTurn]):
-    """The speaker's next line, from its memories of the partner and the talk so far."""
+    """The speaker's next line, in the original's context: past and current, what it feels about the partner.
+
+    The prompt says when the two last talked and about what (within 8 hours, as the original), what each was doing
+    when the talk began, and what the speaker feels and knows about the partner (`relationship`). A speaker's first
+    line that has no relationship yet asks for it in the same answer, so the rest of the talk recalls with it and
+    shows it, without the original's extra call before every line.
+    """
 
     kind = "conversation_line"
     template = "conversation_line.txt"
@@ -132,31 +184,86 @@ class ConversationLineRequest(Request[ConversationTurn]):
     memories: tuple[str, ...]
     lines: tuple[tuple[str, str], ...] = ()
     max_lines: int = 16
+    own_activity: str = ""
+    partner_activity: str = ""
+    started_by: str = ""
+    past_chat: str = ""
+    past_chat_minutes: int | None = None
+    relationship: str = ""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.asks_relationship:
+            object.__setattr__(self, "answer_model", _FirstTurn)
+            object.__setattr__(self, "max_tokens", type(self).max_tokens + 80)
+
+    @property
+    def asks_relationship(self) -> bool:
+        """Whether the answer also says what the speaker feels and knows about the partner (none known yet)."""
+        return not self.relationship
 
     def validate(self) -> None:
         if not self.partner.strip():
             raise ValueError("conversation_line: the partner's name is empty")
         if self.max_lines < 1:
             raise ValueError(f"conversation_line: max_lines must be at least 1, got {self.max_lines}")
+        if self.past_chat and self.past_chat_minutes is None:
+            raise ValueError("conversation_line: past_chat needs past_chat_minutes (how long ago they talked)")
 
     def constrain(self, schema: dict) -> None:
         text(prop(schema, "line"), LONGEST_LINE)
+        if self.asks_relationship:
+            text(prop(schema, "relationship"), LONGEST_RELATIONSHIP)
 
     def fields(self) -> dict[str, str]:
+        name, partner = self.speaker.name, self.partner
+        context = [f"It is {_when(self.now)}, in the {readable_place(self.place)}."]
+        if self.past_chat and self.past_chat_minutes is not None and self.past_chat_minutes < PAST_TALK_MINUTES:
+            context.append(
+                f"{since(self.past_chat_minutes)} ago, {name} and {partner} were already talking: "
+                f"{quote(self.past_chat)}. This conversation takes place after that one."
+            )
+        if self.own_activity and self.partner_activity:
+            context.append(
+                f"{name} was {quote(self.own_activity)} when {name} saw {partner} in the middle of "
+                f"{quote(self.partner_activity)}."
+            )
+        if self.started_by:
+            context.append(f"{self.started_by} started the conversation.")
+        if self.relationship:
+            context.append(f"What {name} feels and knows about {partner}: {quote(self.relationship)}")
+        asked = (
+            f'\nAlso give "relationship": one sentence on what {name} feels and knows about {partner}, from the '
+            "memories above."
+            if self.asks_relationship
+            else ""
+        )
+        example = (
+            '{"relationship": "...", "line": "...", "end": false}'
+            if self.asks_relationship
+            else '{"line": "...", "end": false}'
+        )
         return {
             "persona": self.speaker.describe(),
-            "name": self.speaker.name,
-            "partner": self.partner,
-            "place": self.place,
-            "now": f"{self.now:%B %d, %Y, %I:%M %p}",
+            "name": name,
+            "partner": partner,
+            "context": "\n".join(context),
             "memories": numbered(self.memories) if self.memories else "(nothing in particular)",
             "transcript": _transcript(self.lines),
             "left": str(max(0, self.max_lines - len(self.lines))),
+            "relationship_asked": asked,
+            "example": example,
         }
 
     def parse(self, text: str) -> ConversationTurn:
-        answer = parse_json(text, _Turn)
-        return ConversationTurn(line=_said_by(self.speaker.name, answer.line), end=answer.end)
+        if self.asks_relationship:
+            answer = parse_json(text, _FirstTurn)
+            relationship = answer.relationship.strip()[:LONGEST_RELATIONSHIP]
+        else:
+            answer, relationship = parse_json(text, _Turn), ""
+        return ConversationTurn(
+            line=_said_by(self.speaker.name, answer.line), end=answer.end, relationship=relationship
+        )
 
     def fallback(self) -> ConversationTurn:
         return ConversationTurn(line=f"Sorry {self.partner.split()[0]}, I have to go. Bye!", end=True)

@@ -40,6 +40,41 @@ def test_a_line_is_made_from_memories_about_the_partner_and_the_talk_so_far():
     assert request.memories == ("Maria Lopez loves the telescope",) and request.partner == MARIA
 
 
+def test_a_line_knows_their_last_talk_what_each_was_doing_and_what_the_speaker_thinks_of_the_partner():
+    """The original's context: "N minutes ago they were already talking about ..." (within 8 hours), "X was ... when
+    X saw Y in the middle of ...", and the relationship, which also joins the focal points."""
+    memory = memory_with(("Maria Lopez loves the telescope", 4))
+    earlier = T0.replace(hour=8, minute=20)
+    chat = f"conversation with {MARIA}: they compared notes on the physics exam"
+    run(memory.add(NodeKind.CHAT, chat, created=earlier, importance=4, keywords=(MARIA, "conversation")))
+    talk = Conversation(first=MARIA, second=KLAUS, started=T0, max_lines=16, lines=[(MARIA, "Hi Klaus!")])
+    talk.doing.update({MARIA: "reading in the library", KLAUS: "writing his paper"})
+    mind = ScriptedMind({"conversation_line": lambda r: {"line": "Hi!", "end": False}})
+    config = MindConfig()
+    turn = run(next_line(mind.ask, identity(KLAUS), memory, talk, "the Ville:Oak Hill College:library", T0, config,
+                         "a dear friend from the dorm"))  # fmt: skip
+    (request,) = mind.asked("conversation_line")
+    prompt = request.messages()[1]["content"]
+    assert "It is Monday February 13, 2023, 9:00 am, in the library in Oak Hill College." in prompt
+    assert f'40 minutes ago, {KLAUS} and {MARIA} were already talking: "{chat}".' in prompt
+    assert (
+        f'{KLAUS} was "writing his paper" when {KLAUS} saw {MARIA} in the middle of "reading in the library".' in prompt
+    )
+    assert f'What {KLAUS} feels and knows about {MARIA}: "a dear friend from the dorm"' in prompt
+    assert not request.asks_relationship and turn.relationship == ""
+    assert "a dear friend from the dorm" in memory.last_focal_points
+
+
+def test_a_first_line_without_a_relationship_asks_for_it_in_the_same_answer():
+    memory = memory_with(("Maria Lopez loves the telescope", 4))
+    talk = Conversation(first=MARIA, second=KLAUS, started=T0, max_lines=16, lines=[(MARIA, "Hi Klaus!")])
+    mind = ScriptedMind({"conversation_line": lambda r: {"relationship": "my dormmate", "line": "Hi!", "end": False}})
+    turn = run(next_line(mind.ask, identity(KLAUS), memory, talk, "cafe", T0, MindConfig()))
+    (request,) = mind.asked("conversation_line")
+    assert request.asks_relationship and 'Also give "relationship"' in request.messages()[1]["content"]
+    assert turn.relationship == "my dormmate" and len(mind.requests) == 1  # no call of its own
+
+
 def test_the_partners_focal_points_are_encoded_as_soon_as_the_line_is_said():
     """Maria's turn recalls with what Klaus just said: those texts go to the encoder with Klaus's line, not with her
     turn, and they are exactly the ones her turn asks for."""

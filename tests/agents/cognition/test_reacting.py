@@ -7,15 +7,15 @@ import pytest
 from agents import AgentStatus, MindConfig, WorldView
 from agents.cognition.reacting import may_react, react, reaction_candidates, wait_minutes
 from agents.records import SocialClock
-from memory import RetrievalWeights
+from memory import NodeKind, RetrievalWeights
 from tests.agents.cognition.scripted import T0, ScriptedMind, memory_with, run
 from tests.agents.personas import identity
 
 CONFIG = MindConfig()
 
 
-def status(name, activity="reading", *, sleeping=False, talking_with=None, ends=None):
-    return AgentStatus(name, (0, 0), activity, "the Ville", sleeping, talking_with, ends)
+def status(name, activity="reading", *, sleeping=False, talking_with=None, ends=None, address="the Ville"):
+    return AgentStatus(name, (0, 0), activity, address, sleeping, talking_with, ends)
 
 
 def view(*agents, now=T0):
@@ -83,13 +83,47 @@ def test_an_opening_line_is_kept_only_for_a_talk(answer, talk_to, opening):
     assert (outcome.talk_to, outcome.opening) == (talk_to, opening)
 
 
-def test_wait_inserts_a_wait_until_the_other_is_free_and_cools_down():
+PIANO = "the Ville:Hobbs Cafe:cafe:piano"
+
+
+def test_wait_over_a_shared_object_inserts_a_wait_and_holds_the_person_back_only_while_it_lasts():
     mind = ScriptedMind({"reaction": lambda r: {"choice": "wait", "reason": "busy"}})
     clock = SocialClock()
-    other = status(OTHER, "using the piano", ends=T0 + timedelta(minutes=12))
-    outcome = run(react(mind.ask, identity(ME), memory_with(), view(status(ME), other), [OTHER], clock, CONFIG))
+    other = status(OTHER, "using the piano", ends=T0 + timedelta(minutes=12), address=PIANO)
+    town = view(status(ME, "playing the piano", address=PIANO), other)
+    outcome = run(react(mind.ask, identity(ME), memory_with(), town, [OTHER], clock, CONFIG))
     assert outcome.wait == (f"waiting for {OTHER} to finish using the piano", 15)
+    assert clock.reactions[OTHER] == T0 + timedelta(minutes=15)  # the wait, then they may still talk
+    (request,) = mind.asked("reaction")
+    assert (
+        request.choices == ("talk", "wait", "continue") and "piano in cafe in Hobbs Cafe" in request.fields()["options"]
+    )
+
+
+def test_wait_is_not_offered_without_a_shared_place_and_a_declined_talk_cools_down_briefly():
+    mind = ScriptedMind({"reaction": lambda r: {"choice": "wait", "reason": "she is reading"}})
+    clock = SocialClock()
+    town = view(status(ME, address="the Ville:Oak Hill College:library"), status(OTHER, address=PIANO))
+    outcome = run(react(mind.ask, identity(ME), memory_with(), town, [OTHER], clock, CONFIG))
+    (request,) = mind.asked("reaction")
+    assert request.choices == ("talk", "continue") and '"wait"' not in request.messages()[1]["content"]
+    assert outcome.wait is None and outcome.talk_to is None
     assert clock.reactions[OTHER] == T0 + timedelta(minutes=CONFIG.reaction_cooldown_minutes)
+    assert CONFIG.reaction_cooldown_minutes <= 60  # a short cool-down, not the day
+
+
+def test_the_reaction_shows_how_long_ago_they_last_talked():
+    memory = memory_with()
+    run(
+        memory.add(
+            NodeKind.CHAT, f"conversation with {OTHER}: the exam", created=T0 - timedelta(hours=3), importance=4,
+            keywords=(OTHER, "conversation"),
+        )
+    )  # fmt: skip
+    mind = ScriptedMind({"reaction": lambda r: {"choice": "continue", "reason": "we just talked"}})
+    run(react(mind.ask, identity(ME), memory, view(status(ME), status(OTHER)), [OTHER], SocialClock(), CONFIG))
+    (request,) = mind.asked("reaction")
+    assert request.last_chat_minutes == 180 and "They last talked 3 hours ago" in request.messages()[1]["content"]
 
 
 @pytest.mark.parametrize(

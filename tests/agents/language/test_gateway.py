@@ -78,12 +78,24 @@ def test_a_hang_ends_at_the_timeout():
         assert time.perf_counter() - started < 10
 
 
-@pytest.mark.parametrize("fault", ["empty", "malformed", "long"], ids=["empty", "malformed", "very-long"])
+@pytest.mark.parametrize("fault", ["malformed", "long"], ids=["malformed", "very-long"])
 def test_bad_answers_from_the_server_are_repaired(fault):
     with LoopbackServer(faults=[fault]) as server:
         gateway = Gateway(GatewayConfig(model="openai/loopback", api_base=server.url))
         assert ask_many(gateway, [WakeUpRequest(ISABELLA)]) == [7]
         assert gateway.ledger.totals().repairs == 1
+
+
+@pytest.mark.parametrize("fault", ["empty", "cut"])
+def test_an_empty_or_cut_off_answer_is_counted_and_asked_again_not_repaired(fault):
+    with LoopbackServer(faults=[fault]) as server:
+        gateway = Gateway(GatewayConfig(model="openai/loopback", api_base=server.url))
+        assert ask_many(gateway, [WakeUpRequest(ISABELLA)]) == [7]
+        budgets = [body["max_tokens"] for body in server.stats.bodies]
+    totals = gateway.ledger.totals()
+    assert (totals.calls, totals.repairs, totals.fallbacks) == (2, 0, 0)
+    assert (totals.empty_answers, totals.cut_answers) == ((1, 0) if fault == "empty" else (0, 1))
+    assert budgets[1] == budgets[0] * (2 if fault == "cut" else 1)  # a cut answer gets twice the room
 
 
 def test_cache_makes_a_second_run_free_and_replay_refuses_a_miss(tmp_path, monkeypatch, caplog):

@@ -79,11 +79,19 @@ def test_isabella_wakes_at_six_and_runs_the_cafe_from_eight_to_eight():
     assert _doing_at(schedule, 23 * 60 + 30) == "sleeping"
 
 
-def test_a_party_on_the_day_it_is_planned_for_enters_the_host_plan():
+def test_an_event_in_the_status_enters_the_plan_on_its_day_at_its_own_time():
+    """The status's dated sentence is read as any dated plan: Isabella's own event at its time (5 pm, an hour when no
+    end is given), never on another day; the same sentence heard by Maria is her joining Isabella, never hosting."""
     _, plan, schedule = _day(ISABELLA, VALENTINES)
-    assert "from 5:00 pm to 7:00 pm, hosting a Valentine's Day party at Hobbs Cafe" in plan
-    assert "party" in _doing_at(schedule, 18 * 60)
+    assert "from 5:00 pm to 6:00 pm, having a Valentine's Day party at Hobbs Cafe with her customers" in plan
+    assert "party" in _doing_at(schedule, 17 * 60 + 30)
     assert not any("party" in item for item in _day(ISABELLA, DAY)[1])
+    heard = "Isabella Rodriguez is planning on having a Valentine's Day party at Hobbs Cafe on February 14th at 5pm."
+    maria = dataclasses.replace(identity("Maria Lopez"), currently=f"{identity('Maria Lopez').currently} {heard}")
+    _, plan, _ = _day(maria, VALENTINES)
+    joining = "joining Isabella Rodriguez, who is having a Valentine's Day party at Hobbs Cafe"
+    assert any(item.startswith("from 5:00 pm to ") and item.endswith(joining) for item in plan)
+    assert not any("hosting" in item or item.endswith("having a Valentine's Day party") for item in plan)
 
 
 @pytest.mark.parametrize(

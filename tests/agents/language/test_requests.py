@@ -50,7 +50,13 @@ REQUESTS = {
         ISABELLA, ("working at Hobbs Cafe (serving customers)", "sleeping"), "Hobbs Cafe", "cafe", (CAFE, HOME)
     ),
     "reaction": ReactionRequest(
-        ISABELLA, NOON, "serving coffee", "Maria Lopez", "studying", ("Maria Lopez is a loyal friend to me",)
+        ISABELLA,
+        NOON,
+        "serving coffee",
+        "Maria Lopez",
+        "studying",
+        ("Maria Lopez is a loyal friend to me",),
+        shared_place="the Ville:Hobbs Cafe:cafe:behind the cafe counter",
     ),
     "object_reaction": ObjectReactionRequest(
         ISABELLA,
@@ -74,7 +80,7 @@ REQUESTS = {
         (("What do I know about Maria Lopez?", (3, 7)), ("What is Isabella planning?", (7,))),
         ((3, "Maria Lopez is studying"), (7, PARTY)),
     ),
-    "day_summary": DaySummaryRequest(ISABELLA, DAY, ("Maria Lopez told me: she is coming to the party",)),
+    "day_summary": DaySummaryRequest(ISABELLA, DAY, ((NOON, "Maria Lopez told me: she is coming to the party"),)),
     "interview": InterviewRequest(ISABELLA, NOON, "Are you planning a party?", (PARTY, "I love my work")),
     "scored": ScoredRequest(
         ReactionRequest(ISABELLA, NOON, "serving coffee", "Maria Lopez", "studying"),
@@ -138,8 +144,8 @@ def test_loopback_asks_as_many_reflection_questions_as_requested(n):
     assert len(request.parse(answer_for_messages(request.messages()))) == n
 
 
-def test_a_last_talk_already_among_the_memories_is_pointed_to_not_repeated():
+def test_a_last_talk_already_among_the_memories_is_pointed_to_not_repeated_with_when_it_was():
     chat = "conversation with Maria Lopez: the party"
-    request = ReactionRequest(ISABELLA, NOON, "serving coffee", "Maria Lopez", "studying", ("x", chat), chat)
+    request = ReactionRequest(ISABELLA, NOON, "serving coffee", "Maria Lopez", "studying", ("x", chat), chat, 125)
     prompt = request.messages()[1]["content"]
-    assert prompt.count(chat) == 1 and '"(memory 2 above)"' in prompt
+    assert prompt.count(chat) == 1 and "They last talked 2 hours and 5 minutes ago (memory 2 above)." in prompt

@@ -1,6 +1,7 @@
 """Each request type: a good model answer parses to the expected value, a wrong one is refused, fallbacks are valid."""
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -107,6 +108,16 @@ IDS = sorted(GOOD)
 def test_a_good_answer_parses_to_the_expected_value(kind):
     text, expected = GOOD[kind]
     assert REQUESTS[kind].parse(text) == expected
+
+
+def test_a_wait_with_no_shared_place_carries_on_and_a_talk_keeps_its_relationship():
+    """Waiting is offered only over a place both are headed for (the original's gate); a model that waits anyway is
+    read as carrying on. A talk brings what the speaker feels and knows about the other, for the talk's lines."""
+    request = replace(REQUESTS["reaction"], shared_place="")
+    assert request.parse('{"choice": "wait", "reason": "she is busy"}') == Reaction("continue", "she is busy")
+    assert request.answer_schema()["properties"]["choice"]["enum"] == ["talk", "continue"]
+    talk = '{"choice": "talk", "reason": "hi", "relationship": "my oldest friend", "line": "Hi Maria!"}'
+    assert request.parse(talk) == Reaction("talk", "hi", "Hi Maria!", "my oldest friend")
 
 
 WRONG = [

@@ -1,6 +1,7 @@
 """Importance riding along on another request: the prompt, the schema, the parse, the offline answer."""
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -14,7 +15,9 @@ from .test_requests import PARTY, REQUESTS
 
 KLAUS = identity("Klaus Mueller")
 MEMORIES = ("the bed is idle", PARTY, "Maria Lopez is studying")
-LINE = ConversationLineRequest(KLAUS, "Maria Lopez", "Hobbs Cafe", NOON, ("Maria Lopez is a student",), ())
+LINE = ConversationLineRequest(
+    KLAUS, "Maria Lopez", "Hobbs Cafe", NOON, ("Maria Lopez is a student",), (), relationship="a dormmate I like"
+)
 
 
 def scored(inner=LINE, memories=MEMORIES):
@@ -39,6 +42,10 @@ def test_it_counts_and_routes_as_the_inner_request():
 def test_the_schema_is_the_inner_one_with_one_rating_per_memory():
     schema = scored().answer_schema()
     assert set(schema["required"]) == {"line", "end", "scores"}
+    first_line = scored(
+        replace(LINE, relationship="")
+    ).answer_schema()  # a first line also says what Klaus thinks of her
+    assert set(first_line["required"]) == {"relationship", "line", "end", "scores"}
     scores = schema["properties"]["scores"]
     assert scores["minItems"] == scores["maxItems"] == 3
     assert (scores["items"]["minimum"], scores["items"]["maximum"]) == (1, 10)
@@ -81,5 +88,10 @@ def test_the_loopback_server_rates_on_the_side_of_every_carrier(kind):
 def test_importance_and_requests_without_a_schema_cannot_carry():
     with pytest.raises(ValueError, match="cannot carry"):
         scored(ImportanceRequest(KLAUS, MEMORIES))
+    interview = REQUESTS["interview"]
+
+    class Unschemed(type(interview)):
+        answer_model = None
+
     with pytest.raises(ValueError, match="cannot carry"):
-        scored(REQUESTS["interview"])
+        scored(Unschemed(interview.identity, interview.now, interview.question, interview.memories))

@@ -60,13 +60,16 @@ def hostile_requests(said: str) -> list:
         HourlyScheduleRequest(ISABELLA, DAY, 6, (said,)),
         DecomposeRequest(ISABELLA, said, 480, 60, said, said),
         ActionRequest(ISABELLA, (said,), CAFE.sector, CAFE.arena, (CAFE, HOME)),
-        ReactionRequest(ISABELLA, NOON, said, "Maria Lopez", said, (said,), said),
+        ReactionRequest(ISABELLA, NOON, said, "Maria Lopez", said, (said,), said, 30),
         ConversationLineRequest(ISABELLA, "Maria Lopez", "Hobbs Cafe", NOON, (said,), lines),
+        ConversationLineRequest(
+            ISABELLA, "Maria Lopez", "Hobbs Cafe", NOON, (said,), lines, 16, said, said, "Maria Lopez", said, 30, said
+        ),
         ConversationSummaryRequest("Isabella Rodriguez", "Maria Lopez", lines),
         ScheduleRewriteRequest(ISABELLA, 600, said, 5, (PlanBlock(said, 60),)),
         ReflectionQuestionsRequest(ISABELLA, (said,), 3),
         InsightsRequest(ISABELLA, ((said, (3,)),), ((3, said),)),
-        DaySummaryRequest(ISABELLA, DAY, (said,)),
+        DaySummaryRequest(ISABELLA, DAY, ((NOON, said),)),
         InterviewRequest(ISABELLA, NOON, said, (said,)),
         JudgeRequest(said, "Isabella owns Hobbs Cafe", said, said),
     ]

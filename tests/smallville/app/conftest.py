@@ -28,10 +28,10 @@ def talking_model():
 
 @pytest.fixture(scope="session")
 def run_folder(tmp_path_factory) -> Path:
-    """The three-agent town run from midnight to 13:00 by `run.py simulate` (hourly checkpoints)."""
+    """The three-agent town run from midnight to 14:00 by `run.py simulate` (hourly checkpoints; their first talk)."""
     out = tmp_path_factory.mktemp("runs") / "n3"
     command = [sys.executable, "run.py", "simulate", "--scenario", "the_ville_n3", "--embedder", "hashing"]
-    command += ["--until", "2023-02-13T13:00", "--out", str(out)]
+    command += ["--until", "2023-02-13T14:00", "--out", str(out)]
     subprocess.run(command, cwd=ROOT, check=True, capture_output=True, timeout=300)
     return out
 

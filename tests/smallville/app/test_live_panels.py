@@ -190,7 +190,7 @@ def test_the_graph_figure_draws_every_tie_and_names_the_density(talking_model):
     names = [agent.name for agent in talking_model.people]
     figure = graph_figure(graph, names, "Klaus Mueller")
     title = figure.axes[0].get_title()
-    assert title == f"{graph.number_of_edges()} ties, density {nx.density(graph):.3f}"
+    assert title == f"{graph.number_of_edges()} ties, density {nx.density(graph):.3f} (estimate)"
     labels = sorted(text.get_text() for text in figure.axes[0].texts)
     assert labels == ["IR", "KM", "ML"]
 
@@ -210,7 +210,7 @@ def test_the_diffusion_plot_has_density_and_one_line_per_tracked_fact(talking_mo
     frame = talking_model.datacollector.get_model_vars_dataframe()
     figure = lines_figure(frame, diffusion_columns(frame), "share")
     labels = [line.get_label() for line in figure.axes[0].get_lines()]
-    assert labels == ["density", "aware: party", "aware: candidacy"]
+    assert labels == ["density (estimate)", "aware: party (estimate)", "aware: candidacy (estimate)"]
     assert list(figure.axes[0].get_lines()[0].get_ydata()) == list(frame["density"])
 
 

@@ -67,7 +67,7 @@ def test_agents_named_on_the_command_line_stay_fixed():
 def test_a_replay_reset_reopens_the_run_folder(run_folder):
     params = replay_params(str(run_folder))
     model = build_model({"replay": reset_kwargs(params)["run_folder"]})
-    assert model.frames == 13 * 60 + 1
+    assert model.frames == 14 * 60 + 1
     model.close()
 
 

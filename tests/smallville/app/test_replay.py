@@ -33,7 +33,7 @@ def recorded_positions(run_folder, frame: int) -> dict[str, tuple[int, int]]:
 
 
 def test_steps_and_seeks_move_the_clock_and_the_agents_as_recorded(replay, run_folder):
-    assert replay.frames == 13 * 60 + 1 and replay.now.isoformat() == "2023-02-13T00:00:00"
+    assert replay.frames == 14 * 60 + 1 and replay.now.isoformat() == "2023-02-13T00:00:00"
     replay.step()
     assert replay.now.isoformat() == "2023-02-13T00:01:00"
     replay.seek(7 * 60 + 30)
@@ -133,7 +133,7 @@ def test_a_run_still_being_written_replays_what_its_last_checkpoint_covers(run_f
     model_csv, agents_csv = copy / "metrics" / "model.csv", copy / "metrics" / "agents.csv"
     last = model_csv.read_text().splitlines()[-1]
     with model_csv.open("a") as handle:  # a row flushed after the checkpoint, and one cut short by a kill
-        handle.write(last.replace("2023-02-13T13:00", "2023-02-13T13:01") + "\n" + last[:10])
+        handle.write(last.replace("2023-02-13T14:00", "2023-02-13T14:01") + "\n" + last[:10])
     with agents_csv.open("a") as handle:
         handle.write(agents_csv.read_text().splitlines()[-1][:12])
     model = ReplayModel(run_folder=str(copy))

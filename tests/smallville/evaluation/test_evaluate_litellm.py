@@ -22,6 +22,11 @@ def _answers(messages):
         return json.dumps({"ranking": labels[::-1], "reason": "the last shown first"})
     if prompt.startswith("Task: check whether an answer shows a fact"):
         return json.dumps({"shows": True, "reason": "it says so"})
+    if prompt.startswith("Task: check which memories support"):
+        return json.dumps({"supported_by": [], "reason": "none says it"})
+    if prompt.startswith("Task: answer an interviewer's question"):
+        remembered = len(re.findall(r"^\d+\. ", prompt, re.MULTILINE))
+        return json.dumps({"answer": f"I remember {remembered} things."})  # conditions differ: the judge ranks
     return answer_for_messages(messages)
 
 
@@ -37,12 +42,16 @@ def test_evaluate_through_litellm_against_the_loopback_server(tmp_path, monkeypa
         assert main([*argv, "--api-base", server.url, "--repeats", "2", "--battery", str(battery)]) == 0
     folder = run / "evaluation"
     ledger = json.loads((folder / "ledger.json").read_text())
-    # 3 agents: 2 questions x 4 conditions, 2 rankings per question, 2 facts + 2 others asked and checked each.
-    assert ledger["requests_by_kind"] == {"interview": 3 * (8 + 4), "rank": 3 * 2 * 2, "fact_check": 3 * 4}
-    assert ledger["calls"] == server.stats.requests == sum(ledger["requests_by_kind"].values())
-    answers = [json.loads(line)["answer"] for line in (folder / "answers.jsonl").read_text().splitlines()]
-    assert set(answers) == {"I am doing well, thank you."}  # the loopback's interview answer, parsed
+    # 3 agents: 2 questions x 4 conditions, 2 rankings per question, 2 facts + 2 others asked, checked, grounded.
+    kinds = ledger["requests_by_kind"]
     judgements = [json.loads(line) for line in (folder / "judgements.jsonl").read_text().splitlines()]
-    assert all(j["ranking"] == j["shown"][::-1] for j in judgements)  # the judge's ranking mapped back
+    asked = sum(1 for judgement in judgements if judgement["distinct"] > 1)
+    assert kinds == {"interview": 3 * (8 + 4), "rank": asked, "fact_check": 3 * 4, "ground": 3 * 4}
+    assert ledger["calls"] == server.stats.requests == sum(kinds.values())
+    answers = [json.loads(line)["answer"] for line in (folder / "answers.jsonl").read_text().splitlines()]
+    assert "I remember 0 things." in answers  # persona_only: no memory shown
+    asked = [j for j in judgements if j["distinct"] > 1]  # identical answers are shown once, all alike not at all
+    assert asked and all(j["positions"] == [[i] for i in reversed(range(j["distinct"]))] for j in asked)
+    assert all(j["groups"][0][0] == j["shown"][-1] for j in asked if j["distinct"] == len(j["shown"]))
     measures = json.loads((folder / "measures.json").read_text())
     assert measures["hallucinations"] > 0  # "yes" to everything: claims the memory does not back are caught

@@ -9,7 +9,8 @@ from datetime import datetime
 import pytest
 
 from smallville.cli import main
-from smallville.evaluation import EvaluationError, evaluate_run
+from smallville.evaluation import Condition, EvaluationError, evaluate_run, register
+from smallville.evaluation.conditions import CONDITIONS as DECLARED
 from tests.smallville.run_folders import simulate_three
 
 ARTEFACTS = {
@@ -64,12 +65,31 @@ def test_evaluate_writes_every_artefact_and_resumes_without_asking_twice(run_fol
         rows = list(csv.DictReader(handle))
     assert [row["condition"] for row in rows] == CONDITIONS and set(rows[0]) == {"condition", "mu", "sigma"}
     measures = json.loads((folder / "measures.json").read_text())
-    assert set(measures) == {"awareness", "awareness_keyword", "relationship_density", "hallucinations",
-                             "hallucination_rate", "attendance"}  # fmt: skip
+    assert set(measures) == {"awareness", "awareness_interval", "awareness_estimate", "relationship_density",
+                             "relationship_density_interval", "relationship_density_directed",
+                             "relationship_density_estimate", "hallucinations", "hallucination_rate", "attendance",
+                             "position_bias"}  # fmt: skip
     assert set(measures["awareness"]) == {"party", "candidacy"}
     assert measures["awareness"]["party"] >= 1 / 3  # the host knows her own party
+    low, high = measures["awareness_interval"]["party"]
+    assert low <= measures["awareness"]["party"] <= high
     summary = (folder / "summary.md").read_text()
     assert "test the code, not believability" in summary and "29.89" in summary
+    assert "| awareness of party (%) |" in summary and "position bias:" in summary
+
+
+def test_identical_conditions_get_equal_ratings(run_folder, tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(run_folder, run, ignore=shutil.ignore_patterns("evaluation"))
+    register(Condition("full_again", "the full architecture again"))
+    try:
+        folder = evaluate_run(run, conditions=["full", "full_again", "persona_only"], repeats=2)
+    finally:
+        DECLARED.pop("full_again")
+    ratings = {row["condition"]: float(row["mu"]) for row in csv.DictReader((folder / "ratings.csv").open())}
+    assert abs(ratings["full"] - ratings["full_again"]) < 0.1
+    judgements = [json.loads(line) for line in (folder / "judgements.jsonl").read_text().splitlines()]
+    assert all(any({"full", "full_again"} <= set(group) for group in j["groups"]) for j in judgements)
 
 
 @pytest.mark.slow
@@ -99,4 +119,7 @@ def test_an_evaluation_has_a_budget_of_its_own_and_goes_on_with_a_larger_one(run
     assert len((run / "evaluation" / "answers.jsonl").read_text().splitlines()) == 20
     assert main([*smaller, "--repeats", "1", "--max-calls", "1000"]) == 0
     assert len(_keys(run / "evaluation" / "answers.jsonl")) == 25 * 2  # the 20 kept, the rest asked now
-    assert json.loads((run / "evaluation" / "ledger.json").read_text())["requests_by_kind"]["rank"] == 25
+    judgements = [json.loads(line) for line in (run / "evaluation" / "judgements.jsonl").read_text().splitlines()]
+    asked = sum(1 for judgement in judgements if judgement["distinct"] > 1)  # identical answers are a draw, unasked
+    assert len(judgements) == 25 and 0 < asked < 25
+    assert json.loads((run / "evaluation" / "ledger.json").read_text())["requests_by_kind"]["rank"] == asked

@@ -1,25 +1,50 @@
-"""A town with other news than the party or the candidacy: the offline agents pass it on in talk all the same."""
+"""News other than the party or the candidacy: the offline agents pass it on in talk by the very same rules.
 
-from datetime import datetime
+The party seed of Isabella Rodriguez and a pottery class worded in the same shape score alike, are said alike by
+her, and kept alike by her listener (in the third person, naming her); only the words differ. The held-out story
+(tests/smallville/test_held_out_story.py) follows other news through a whole town.
+"""
 
-import pytest
+import json
 
-from smallville.model import SmallvilleModel
-from smallville.scenario import TrackedFact
+from agents.language.offline import offline_answer
+from agents.language.offline.salience import importance_of
+from agents.language.requests import ConversationLineRequest, ConversationSummaryRequest
+from tests.agents.personas import NOON, identity
 
-NEWS = "The town library is starting a free pottery class next Saturday morning, and everyone can sign up."
+PARTY = (
+    "I am excited to be planning a Valentine's Day party at Hobbs Cafe on February 14th from 5pm and I am eager to "
+    "tell everyone to come to the party"
+)
+POTTERY = (
+    "I am excited to be starting a free pottery class at the town library on February 14th from 5pm and I am eager "
+    "to tell everyone to come to the class"
+)
+ROUTINE = ("Maria Lopez is studying", "the piano is idle", "I love my work at Hobbs Cafe")
+SWAP = {"planning a Valentine's Day party at Hobbs Cafe": "starting a free pottery class at the town library",
+        "come to the party": "come to the class"}  # fmt: skip
 
 
-@pytest.mark.slow
-def test_news_worded_otherwise_is_passed_on_in_talk():
-    model = SmallvilleModel(scenario_name="the_ville_n3", embedder="hashing")
-    isabella = model.by_name["Isabella Rodriguez"]
-    isabella.identity = isabella.identity.with_currently(f"Isabella Rodriguez runs Hobbs Cafe. {NEWS}")
-    model.run_until(datetime(2023, 2, 13, 14, 0))
-    model.close()
-    pottery = TrackedFact(id="pottery", description=NEWS, keywords=[["pottery"], ["class*"]])
-    told = [e for e in model.event_log if e["kind"] == "line" and pottery.matches(e["text"])]
-    assert told and told[0]["agent"] == "Isabella Rodriguez"
-    listener = told[0]["partner"]
-    kept = [node.description for node in model.by_name[listener].memories.stream if pottery.matches(node.description)]
-    assert any(text.startswith("Isabella Rodriguez told me") for text in kept), kept
+def _told(news: str) -> tuple[str, str]:
+    """What Isabella opens a talk with, holding `news` among routine memories, and what Maria keeps of it."""
+    isabella = identity("Isabella Rodriguez")
+    request = ConversationLineRequest(isabella, "Maria Lopez", "the Ville:Hobbs Cafe:cafe", NOON, (*ROUTINE, news))
+    line = json.loads(offline_answer(request, seed=0))["line"]
+    lines = (("Isabella Rodriguez", line), ("Maria Lopez", "Hi! I am fine."))
+    summary = json.loads(offline_answer(ConversationSummaryRequest("Isabella Rodriguez", "Maria Lopez", lines), 0))
+    return line, summary["takeaways"]["Maria Lopez"]
+
+
+def _swapped(text: str) -> str:
+    for party, pottery in SWAP.items():
+        text = text.replace(party, pottery)
+    return text
+
+
+def test_news_worded_otherwise_is_rated_said_and_kept_by_the_same_rules():
+    assert importance_of(PARTY) == importance_of(POTTERY)
+    party_line, party_kept = _told(PARTY)
+    pottery_line, pottery_kept = _told(POTTERY)
+    assert "pottery class" in pottery_line and pottery_line == _swapped(party_line)
+    assert pottery_kept == _swapped(party_kept)
+    assert pottery_kept.startswith("Isabella Rodriguez told me: Isabella Rodriguez is excited to be starting")

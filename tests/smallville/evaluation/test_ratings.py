@@ -1,4 +1,4 @@
-"""Ratings equal openskill's own computation; the statistics on examples worked by hand."""
+"""Ratings equal openskill's own computation, ties are draws, position bias counted; statistics worked by hand."""
 
 import math
 
@@ -7,8 +7,11 @@ from openskill.models import ThurstoneMostellerFull
 from scipy import stats
 
 from smallville.evaluation import dunn, holm, kruskal_wallis, rate
+from smallville.evaluation.ratings import position_bias, positions_of
+from smallville.evaluation.statistics import difference, mean_interval, seeds_needed
 
 RANKINGS = [["full", "none", "half"], ["full", "half", "none"], ["half", "full", "none"]]
+GROUPS = [[[name] for name in ranking] for ranking in RANKINGS]
 
 
 def test_ratings_equal_the_library_applied_by_hand():
@@ -17,7 +20,7 @@ def test_ratings_equal_the_library_applied_by_hand():
     for ranking in RANKINGS:
         updated = model.rate([[ratings[name]] for name in ranking], ranks=[1, 2, 3])
         ratings.update({name: team[0] for name, team in zip(ranking, updated, strict=True)})
-    ours = rate(["full", "half", "none"], RANKINGS)
+    ours = rate(["full", "half", "none"], GROUPS)
     assert [(r.condition, r.mu, r.sigma) for r in ours] == [
         (name, ratings[name].mu, ratings[name].sigma) for name in ("full", "half", "none")
     ]
@@ -49,3 +52,42 @@ def test_dunn_without_ties_matches_the_textbook_formula():
     assert comparison.z == pytest.approx(z)
     assert comparison.p == pytest.approx(2 * stats.norm.sf(abs(z)))
     assert comparison.p_holm == pytest.approx(comparison.p)
+
+
+def test_tied_conditions_draw_and_identical_ones_keep_equal_ratings():
+    rankings = [[["full", "copy"], ["none"]], [["none"], ["full", "copy"]], [["full", "copy"], ["none"]]]
+    full, copy, none = rate(["full", "copy", "none"], rankings)
+    assert abs(full.mu - copy.mu) < 1e-9 and full.sigma == copy.sigma
+    assert full.mu > none.mu
+    assert rate(["a", "b"], [[["a", "b"]]]) == rate(["a", "b"], [])  # all tied: no match at all
+    assert positions_of([["a"], ["b", "c"], ["d"]]) == {"a": 1, "b": 2.5, "c": 2.5, "d": 4}
+
+
+def test_position_bias_is_the_share_of_rankings_that_keep_the_shown_order():
+    records = [
+        {"distinct": 3, "positions": [[0], [1], [2]]},  # the shown order
+        {"distinct": 3, "positions": [[2], [0], [1]]},
+        {"distinct": 2, "positions": [[0, 1]]},  # a tie keeps no order
+        {"distinct": 1, "positions": [[0]]},  # identical answers: the judge was not asked
+    ]
+    bias = position_bias(records)
+    assert bias.rankings == 3
+    assert bias.kept_order == pytest.approx(1 / 3)
+    assert bias.chance == pytest.approx((1 / 6 + 1 / 6 + 1 / 2) / 3)
+    assert bias.first_best == pytest.approx(2 / 3)
+    assert "33.3% of 3 rankings kept the shown order" in bias.text()
+
+
+def test_intervals_differences_and_seeds_needed():
+    mean, low, high = mean_interval([0.4, 0.5, 0.3, 0.45])
+    assert mean == pytest.approx(0.4125) and low < mean < high
+    assert mean_interval([0.2, 0.2]) == (0.2, 0.2, 0.2)
+    assert all(math.isnan(value) for value in mean_interval([]))
+    paired = difference([0.4, 0.5, 0.3, 0.45], [0.5, 0.6, 0.45, 0.5], paired=True)
+    assert paired.mean == pytest.approx(0.1) and paired.low > 0 and paired.test == "paired t"
+    assert paired.p == pytest.approx(stats.ttest_rel([0.5, 0.6, 0.45, 0.5], [0.4, 0.5, 0.3, 0.45]).pvalue)
+    same = difference([0.4, 0.5], [0.4, 0.5], paired=True)
+    assert same.mean == 0 and math.isnan(same.p)
+    # s = 0.0854; 2 t(n-1) s / sqrt(n) <= 0.1 first holds at n = 14 (t = 2.160: 0.0986)
+    assert seeds_needed([0.4, 0.5, 0.3, 0.45], 0.1) == 14
+    assert seeds_needed([0.3], 0.1) is None and seeds_needed([0.3, 0.3], 0.1) == 2

@@ -1,0 +1,150 @@
+"""Whose voice a sentence is in: the offline mind retells what others said in the third person, its own in the first.
+
+A line such as "I'm planning a dinner at my place" is its speaker's first person; kept word for word by a listener it
+would later be retold as the listener's own plan. The listener keeps it as "Eddy Lin is planning a dinner at Eddy's
+place", the subject named, and "you" (the listener, when it was said) becomes the listener's own "I". These are rules
+of English grammar (pronouns and the verb after them), not of any story.
+"""
+
+import re
+
+# Verbs whose form after "I" differs from the third person's, and the contractions of "I".
+_IRREGULAR = {"am": "is", "'m": "is", "have": "has", "'ve": "has", "do": "does", "was": "was", "'ll": "will",
+              "'d": "would", "go": "goes", "don't": "doesn't", "haven't": "hasn't", "wasn't": "wasn't"}  # fmt: skip
+# Words after "I" that stay as they are in the third person: modals, past tenses, adverbs before the verb.
+_UNCHANGED = frozenset(
+    (
+        "can", "could", "will", "would", "should", "shall", "may", "might", "must", "had", "did", "was", "went",
+        "saw", "met", "told", "said", "made", "got", "thought", "knew", "felt", "took", "came", "left", "heard",
+        "found", "gave", "kept", "began", "brought", "bought", "wrote", "read", "ran", "sat", "stood",
+    )
+)  # fmt: skip
+_ADVERBS = frozenset(
+    ("also", "just", "still", "never", "always", "often", "sometimes", "really", "usually", "already", "even", "only")
+)
+_WORD = re.compile(r"[A-Za-z']+|[^A-Za-z']+")
+# A first-person word anywhere in a sentence.
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'll|I'd|me|my|mine|myself|we|us|our|ours|ourselves)\b")
+
+
+def in_first_person(sentence: str) -> bool:
+    """Whether the sentence speaks of its speaker as "I" (or "we")."""
+    return bool(_FIRST_PERSON.search(sentence))
+
+
+def third_person(sentence: str, speaker: str, listener: str = "", *, kept_by_listener: bool = True) -> str:
+    """The sentence as a listener keeps it: the speaker's "I" named, "you" (the listener) as the listener's own "I".
+
+    "I'm planning a dinner at my place, you should come" said by Eddy Lin to Maria Lopez is kept by Maria as "Eddy Lin
+    is planning a dinner at Eddy's place, I should come". The first "I" gets the full name, later ones the first name.
+    Told by a third party (`kept_by_listener` False), "you" is the listener named: "..., Maria should come".
+    """
+    first = speaker.split(maxsplit=1)[0]
+    named = False
+    tokens = _WORD.findall(sentence)
+    out: list[str] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        lower = token.lower()
+        if token in ("I", "I'm", "I've", "I'll", "I'd"):
+            compound = _compound_subject(out)
+            out.append(first if named else speaker)
+            named = True
+            if token != "I" and not compound:
+                out.append(" " + _IRREGULAR[token[1:].lower() if token[1] == "'" else token[1:]])
+            elif token != "I":
+                out.append(" " + {"'m": "are", "'ve": "have"}.get(token[1:], _IRREGULAR[token[1:]]))
+            elif not compound:
+                index = _conjugate_after(tokens, index, out)
+        elif lower in ("my", "mine"):
+            out.append(_cap(f"{first}'s", token))
+        elif lower in ("me", "myself"):
+            out.append(first)
+        elif lower in ("we", "us"):
+            out.append(_cap(f"{first} and others", token))
+        elif lower in ("our", "ours"):
+            out.append(_cap(f"{first}'s", token))
+        elif listener and lower in ("you", "your", "yours", "yourself"):
+            other = listener.split(maxsplit=1)[0]
+            mine = {"you": "I", "your": "my", "yours": "mine", "yourself": "myself"}
+            theirs = {"you": other, "your": f"{other}'s", "yours": f"{other}'s", "yourself": other}
+            out.append(_cap((mine if kept_by_listener else theirs)[lower], token, keep_i=True))
+        else:
+            out.append(token)
+        index += 1
+    kept = "".join(out)
+    return re.sub(r"\bI (are|were)\b", lambda match: "I am" if match.group(1) == "are" else "I was", kept)
+
+
+def _compound_subject(before: list[str]) -> bool:
+    """Whether the words before an "I" make it part of a compound subject ("Maria Lopez and I are": the verb stays).
+
+    "and I" after a name or a pronoun is one; after any other word ("the party, and I am") it starts a clause.
+    """
+    words = [token for token in before if not token.isspace()]
+    if len(words) < 2 or words[-1].lower() not in ("and", "or"):
+        return False
+    joined = words[-2].strip(" ,")
+    return joined[:1].isupper() or joined.lower() in ("you", "he", "she", "they", "we")
+
+
+def _conjugate_after(tokens: list[str], index: int, out: list[str]) -> int:
+    """Copy the words after an "I" up to its verb, in the third person; returns the index of the last word copied."""
+    position = index + 1
+    while position + 1 < len(tokens) and tokens[position].isspace():
+        word = tokens[position + 1]
+        lower = word.lower()
+        out.append(tokens[position])
+        if lower in _ADVERBS:
+            out.append(word)
+            position += 2
+            continue
+        out.append(_third_person_verb(word))
+        return position + 1
+    return index
+
+
+def _third_person_verb(word: str) -> str:
+    lower = word.lower()
+    if lower in _IRREGULAR:
+        return _IRREGULAR[lower]
+    if lower in _UNCHANGED or lower.endswith("ed") or not lower.isalpha():
+        return word
+    if lower.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return word + "es"
+    if lower.endswith("y") and len(lower) > 1 and lower[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def _cap(text: str, like: str, keep_i: bool = False) -> str:
+    """`text` capitalized as `like` was (a sentence's first word)."""
+    if like[:1].isupper() and not keep_i:
+        return text[:1].upper() + text[1:]
+    return text
+
+
+def own_voice(sentence: str, me: str) -> str:
+    """A sentence about oneself, as one says it: "Eddy Lin is cooking" said by Eddy Lin is "I am cooking"."""
+    if not sentence.startswith(f"{me} "):
+        return sentence.replace(f"{me}'s ", "my ")
+    verb, _, rest = sentence[len(me) + 1 :].partition(" ")
+    return f"I {_first_person_verb(verb)} {rest}".rstrip()
+
+
+_FIRST_PERSON_VERBS = {"is": "am", "has": "have", "does": "do", "was": "was", "doesn't": "don't", "hasn't": "haven't"}
+
+
+def _first_person_verb(word: str) -> str:
+    """The verb after "I" for a third person's: "knows" is "know", "tries" is "try", "watches" is "watch"."""
+    lower = word.lower()
+    if lower in _FIRST_PERSON_VERBS:
+        return _FIRST_PERSON_VERBS[lower]
+    if lower in _UNCHANGED or lower.endswith("ed") or not lower.endswith("s") or lower.endswith("ss"):
+        return word
+    if lower.endswith("ies") and len(lower) > 4:
+        return word[:-3] + "y"
+    if lower.endswith(("ses", "shes", "ches", "xes", "zes", "oes")):
+        return word[:-2]
+    return word[:-1]

@@ -1,0 +1,216 @@
+"""The evaluation's validation suite in full, and the README's evaluation figures (docs/evaluation.md).
+
+Parts (--parts, all by default):
+  judge      the labelled answers (data/evaluation/labelled/answers.toml) judged by --judge (default: offline; any
+             litellm name, with --api-base for a server of your own): precision and recall of the fact check and
+             the grounding; --errors lists every wrong decision. Run it before trusting a judge.
+  truth      the ground-truth town (smallville/evaluation/truth.py) evaluated with the scripted mind answering the
+             interviews and the offline judge judging: every measure must equal the truth; then with the offline
+             mind answering too (what differs is listed: the scripted mind also tells lies the offline one never
+             does). A --judge other than offline judges instead.
+  control    the same town where no fact announces the gathering: nobody is invited, so 0 invitees came.
+  identical  a 3-agent run evaluated with two identical conditions: |mu difference| < 0.1.
+  figures    25 agents, two offline days (hashing embedder), seeds --seeds, each evaluated: every measure by the
+             paper's definition with its 95% interval over the seeds, beside the paper's figure and the estimate.
+Wall times are printed with the load average (the median of --repeat runs for the judge part).
+Run: .venv/bin/python benchmarks/bench_measures.py [--parts judge,truth] [--judge NAME] [--seeds 0,1,2,3]
+"""
+
+import argparse
+import csv
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from agents.language.gateway import Gateway, GatewayConfig
+from smallville.cli import main as cli
+from smallville.evaluation import Condition, evaluate_run, register
+from smallville.evaluation.conditions import CONDITIONS
+from smallville.evaluation.labelled import judge_labelled_set, load_labelled
+from smallville.evaluation.report import PAPER_FIGURES
+from smallville.evaluation.statistics import mean_interval
+from smallville.evaluation.truth import TRUTH, build_truth_town, mismatches, scripted_backends
+
+PARTS = ("judge", "truth", "control", "identical", "figures")
+
+
+def _load() -> str:
+    return f"load average {os.getloadavg()[0]:.2f}"
+
+
+def judge_part(judge: str, api_base: str | None, repeat: int, errors: bool) -> bool:
+    labelled = load_labelled()
+    walls, scores = [], None
+    for _ in range(repeat):
+        gateway = Gateway(GatewayConfig(model=judge, api_base=api_base, cache_path=None))
+        started = time.perf_counter()
+        scores = judge_labelled_set(lambda request, gateway=gateway: gateway.ask(request, agent="judge"), labelled)
+        walls.append(time.perf_counter() - started)
+    print(f"judge {judge} on {scores.answers} labelled answers ({len(labelled.sets)} facts):")
+    print(f"  fact check: {scores.fact_check.text()}")
+    print(f"  grounding:  {scores.grounding.text()}")
+    print(f"  each memory's support: {scores.memories.text()}")
+    print(f"  {statistics.median(walls):.2f} s (median of {repeat}), {_load()}")
+    if errors:
+        for line in scores.fact_check.errors + scores.grounding.errors:
+            print(f"    {line}")
+    return all(score.precision >= 0.9 and score.recall >= 0.9 for score in (scores.fact_check, scores.grounding))
+
+
+def truth_part(scratch: Path, judge: str | None) -> bool:
+    town = build_truth_town(scratch / "truth")
+    started = time.perf_counter()
+    folder = evaluate_run(town, backends=scripted_backends(), judge=judge, conditions=["full", "persona_only"],
+                          repeats=1)  # fmt: skip
+    wrong = mismatches(folder)
+    print(f"ground-truth town, scripted interviews, {judge or 'offline'} judge: "
+          f"{'every measure exact' if not wrong else f'{len(wrong)} measures differ'} "
+          f"({time.perf_counter() - started:.1f} s, {_load()})")  # fmt: skip
+    for line in wrong:
+        print(f"  {line}")
+    (folder.parent / "evaluation").rename(folder.parent / "evaluation-scripted")
+    offline = evaluate_run(town, judge=judge, conditions=["full", "persona_only"], repeats=1)
+    differ = mismatches(offline)
+    print(f"ground-truth town, offline interviews: {len(differ)} measures differ from the truth")
+    for line in differ:
+        print(f"  {line}")
+    return not wrong
+
+
+def control_part(scratch: Path) -> bool:
+    town = build_truth_town(scratch / "untold", facts=("exhibition",))
+    folder = evaluate_run(town, backends=scripted_backends(), conditions=["full", "persona_only"], repeats=1)
+    present = json.loads((folder / "measures.json").read_text())["attendance"]
+    print(f"a gathering no fact announces: {present['came']} of {present['invited']} invited came, "
+          f"{present['present']} present (truth: 0 of 0, {len(TRUTH.present)} present)")  # fmt: skip
+    return present["came"] == 0 and present["invited"] == 0 and present["present"] == len(TRUTH.present)
+
+
+def identical_part(scratch: Path) -> bool:
+    run = scratch / "three"
+    assert cli(["simulate", "--scenario", "the_ville_n3", "--until", "2023-02-13T09:00", "--embedder", "hashing",
+                "--out", str(run)]) == 0  # fmt: skip
+    register(Condition("full_again", "the full architecture again"))
+    try:
+        folder = evaluate_run(run, conditions=["full", "full_again", "persona_only"], repeats=2)
+    finally:
+        CONDITIONS.pop("full_again")
+    with (folder / "ratings.csv").open() as handle:
+        mu = {row["condition"]: float(row["mu"]) for row in csv.DictReader(handle)}
+    gap = abs(mu["full"] - mu["full_again"])
+    print(f"identical conditions: mu {mu['full']:.3f} and {mu['full_again']:.3f} (|difference| {gap:.3f}; "
+          f"persona_only {mu['persona_only']:.3f})")  # fmt: skip
+    return gap < 0.1
+
+
+def figures_part(scratch: Path, seeds: list[int], keep: Path | None) -> None:
+    root = keep or scratch / "runs"
+    rows = []
+    for seed in seeds:
+        run = root / f"n25-seed{seed}"
+        if not (run / "checkpoint").is_dir():
+            started = time.perf_counter()
+            assert cli(["simulate", "--scenario", "the_ville_n25", "--embedder", "hashing", "--seed", str(seed),
+                        "--until", "2023-02-15T00:00", "--out", str(run)]) == 0  # fmt: skip
+            print(f"seed {seed}: simulated two days in {time.perf_counter() - started:.0f} s, {_load()}")
+        started = time.perf_counter()
+        folder = evaluate_run(run)
+        print(f"seed {seed}: evaluated in {time.perf_counter() - started:.0f} s, {_load()}")
+        measures = json.loads((folder / "measures.json").read_text())
+        with (folder / "ratings.csv").open() as handle:
+            measures["mu"] = {row["condition"]: float(row["mu"]) for row in csv.DictReader(handle)}
+        rows.append(measures)
+    print()
+    print(figures_table(rows, seeds))
+
+
+def _cell(values: list[float], scale: float = 1.0, digits: int = 2) -> str:
+    mean, low, high = mean_interval(values)
+    if low == high:
+        return f"{scale * mean:.{digits}f}"
+    return f"{scale * mean:.{digits}f} [{scale * low:.{digits}f}, {scale * high:.{digits}f}]"
+
+
+def figures_table(rows: list[dict], seeds: list[int]) -> str:
+    """The README's table: each measure by the paper's definition, the paper's figure, the estimate."""
+    lines = [
+        f"Seeds {', '.join(map(str, seeds))}: mean [95% bootstrap interval over the seeds]; per seed in brackets.",
+        "",
+        "| measure | by the paper's definition | the paper | cheap estimate |",
+        "|---|---|---|---|",
+    ]
+    for fact in rows[0]["awareness"]:
+        values = [100 * row["awareness"][fact] for row in rows]
+        estimate = [100 * row["awareness_estimate"][fact] for row in rows]
+        lines.append(f"| awareness of {fact} (%) | {_cell(values, digits=0)} ({', '.join(f'{v:.0f}' for v in values)}) "
+                     f"| {PAPER_FIGURES.get(fact, '-')} | {_cell(estimate, digits=0)} |")  # fmt: skip
+    mutual = [row["relationship_density"] for row in rows]
+    directed = [row["relationship_density_directed"] for row in rows]
+    estimate = [row["relationship_density_estimate"] for row in rows]
+    lines.append(f"| relationship density, mutual | {_cell(mutual, digits=3)} | {PAPER_FIGURES['density']} | "
+                 f"{_cell(estimate, digits=3)} |")  # fmt: skip
+    lines.append(f"| relationship density, directed | {_cell(directed, digits=3)} | - | - |")
+    came = [row["attendance"]["came"] for row in rows]
+    invited = [row["attendance"]["invited"] for row in rows]
+    present = [row["attendance"]["present"] for row in rows]
+    control = [row["attendance"].get("control_came", 0) for row in rows]
+    control_present = [row["attendance"].get("control_present", 0) for row in rows]
+    pairs = ", ".join(f"{k} of {n}" for k, n in zip(came, invited, strict=True))
+    lines.append(
+        f"| invitees who came | {pairs} | {PAPER_FIGURES['attendance']} | {_cell(present, digits=1)} present |"
+    )
+    lines.append(f"| control window, invitees who came | {_cell(control, digits=1)} | 0 | "
+                 f"{_cell(control_present, digits=1)} present |")  # fmt: skip
+    rate = [100 * row["hallucination_rate"] for row in rows]
+    lines.append(f"| hallucinated claims (% of answers checked) | {_cell(rate, digits=1)} | - | - |")
+    bias = [100 * row["position_bias"]["kept_order"] for row in rows]
+    chance = [100 * row["position_bias"]["chance"] for row in rows]
+    lines.append(
+        f"| judge's rankings in the shown order (%) | {_cell(bias, digits=1)} | - | chance {_cell(chance, digits=1)} |"
+    )
+    for condition, paper in (("full", 29.89), ("no_reflection", 26.88), ("no_reflection_planning", 25.64),
+                             ("persona_only", 21.21)):  # fmt: skip
+        values = [row["mu"][condition] for row in rows if condition in row["mu"]]
+        lines.append(f"| TrueSkill mu, {condition} | {_cell(values)} | {paper} | - |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--parts", default=",".join(PARTS), help=f"comma-separated, of: {', '.join(PARTS)}")
+    parser.add_argument("--judge", default="offline", help="the judge to measure: offline or a litellm model name")
+    parser.add_argument("--api-base", help="base URL of the judge's server")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of the judge part, for a median wall time")
+    parser.add_argument("--errors", action="store_true", help="list every wrong decision of the judge")
+    parser.add_argument("--seeds", default="0,1,2,3", help="seeds of the figures part")
+    parser.add_argument("--runs", help="a folder to keep (and reuse) the figures' run folders in")
+    args = parser.parse_args()
+    parts = [part.strip() for part in args.parts.split(",") if part.strip()]
+    unknown = [part for part in parts if part not in PARTS]
+    if unknown:
+        parser.error(f"--parts: unknown part {unknown[0]!r}; choose from {', '.join(PARTS)}")
+    judge = None if args.judge == "offline" else args.judge
+    passed = True
+    with tempfile.TemporaryDirectory() as folder:
+        scratch = Path(folder)
+        if "judge" in parts:
+            passed &= judge_part(args.judge, args.api_base, args.repeat, args.errors)
+        if "truth" in parts:
+            passed &= truth_part(scratch, judge)
+        if "control" in parts:
+            passed &= control_part(scratch)
+        if "identical" in parts:
+            passed &= identical_part(scratch)
+        if "figures" in parts:
+            seeds = [int(seed) for seed in args.seeds.split(",")]
+            figures_part(scratch, seeds, Path(args.runs) if args.runs else None)
+    print("targets met" if passed else "a target was missed")
+    sys.exit(0 if passed else 1)
+
+
+if __name__ == "__main__":
+    main()

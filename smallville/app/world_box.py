@@ -1,0 +1,78 @@
+"""Rewriting the world from the page (the paper's section 3.2): pick an object, type its new state, set it.
+
+The objects of the selected agent's arena come first in the list (the one a user watches), then the rest of the map;
+typing filters the list. Setting is an intervention (smallville/interventions.py) applied now and kept in the model's
+timeline and event log, run as background work like a whisper; the agents who see the object notice it at their next
+look and may go and see to it. A replay only shows: `run.py fork RUN --at TIME --set ADDRESS STATE` changes its past.
+"""
+
+import solara
+from mesa.visualization.utils import force_update, update_counter
+
+from smallville.app.selection import chosen
+from smallville.app.source import town_of
+from smallville.app.work import Job, work_of
+
+# What the box last did, and what went wrong; one per browser tab.
+world_note = solara.reactive("")
+world_error = solara.reactive("")
+
+
+def objects_near_first(ville, here: str) -> list[str]:
+    """Every object address of the map, those of the arena `here` (world:sector:arena) first, each part sorted."""
+    addresses = sorted(ville.object_addresses())
+    prefix = here + ":" if here else None
+    near = [address for address in addresses if prefix and address.startswith(prefix)]
+    return near + [address for address in addresses if address not in set(near)]
+
+
+def set_object_job(model, address: str, state: str) -> Job:
+    """Put an object in a state now; then the panels redraw."""
+    from smallville.interventions import Intervention  # noqa: PLC0415
+
+    def applied(_) -> None:
+        world_note.set(f"At {model.now:%H:%M:%S} the {address.rsplit(':', 1)[-1]} is {state}.")
+        force_update()
+
+    return Job(
+        "set",
+        f"Setting the {address.rsplit(':', 1)[-1]}…",
+        lambda: model.intervene_now(Intervention(time=model.now, kind="object", target=address, text=state)),
+        done=applied,
+        failed=lambda message: world_error.set(f"Setting the object failed: {message}"),
+    )
+
+
+@solara.component
+def WorldBox(model):
+    """Pick an object of the world and type its new state, e.g. the stove: burning (a live town only)."""
+    update_counter.get()
+    address, set_address = solara.use_state("")
+    state, set_state = solara.use_state("")
+    agent = model.by_name.get(chosen(town_of(model).names()))
+    here = model.ville.arena_address_at(agent.tile) if agent is not None else ""
+    choices = solara.use_memo(lambda: objects_near_first(model.ville, here), [here])
+
+    def apply() -> None:
+        world_error.set("")
+        work_of(model).submit(set_object_job(model, address, state.strip()))
+        set_state("")
+
+    with solara.Column(style=WORLD_STYLE, classes=["world-box"]) as main:
+        solara.v.Autocomplete(
+            label="An object of the world", items=choices, v_model=address, on_v_model=set_address, dense=True,
+            class_="world-object",
+        )  # fmt: skip
+        solara.InputText(
+            "Its new state, e.g. burning", value=state, on_value=set_state, continuous_update=True,
+            classes=["world-state"],
+        )  # fmt: skip
+        solara.Button("Set", on_click=apply, disabled=not (address and state.strip()))
+        if world_note.value:
+            solara.Text(world_note.value, classes=["world-note"])
+        if world_error.value:
+            solara.Error(world_error.value)
+    return main
+
+
+WORLD_STYLE = "padding: 4px 0; font-size: 13px; gap: 2px; border-bottom: 1px solid #ddd;"

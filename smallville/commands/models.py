@@ -1,0 +1,94 @@
+"""`run.py models check`: will this model run a town? One request of every kind, a table of how each went.
+
+`--llm NAME` checks one model (`--api-base` for a server of one's own, `--judge` for the evaluation's kinds too);
+`--matrix A,B,C` checks several, side by side. Exits 1 when a model cannot run a town (a kind fell back, was refused,
+or the server kept failing), so a script can check before it spends a day.
+"""
+
+import argparse
+import statistics
+
+from rich.console import Console
+from rich.table import Table
+
+from smallville.cli import UserError
+
+# Marks of each outcome in the matrix.
+MARKS = {"parsed": "ok", "repaired": "repaired", "fell back": "FELL BACK", "refused": "REFUSED", "failed": "FAILED",
+         "not asked": "-"}  # fmt: skip
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check each model named; print the table (or the matrix) and each model's verdict."""
+    from agents import GatewayConfig, check_model  # noqa: PLC0415 - heavy
+    from smallville.model_check import check_model as check_kinds  # noqa: PLC0415
+    from smallville.model_check import sample_requests  # noqa: PLC0415
+
+    names = [name.strip() for name in (args.matrix or args.llm or "").split(",") if name.strip()]
+    if not names:
+        raise UserError("name a model: --llm openai/gpt-5.4-mini, or several with --matrix A,B,C")
+    configs = []
+    for name in names:
+        try:
+            check_model(name, api_base=args.api_base)
+            configs.append(GatewayConfig(model=name, api_base=args.api_base, timeout_s=args.timeout,
+                                         reasoning_effort=args.reasoning_effort, max_in_flight=1))  # fmt: skip
+        except ValueError as error:
+            raise UserError(f"{'--matrix' if args.matrix else '--llm'}: {error}") from error
+    requests = sample_requests(judge=args.judge)
+    console = Console(highlight=False)
+    if not console.is_terminal:  # a file or a pipe (docs, CI logs): the whole table, not one cut to 80 columns
+        console.width = 150
+    checks = [check_kinds(config, requests=requests) for config in configs]
+    console.print(matrix_table(checks) if len(checks) > 1 else kind_table(checks[0], args.api_base))
+    for check in checks:
+        console.print(check.verdict(), style=None if check.can_run_a_town else "bold red")
+    return 0 if all(check.can_run_a_town for check in checks) else 1
+
+
+def kind_table(check, api_base: str | None = None) -> Table:
+    """One model's kinds: the form sent, the outcome, the latency, the tokens, the cost."""
+    where = f" at {api_base}" if api_base else ""
+    table = Table(title=f"models check: {check.model}{where}")
+    columns = ("kind", "form sent", "result", "latency s", "prompt", "cached", "answer", "reasoning", "cost $", "note")
+    for column in columns:
+        table.add_column(column, justify="left" if column in {"kind", "form sent", "result", "note"} else "right")
+    for kind in check.kinds:
+        table.add_row(
+            kind.kind,
+            kind.form,
+            kind.outcome,
+            f"{kind.latency_s:.2f}",
+            str(kind.prompt_tokens),
+            str(kind.cached_tokens),
+            str(kind.completion_tokens),
+            str(kind.reasoning_tokens),
+            "?" if kind.cost is None else f"{kind.cost:.5f}",
+            kind.note,
+            style=None if kind.answered else "red",
+        )
+    return table
+
+
+def matrix_table(checks: list) -> Table:
+    """Several models side by side: each kind's outcome and form, then latency, tokens and cost per model."""
+    table = Table(title="models check")
+    table.add_column("kind")
+    for check in checks:
+        table.add_column(check.model)
+    kinds = [kind.kind for kind in checks[0].kinds]
+    for index, kind in enumerate(kinds):
+        cells = []
+        for check in checks:
+            done = check.kinds[index]
+            cells.append(f"{MARKS.get(done.outcome, done.outcome)} ({done.form})")
+        table.add_row(kind, *cells)
+    table.add_row("median latency s", *(f"{_median([k.latency_s for k in c.kinds]):.2f}" for c in checks))
+    table.add_row("tokens", *(str(sum(k.prompt_tokens + k.completion_tokens for k in c.kinds)) for c in checks))
+    table.add_row("cost $", *(f"{sum(k.cost or 0.0 for k in c.kinds):.4f}" for c in checks))
+    table.add_row("runs a town", *("yes" if c.can_run_a_town else "NO" for c in checks), style="bold")
+    return table
+
+
+def _median(values: list[float]) -> float:
+    return statistics.median(values) if values else 0.0

@@ -1,0 +1,226 @@
+"""Whether a model can run a town: one request of every kind from a small fixed town, through the real gateway.
+
+The requests are built from the_ville_n3's first two people as the town holds them at its start (their persona, the
+places they know, the memories seeded in them), so each carries the prefix, the schema and the parameters a run
+sends. Each is asked once, in turn, as a run would ask it: with its retries, its one repair and its fallback, and the
+structured-output form the model's provider enforces (a refused form falls back once to the next weaker one). A model
+can run a town when every kind parsed, first time or after the repair; a fallback, a refusal or a dead server says
+it cannot.
+"""
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from agents import Gateway, GatewayConfig, ModelUnavailable
+from agents.language.answers import PlaceOption, PlanBlock
+from agents.language.backends import providers
+from agents.language.requests import (
+    ActionRequest,
+    ConversationLineRequest,
+    ConversationSummaryRequest,
+    DayPlanRequest,
+    DaySummaryRequest,
+    DecomposeRequest,
+    HourlyScheduleRequest,
+    ImportanceRequest,
+    InsightsRequest,
+    InterviewRequest,
+    ObjectReactionRequest,
+    ReactionRequest,
+    ReflectionQuestionsRequest,
+    ScheduleRewriteRequest,
+    ScoredRequest,
+    WakeUpRequest,
+)
+from agents.language.requests.evaluation import FactCheckRequest, GroundRequest, JudgeRequest, RankRequest
+from smallville.model import SmallvilleModel
+
+# The small fixed town the requests come from.
+TOWN = "the_ville_n3"
+# What a request ended as: parsed first time, parsed after the repair, the fallback, or no answer at all.
+PARSED, REPAIRED, FELL_BACK, REFUSED, FAILED, NOT_ASKED = (
+    "parsed", "repaired", "fell back", "refused", "failed", "not asked"
+)  # fmt: skip
+# Kinds only the evaluation asks (interviews are judged, facts checked): checked with --judge.
+JUDGE_KINDS = frozenset({"judge", "rank", "fact_check", "ground"})
+
+
+@dataclass(frozen=True)
+class KindCheck:
+    """How one request kind went."""
+
+    kind: str
+    form: str
+    outcome: str
+    latency_s: float = 0.0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    reasoning_tokens: int = 0
+    cached_tokens: int = 0
+    cost: float | None = 0.0
+    note: str = ""
+
+    @property
+    def answered(self) -> bool:
+        """Parsed, first time or after the repair: what a town needs of every kind."""
+        return self.outcome in {PARSED, REPAIRED}
+
+
+@dataclass
+class ModelCheck:
+    """Every kind's check for one model, and the verdict."""
+
+    model: str
+    kinds: list[KindCheck] = field(default_factory=list)
+
+    @property
+    def can_run_a_town(self) -> bool:
+        """Whether every kind was answered."""
+        return bool(self.kinds) and all(check.answered for check in self.kinds)
+
+    def verdict(self) -> str:
+        """One line: whether the model can run a town, and why not."""
+        answered = sum(check.answered for check in self.kinds)
+        repaired = sum(check.outcome == REPAIRED for check in self.kinds)
+        cost = sum(check.cost or 0.0 for check in self.kinds)
+        priced = "" if all(check.cost is not None for check in self.kinds) else " (some calls unpriced)"
+        if self.can_run_a_town:
+            return (f"{self.model} can run a town: {answered} of {len(self.kinds)} kinds answered ({repaired} after "
+                    f"a repair); the check cost ${cost:.4f}{priced}")  # fmt: skip
+        failing = ", ".join(f"{check.kind} {check.outcome}" for check in self.kinds if not check.answered)
+        return f"{self.model} cannot run a town: {failing}"
+
+
+def sample_requests(judge: bool = False) -> dict:
+    """One request of every kind the agents make (and, with `judge`, every kind the evaluation's judge makes)."""
+    town = SmallvilleModel(scenario_name=TOWN, embedder="hashing", seed_memories=False)
+    try:
+        first, second = town.people[:2]
+        start = town.start
+    finally:
+        town.close()
+    me, other = first.identity, second.identity
+    noon, day = start + timedelta(hours=12), start.date()
+    seeds = first.persona.seeds or (f"{other.name} is a friend of mine",)
+    memories = (*seeds[:3], f"{other.name} is {other.currently}")
+    places = tuple(
+        PlaceOption(sector, arena, tuple(objects))
+        for sector, arenas in first.spatial.choices(me.name, me.living_area).items()
+        for arena, objects in arenas.items()
+    )
+    _, home_sector, home_arena = me.living_area.split(":")[:3]
+    home = next(place for place in places if (place.sector, place.arena) == (home_sector, home_arena))
+    tended = home if home.objects else next(place for place in places if place.objects)
+    plan = (
+        "from 7:00 am to 8:00 am, waking up and getting ready",
+        "from 8:00 am to 12:00 pm, going about the day's work",
+        "from 12:00 pm to 1:00 pm, having lunch",
+        "from 1:00 pm to 6:00 pm, going about the day's work",
+        "from 6:00 pm to 11:00 pm, having dinner and relaxing at home",
+    )
+    lines = ((me.name, f"Hi {other.first_name}, how are you today?"), (other.name, "Busy, but glad to see you!"))
+    react = ReactionRequest(me, noon, "having lunch", other.name, "walking by", memories[-2:])
+    requests = {
+        "importance": ImportanceRequest(me, memories[:2]),
+        "wake_up": WakeUpRequest(me),
+        "day_plan": DayPlanRequest(me, day, 7, ""),
+        "hourly_schedule": HourlyScheduleRequest(me, day, 7, plan),
+        "decompose": DecomposeRequest(me, "going about the day's work", 480, 60, "getting ready", "having lunch"),
+        "action": ActionRequest(me, ("having lunch", "sleeping"), home.sector, home.arena, places),
+        "reaction": react,
+        "object_reaction": ObjectReactionRequest(
+            me,
+            noon,
+            "having lunch",
+            me.living_area,
+            f"{me.living_area.split(':')[0]}:{tended.sector}:{tended.arena}:{tended.objects[-1]}",
+            "on fire",
+            (),
+        ),
+        "conversation_line": ConversationLineRequest(me, other.name, home.arena, noon, memories, lines[:1]),
+        "conversation_summary": ConversationSummaryRequest(me.name, other.name, lines),
+        "schedule_rewrite": ScheduleRewriteRequest(
+            me, 720, f"talking with {other.name}", 10, (PlanBlock("having lunch", 60),)
+        ),
+        "reflection_questions": ReflectionQuestionsRequest(me, memories, 3),
+        "insights": InsightsRequest(
+            me, ((f"What do I know about {other.name}?", (1, 2)),), tuple(enumerate(memories[:2], start=1))
+        ),
+        "day_summary": DaySummaryRequest(me, day, tuple((noon, memory) for memory in memories)),
+        "interview": InterviewRequest(me, noon, "What are you up to these days?", memories),
+        "scored": ScoredRequest(react, me.name, memories[:2]),
+    }
+    if judge:
+        question, context = f"What do you know about {other.name}?", me.describe()
+        answers = (f"{other.name} is {other.currently}", "I have no idea who that is.")
+        requests |= {
+            "judge": JudgeRequest(question, context, *answers),
+            "rank": RankRequest(question, context, answers),
+            "fact_check": FactCheckRequest(question, answers[0], f"{other.name} is {other.currently}", me.name),
+            "ground": GroundRequest(question, answers[0], f"{other.name} is {other.currently}", me.name, memories),
+        }
+    return requests
+
+
+def check_model(config: GatewayConfig, judge: bool = False, requests: dict | None = None) -> ModelCheck:
+    """Ask every kind once, in turn, and say how each went (a dead server stops the check: the rest not asked)."""
+    requests = requests if requests is not None else sample_requests(judge)
+    return asyncio.run(_check(config, requests))
+
+
+async def _check(config: GatewayConfig, requests: dict) -> ModelCheck:
+    gateway = Gateway(config)
+    result = ModelCheck(config.model)
+    agent = "model check"
+    try:
+        dead = ""
+        for kind, request in requests.items():
+            if dead:
+                result.kinds.append(KindCheck(kind, "-", NOT_ASKED, note=dead))
+                continue
+            downgrades = _downgrades(gateway, config.model)
+            started = time.perf_counter()
+            try:
+                await gateway.ask(request, agent)
+            except ModelUnavailable as error:
+                outcome = REFUSED if error.refused else FAILED
+                dead = "" if error.refused else "the server kept failing"
+                result.kinds.append(KindCheck(kind, "-", outcome, time.perf_counter() - started, note=str(error)))
+                continue
+            result.kinds.append(_kind_check(kind, gateway, config, _downgrades(gateway, config.model) - downgrades))
+    finally:
+        await gateway.aclose()
+        gateway.close()
+    return result
+
+
+def _downgrades(gateway: Gateway, model: str) -> int:
+    return getattr(gateway.backend(model), "format_downgrades", 0)
+
+
+def _kind_check(kind: str, gateway: Gateway, config: GatewayConfig, downgraded: int) -> KindCheck:
+    record = gateway.ledger.records[-1]
+    if config.model == "offline":
+        form = "offline"
+    else:
+        form = providers.wire_form(config.model, record.answer_format, config.api_base)
+    outcome = FELL_BACK if record.fallback else REPAIRED if record.repaired else PARSED
+    notes = [f"{downgraded} weaker form after a refusal"] if downgraded else []
+    if record.empty_answers or record.cut_answers:
+        notes.append(f"asked again: {record.empty_answers} empty, {record.cut_answers} cut off")
+    if record.retries:
+        notes.append(f"{record.retries} retries")
+    return KindCheck(
+        kind=kind,
+        form=form,
+        outcome=outcome,
+        latency_s=record.latency_s,
+        prompt_tokens=record.prompt_tokens,
+        completion_tokens=record.completion_tokens,
+        reasoning_tokens=record.reasoning_tokens,
+        cached_tokens=record.cached_tokens,
+        cost=record.cost,
+        note="; ".join(notes),
+    )

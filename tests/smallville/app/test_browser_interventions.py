@@ -1,0 +1,76 @@
+"""The user controls in a real headless browser: an interview as a persona, an object's state set from the page, and
+two runs (a run and its fork) side by side on one time slider."""
+
+from smallville.cli import main
+from tests.smallville.app.test_browser import assert_stayed_home, browser_page, outside, pytestmark, serve, stop
+
+__all__ = ["browser_page", "outside", "pytestmark"]  # the fixtures and marks of the browser tests, shared
+
+REPORTER = "a news reporter from the Ville Gazette"
+STOVE = "the Ville:Hobbs Cafe:cafe:cooking area"
+
+
+def test_an_interview_as_a_persona_and_an_object_set_from_the_page(outside, browser_page):
+    from playwright.sync_api import expect
+
+    from agents.language.loopback_server import LoopbackServer
+
+    page = browser_page
+    with LoopbackServer() as model_server:
+        args = ["--scenario", "the_ville_n3", "--embedder", "hashing", "--llm", "openai/loopback"]
+        process, url = serve(outside, *args, "--api-base", model_server.url, env={"OPENAI_API_KEY": "sk-loopback"})
+        try:
+            page.goto(url)
+            expect(page.locator(".agent-marker")).to_have_count(3, timeout=120_000)
+            expect(page.locator(".agent-card")).to_contain_text("Isabella Rodriguez")
+            page.get_by_label("Interview question").fill("Who is running for mayor?")
+            page.locator(".voice-persona input").fill(REPORTER)
+            page.get_by_role("button", name="Ask").click()
+            expect(page.locator(".voice-answer")).to_contain_text("Isabella Rodriguez: ", timeout=60_000)
+            asked = list(model_server.stats.bodies)
+            prompts = [message["content"] for body in asked for message in body["messages"]]
+            assert any(f'introduces themselves as "{REPORTER}" asks Isabella Rodriguez' in text for text in prompts)
+
+            objects = page.get_by_role("textbox", name="An object of the world")
+            objects.fill("cooking area")
+            page.get_by_role("option", name=STOVE).click()
+            page.locator(".world-state input").fill("burning")
+            page.get_by_role("button", name="Set", exact=True).click()
+            expect(page.locator(".world-note")).to_have_text("At 00:00:00 the cooking area is burning.", timeout=60_000)
+            expect(page.locator(".work-failure")).to_have_count(0)
+        finally:
+            stop(process)
+    assert_stayed_home(page, outside)
+
+
+def test_a_run_and_its_fork_side_by_side_on_one_time_slider(outside, browser_page, tmp_path):
+    from playwright.sync_api import expect
+
+    page = browser_page
+    source, fork = tmp_path / "source", tmp_path / "fork"
+    town = ["--scenario", "the_ville_n3", "--embedder", "hashing", "--seconds-per-step", "60"]
+    assert main(["simulate", *town, "--until", "2023-02-13T10:00", "--keep-checkpoints", "every 1h",
+                 "--out", str(source)]) == 0  # fmt: skip
+    told = "Isabella Rodriguez is throwing a Valentine's Day party at Hobbs Cafe tomorrow evening"
+    argv = ["fork", str(source), "--at", "2023-02-13T08:00", "--out", str(fork), "--whisper", "Klaus Mueller", told]
+    assert main(argv) == 0
+    process, url = serve(outside, str(source), "--beside", str(fork))
+    try:
+        page.goto(url)
+        expect(page.locator(".agent-marker")).to_have_count(3, timeout=120_000)
+        page.get_by_role("tab", name="Side by side").click()
+        both = page.locator(".side-by-side-run")
+        expect(both).to_have_count(2)
+        expect(both.locator(".agent-marker")).to_have_count(6)
+        expect(page.locator(".side-by-side-parted")).to_contain_text("The runs part at 2023-02-13 08:00:00")
+        expect(page.locator(".side-by-side-parted")).to_contain_text(f"Klaus Mueller: {told}")
+        captions = page.locator(".side-by-side-caption")
+        expect(captions).to_have_text(["source at Mon 00:00", "fork at Mon 00:00"])
+        page.get_by_label("Run to (HH:MM)").fill("09:30")
+        page.get_by_role("button", name="Run to", exact=True).click()
+        expect(captions).to_have_text(["source at Mon 09:30", "fork at Mon 09:30"], timeout=30_000)
+        figures = page.locator(".side-by-side-figures").all_inner_texts()
+        assert "party 33%" in figures[0] and "party 67%" in figures[1]  # Klaus knows in the fork only
+    finally:
+        stop(process)
+    assert_stayed_home(page, outside)

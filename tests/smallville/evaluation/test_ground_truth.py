@@ -1,0 +1,40 @@
+"""The validation suite's fast part: on a town whose truth is known by construction, every measure is exact."""
+
+import json
+
+import pytest
+
+from smallville.evaluation import evaluate_run
+from smallville.evaluation.truth import TRUTH, build_truth_town, mismatches, scripted_backends
+
+
+@pytest.fixture(scope="module")
+def truth_town(tmp_path_factory):
+    return build_truth_town(tmp_path_factory.mktemp("truth") / "town")
+
+
+def test_every_measure_equals_the_truth_with_the_offline_judge(truth_town):
+    folder = evaluate_run(truth_town, backends=scripted_backends(), conditions=["full", "persona_only"], repeats=1)
+    assert mismatches(folder) == []
+    measures = json.loads((folder / "measures.json").read_text())
+    assert measures["attendance"]["came"] == len(TRUTH.came) == 1
+    assert measures["attendance"]["control_came"] == 0  # the same hours a day before: diners, nobody for the party
+    shown = [json.loads(line) for line in (folder / "checks.jsonl").read_text().splitlines()]
+    made_up = next(r for r in shown if r["agent"] == "Carmen Ortiz" and r["subject"] == "party")
+    assert made_up["shows"] and not made_up["grounded"] and made_up["shown"]  # listed with what the judge saw
+    assert "Carmen Ortiz,kind" not in (folder / "hallucinations.csv").read_text()
+    edges = (folder / "relationships.csv").read_text().splitlines()
+    assert len(edges) - 1 == len(TRUTH.directed) and "Wolfgang Schulz,Klaus Mueller,no" in edges
+    came = [line for line in (folder / "attendance.csv").read_text().splitlines() if line.endswith(",yes")]
+    assert came == ["gathering,Maria Lopez,yes,0.750,its action or plan names it,yes"]
+    told = next(r for r in shown if r["agent"] == "Klaus Mueller" and r["subject"] == "party")
+    assert told["support"] and all(isinstance(node_id, int) for node_id in told["support"])  # memory ids recorded
+
+
+@pytest.mark.slow
+def test_a_gathering_no_fact_announces_has_no_invitee_who_came(tmp_path):
+    town = build_truth_town(tmp_path / "untold", facts=("exhibition",))
+    folder = evaluate_run(town, backends=scripted_backends(), conditions=["full", "persona_only"], repeats=1)
+    present = json.loads((folder / "measures.json").read_text())["attendance"]
+    assert (present["invited"], present["came"]) == (0, 0)
+    assert present["present"] == len(TRUTH.present)  # the same people were there

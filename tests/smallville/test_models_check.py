@@ -1,0 +1,103 @@
+"""`run.py models check` against the loopback server in every wire format it speaks, and models that cannot run a
+town: the table says how each kind went, and the exit status whether a town would run."""
+
+import pytest
+
+from agents.language.loopback_server import LoopbackServer
+from smallville.cli import main
+from smallville.model_check import sample_requests
+
+# (model, which of the server's base URLs it takes, the form its table shows)
+FORMATS = [
+    ("openai/loopback", "url", "json_schema"),
+    ("hosted_vllm/loopback", "url", "json_schema"),
+    ("ollama_chat/loopback", "root", "format"),
+    ("anthropic/claude-haiku-4-5", "root", "output_format"),
+    ("gemini/gemini-3.5-flash", "gemini", "response_json_schema"),
+]
+TOWN_KINDS = sorted(sample_requests())
+
+
+def test_the_check_asks_every_kind_the_agents_and_the_judge_ask():
+    from agents.language.requests import ALL_REQUESTS
+
+    asked = {request.kind for request in sample_requests(judge=True).values()} | {"scored"}
+    assert {cls.kind for cls in ALL_REQUESTS} <= asked
+
+
+@pytest.fixture
+def keys(monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-loopback")
+    monkeypatch.setenv("GEMINI_API_KEY", "test-loopback")
+
+
+def check(capsys, *words):
+    code = main(["models", "check", *words])
+    return code, capsys.readouterr().out
+
+
+def rows(out: str) -> dict[str, list[str]]:
+    """The table's rows by kind: their cells."""
+    found = {}
+    for line in out.splitlines():
+        cells = [cell.strip() for cell in line.strip("│┃ ").split("│")]
+        if cells and cells[0] in {*TOWN_KINDS, "judge", "rank", "fact_check", "ground"}:
+            found[cells[0]] = cells
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("model", "base", "form"), FORMATS, ids=[model.split("/")[0] for model, _, _ in FORMATS])
+def test_every_kind_is_answered_in_every_wire_format(capsys, keys, model, base, form):
+    with LoopbackServer() as server:
+        code, out = check(capsys, "--llm", model, "--api-base", getattr(server, base), "--judge")
+        asked = server.stats.requests
+    table = rows(out)
+    assert code == 0, out
+    assert sorted(table) == sorted([*TOWN_KINDS, "judge", "rank", "fact_check", "ground"])
+    for kind, cells in table.items():
+        assert cells[1] == form and cells[2] == "parsed", (kind, cells)
+    assert asked == len(table)  # one call a kind: nothing repaired, nothing retried
+    assert f"{model} can run a town: {len(table)} of {len(table)} kinds answered (0 after a repair)" in out
+
+
+def test_a_llama_cpp_server_refusing_json_schema_gets_json_object_after_one_refusal(capsys):
+    with LoopbackServer(refuse_json_schema=True) as server:
+        code, out = check(capsys, "--llm", "openai/smollm2", "--api-base", server.url)
+        statuses = dict(server.stats.statuses)
+    table = rows(out)
+    assert code == 0 and statuses == {500: 1, 200: len(TOWN_KINDS)}
+    assert {cells[1] for cells in table.values()} == {"json_object+schema"}
+    assert "1 weaker form after a refusal" in table[next(iter(sample_requests()))][-1]
+
+
+def test_a_model_whose_answers_never_parse_cannot_run_a_town(capsys):
+    with LoopbackServer(faults=["malformed"] * 100) as server:
+        code, out = check(capsys, "--llm", "hosted_vllm/babbler", "--api-base", server.url)
+    table = rows(out)
+    assert code == 1
+    assert {cells[2] for cells in table.values()} == {"fell back"}
+    assert "hosted_vllm/babbler cannot run a town: importance fell back, wake_up fell back" in " ".join(out.split())
+
+
+def test_a_refusing_model_is_named_per_kind_and_a_dead_server_stops_the_check(capsys):
+    with LoopbackServer(refuse_params=("seed",)) as server:
+        code, out = check(capsys, "--llm", "hosted_vllm/picky", "--api-base", server.url)
+    assert code == 1 and {cells[2] for cells in rows(out).values()} == {"refused"}
+    code, out = check(capsys, "--llm", "hosted_vllm/gone", "--api-base", "http://127.0.0.1:9/v1", "--timeout", "2")
+    outcomes = [cells[2] for cells in rows(out).values()]
+    assert code == 1 and outcomes[0] == "failed" and set(outcomes[1:]) == {"not asked"}
+
+
+def test_a_matrix_shows_models_side_by_side_and_fails_if_one_cannot(capsys):
+    with LoopbackServer() as good, LoopbackServer(faults=["malformed"] * 100) as bad:
+        code, out = check(capsys, "--matrix", "offline,hosted_vllm/loopback", "--api-base", good.url)
+        assert code == 0 and "offline" in out and "hosted_vllm/loopback" in out
+        assert all(cells[1:] == ["ok (offline)", "ok (json_schema)"] for cells in rows(out).values())
+        code, out = check(capsys, "--matrix", "offline,hosted_vllm/babbler", "--api-base", bad.url)
+    assert code == 1 and "hosted_vllm/babbler cannot run a town" in " ".join(out.split())
+
+
+def test_a_wrong_name_is_one_line(capsys):
+    assert main(["models", "check", "--llm", "gpt-5"]) == 1
+    assert "error: --llm: model 'gpt-5': use 'offline' or a litellm name" in capsys.readouterr().err

@@ -1,0 +1,90 @@
+"""Offline talk a reader can follow, over a real offline day: every line is the speaker's own, in whole sentences.
+
+A line passes on what its speaker retrieved for the listener (a whole piece of one of the memories the request
+showed, in the speaker's own voice), never cut mid-sentence, and no one says another agent's first-person sentence
+as if it were theirs.
+"""
+
+import json
+import re
+from collections import defaultdict
+from datetime import datetime
+from functools import cache
+
+import pytest
+
+from agents.language.offline import offline_answer
+from agents.language.offline.news import GREETING, news_in, sentences
+from agents.language.offline.talk import GOODBYE
+from agents.language.offline.voice import in_first_person, own_voice
+from smallville.model import SmallvilleModel
+
+pytestmark = pytest.mark.slow  # a day of three agents
+
+
+@cache
+def day() -> tuple[SmallvilleModel, list]:
+    """The_ville_n3's first day offline, and every conversation line asked with its answer."""
+    model = SmallvilleModel(scenario_name="the_ville_n3", embedder="hashing")
+    asked = []
+    ask = model.gateway.ask
+
+    async def keep(request, agent):
+        answer = await ask(request, agent)
+        if request.kind == "conversation_line":
+            asked.append(getattr(request, "inner", request))
+        return answer
+
+    model.gateway.ask = keep
+    model.run_until(datetime(2023, 2, 14, 0, 0))
+    model.close()
+    return model, asked
+
+
+def _body(line: str) -> str:
+    return GREETING.sub("", line).strip()
+
+
+def test_the_day_has_talk():
+    model, asked = day()
+    assert len(asked) >= 6 and sum(e["kind"] == "talk" for e in model.event_log) >= 2
+
+
+def test_every_line_is_a_whole_piece_of_what_the_speaker_retrieved_in_its_own_voice():
+    _, asked = day()
+    for request in asked:
+        line = json.loads(offline_answer(request, seed=0))["line"]
+        body = _body(line).rstrip(".")
+        if line == GOODBYE or body in ("How are you doing?", ""):
+            continue
+        pieces = {own_voice(piece, request.speaker.name).rstrip(".") for m in request.memories for piece in news_in(m)}
+        assert body in pieces, f"{request.speaker.name} said {line!r}, which is none of its memories' pieces"
+
+
+def test_no_memory_piece_is_cut_mid_sentence():
+    _, asked = day()
+    for memory in {memory for request in asked for memory in request.memories}:
+        for piece in news_in(memory):
+            at = memory.find(piece)
+            assert at >= 0, (piece, memory)
+            after = memory[at + len(piece) : at + len(piece) + 1]
+            assert after in ("", ";", ".", "!", "?", " "), f"{piece!r} is cut out of {memory!r}"
+            if after == " ":
+                assert re.match(r"[.!?]\s", memory[at + len(piece) - 1 : at + len(piece) + 1]), (piece, memory)
+
+
+def test_no_line_repeats_another_agents_first_person_sentence():
+    model, _ = day()
+    said_by = defaultdict(set)
+    for event in model.event_log:
+        if event["kind"] == "line":
+            for sentence in sentences(_body(event["text"])):
+                if in_first_person(sentence) and sentence not in (GOODBYE, "How are you doing?"):
+                    said_by[sentence.rstrip(".!")].add(event["agent"])
+    shared = {sentence: names for sentence, names in said_by.items() if len(names) > 1}
+    assert not shared, shared
+    own = {agent.name: {seed.rstrip(".") for seed in agent.persona.seeds} for agent in model.people}
+    for sentence, names in said_by.items():
+        (speaker,) = names
+        others = [name for name, seeds in own.items() if name != speaker and sentence in seeds]
+        assert not others, f"{speaker} said {others}'s own words: {sentence!r}"
