@@ -67,7 +67,7 @@ def check_value(name: str, value: Any) -> Any:
         try:
             return [entry.model_dump(mode="json") for entry in parse_interventions(value, name)]
         except InterventionError as error:
-            raise SettingError(name, str(error)) from None
+            raise SettingError(name, str(error).removeprefix(f"{name}: ")) from None
     try:
         return item.parse(value_text(value))
     except (argparse.ArgumentTypeError, ValueError) as error:

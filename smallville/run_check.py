@@ -363,3 +363,31 @@ def _count_rows(path: Path) -> int:
     rows = list(csv.reader(text.splitlines()))
     complete = len(rows) - (0 if text.endswith("\n") or not rows else 1)
     return max(0, complete - 1)
+
+
+# Metric columns that are shares of the town (0 to 1); every other one but `time` is a count or a sum (0 or more).
+SHARE_COLUMNS = ("density",)
+
+
+def check_model_metrics(frame, path: Path) -> None:
+    """The model metrics as a report plots them: every time a time, every figure a number in its range.
+
+    A row damaged by hand or by a disk error was plotted as it was (a spike, a gap, a line drawn to zero); it is
+    named instead: its row, its column, its value.
+
+    Raises:
+        RunFolderError: Naming the file, the row (as a spreadsheet counts it, the header being row 1) and the column.
+    """
+    import pandas as pd  # noqa: PLC0415 - loaded with the report's plots
+
+    fix = "restore the file from a copy (a resume rewrites only what came after its checkpoint)"
+    times = pd.to_datetime(frame["time"], errors="coerce", format="ISO8601")
+    for index in frame.index[times.isna()][:1]:
+        raise RunFolderError(f"{path}: row {index + 2}: time {frame['time'][index]!r} is not a time; {fix}")
+    for column in frame.columns.drop("time"):
+        values = pd.to_numeric(frame[column], errors="coerce")
+        share = column in SHARE_COLUMNS or column.startswith("aware_")
+        bad = values.isna() | (values < 0) | ((values > 1) if share else False)
+        for index in frame.index[bad][:1]:
+            span = "a share from 0 to 1" if share else "a number, 0 or more"
+            raise RunFolderError(f"{path}: row {index + 2}: {column} is {frame[column][index]!r}, not {span}; {fix}")

@@ -78,8 +78,8 @@ class Budget(BaseModel):
     """The batch-wide budget: model calls and dollars across all cells (checked as --max-calls and --max-cost are)."""
 
     model_config = ConfigDict(extra="forbid")
-    calls: int | None = Field(default=None, ge=1)
-    cost: float | None = Field(default=None, gt=0)
+    calls: int | None = None
+    cost: float | None = None
 
     @field_validator("calls")
     @classmethod
@@ -256,7 +256,8 @@ def _check_parameters(values: dict[str, Any], where: str, source: str) -> None:
         try:
             check_value(name, value)
         except SettingError as error:
-            raise GridError(f"{source}: {key} = {value!r}: {error}; fix that value") from None
+            shown = f" = {value!r}" if not isinstance(value, list | dict) else ""  # (a table's words name its part)
+            raise GridError(f"{source}: {key}{shown}: {error}; fix that value") from None
 
 
 def check_cells(grid: Grid, cells: list["CellSpec"], source: str) -> None:

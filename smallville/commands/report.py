@@ -17,6 +17,7 @@ from smallville.run_check import (
     RunFolderError,
     Snapshot,
     check_databases,
+    check_model_metrics,
     checkpoint_calls,
     read_config,
     read_snapshot,
@@ -66,6 +67,11 @@ def write_report(folder: RunFolder, snapshot: Snapshot) -> list[Path]:
     rows = snapshot.state["model_rows"]
     if not folder.model_metrics.is_file() or rows == 0:
         raise UserError(f"{folder.model_metrics}: no rows yet; wait for the run's first checkpoint")
+    frame = pd.read_csv(folder.model_metrics, nrows=rows, dtype=str, keep_default_na=False)
+    try:
+        check_model_metrics(frame, folder.model_metrics)
+    except RunFolderError as error:
+        raise UserError(str(error)) from None
     frame = pd.read_csv(folder.model_metrics, parse_dates=["time"], nrows=rows)
     folder.report.mkdir(exist_ok=True)
     written = []

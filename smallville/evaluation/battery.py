@@ -117,7 +117,9 @@ def load_battery(path: str | Path | None = None) -> Battery:
     except ValidationError as error:
         first = error.errors()[0]
         field = ".".join(str(part) for part in first["loc"]) or "(top level)"
-        raise BatteryError(f"{path}: field {field!r}: {first['msg']}; fix that field") from error
+        raise BatteryError(
+            f"{path}: field {field!r}: {first['msg'].removeprefix('Value error, ')}; fix that field"
+        ) from error
     _check_battery(battery, path)
     return battery
 
@@ -169,15 +171,14 @@ def _text_problem(text: str) -> str:
     return ""
 
 
-def check_fact_questions(battery: Battery, facts: list[str], scenario: str) -> None:
-    """The battery's questions for particular facts against the facts the run's scenario tracks.
+def check_fact_questions(battery: Battery, facts: list[str], scenario: str) -> list[str]:
+    """Notes on the battery's questions for particular facts that the run's scenario does not track.
 
-    Raises:
-        BatteryError: For a question about a fact the scenario does not track (it would never be asked).
+    A battery serves several towns (the paper's asks about the party and the candidacy), so such a question is not an
+    error; but it is never asked in this town, and that is said rather than passed over in silence.
     """
-    unknown = sorted(set(battery.measures.fact_questions) - set(facts))
-    if unknown:
-        raise BatteryError(
-            f"battery {battery.name}: field 'measures.fact_questions.{unknown[0]}': scenario {scenario} tracks no "
-            f"fact {unknown[0]!r}; use one of: {', '.join(facts) or '(none)'}"
-        )
+    return [
+        f"battery {battery.name}: measures.fact_questions.{fact}: scenario {scenario} tracks no fact {fact!r}, so this "
+        f"question is not asked here (it tracks: {', '.join(facts) or 'none'})"
+        for fact in sorted(set(battery.measures.fact_questions) - set(facts))
+    ]

@@ -63,7 +63,8 @@ def evaluate_run(
     questions = load_battery(battery)
     model = load_model(run, llm=llm, judge=judge, api_base=api_base, budget=budget, backends=backends)
     try:
-        check_fact_questions(questions, [fact.id for fact in model.setting.facts], model.setting.name)
+        for note in check_fact_questions(questions, [fact.id for fact in model.setting.facts], model.setting.name):
+            logger.warning("%s", note)
         at = _check_time(model, at)
         log = read_event_log(run)
         if at < model.now:
