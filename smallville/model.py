@@ -112,9 +112,13 @@ class SmallvilleModel(mesa.Model):
 
     def _timeline(self, given: list | None) -> Timeline:
         """The scenario's interventions and those given (a file's, a batch grid's), checked against the town."""
-        items = [*self.setting.interventions, *parse_interventions(list(given or []), "interventions")]
-        check_interventions(items, self.setting.agent_names, self.ville, "interventions", start=self.start)
-        return Timeline(items)
+        given_items = parse_interventions(list(given or []), "interventions")
+        for items, where in (
+            (self.setting.interventions, f"scenario {self.setting.name}"),
+            (given_items, "interventions"),
+        ):
+            check_interventions(items, self.setting.agent_names, self.ville, where, start=self.start)
+        return Timeline([*self.setting.interventions, *given_items])
 
     @property
     def now(self) -> datetime:

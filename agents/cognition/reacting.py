@@ -104,8 +104,11 @@ def minutes_since(then: datetime, now: datetime) -> int:
 
 
 def shared_place(me: AgentStatus, other: AgentStatus) -> str:
-    """The place or object both are headed for, if the same ("" if not): the original's gate for waiting."""
-    return me.address if me.address and me.address == other.address and me.address.count(":") >= 2 else ""
+    """The object both are headed for, if the same ("" if not): the original's gate for waiting.
+
+    Waiting is for a bathroom or a counter, never merely for being in the same room.
+    """
+    return me.address if me.address and me.address == other.address and me.address.count(":") == 3 else ""
 
 
 async def react(

@@ -52,7 +52,7 @@ def _answer(prompt: str) -> str:  # noqa: PLR0911, PLR0912 - one branch a task
         return json.dumps({"actions": [{"action": "doing the task", "minutes": 15}] * max(1, total // 15)})
     if "where each action" in task:
         sector, arena, game_object = (_places(prompt) or [("", "", "")])[0]
-        count = int(re.search(r"these (\d+) actions", prompt).group(1))
+        count = int(re.search(r"the actions below \((\d+)\)", prompt).group(1))
         choice = {"sector": sector, "arena": arena, "game_object": game_object, "emoji": "🙂", "predicate": "use",
                   "target": game_object, "object_state": "in use", "importance": 3}  # fmt: skip
         return json.dumps({"actions": [choice] * count})

@@ -132,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
         **os.environ,
         "SMALLVILLE_SERVE": json.dumps(settings),
         "SOLARA_TELEMETRY_MIXPANEL_ENABLE": "False",
+        "SOLARA_THEME_SHOW_BANNER": "False",  # Solara's "This website runs on Solara" lay over the inspector
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     }
     print(f"serving the Ville on http://{args.host}:{args.port} (Ctrl-C stops)", file=sys.stderr)
