@@ -142,4 +142,5 @@ def test_resuming_with_another_embedder_is_refused(tmp_path):
     (out / "config.json").write_text(json.dumps(config))
     (out / "memory.sqlite-wal").unlink(missing_ok=True)
     result = run("resume", str(out), check=False)
-    assert result.returncode == 1 and "embedded with hashing" in result.stderr
+    # The hand edit is named before the memory store is opened (its vectors were embedded with hashing).
+    assert result.returncode == 1 and "embedder was edited" in result.stderr and "'hashing'" in result.stderr
