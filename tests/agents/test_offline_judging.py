@@ -122,3 +122,14 @@ def test_asked_about_someone_only_seen_the_interview_says_so():
     met = InterviewRequest(ISABELLA, now, "Do you know Klaus Mueller?",
                            ("conversation with Klaus Mueller: we talked about his research",))  # fmt: skip
     assert met.parse(offline_answer(met, seed=0)).startswith("Yes, I know Klaus. I talked with Klaus Mueller")
+
+
+def test_the_speaker_says_its_own_part_in_the_first_person():
+    claim = "Jennifer Moore was at Hobbs Cafe on February 14, 5:00 pm to 7:00 pm for the Valentine's Day party"
+    question = "Why were you at Hobbs Cafe on February 14, 5:00 pm to 7:00 pm?"
+    quoting = ("Let me think. Isabella is planning a Valentine's Day party at Hobbs Cafe on February 14th from 5pm. "
+               "I talked with Sam Moore: Sam Moore and Jennifer Moore talked.")  # fmt: skip
+    saying = "I went to Hobbs Cafe for the Valentine's Day party on February 14 at 5 pm."
+    for answer, shows in ((quoting, False), (saying, True)):
+        request = FactCheckRequest(question, answer, claim, "Jennifer Moore")
+        assert request.parse(offline_answer(request, seed=0)) is shows

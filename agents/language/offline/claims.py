@@ -258,8 +258,13 @@ def _contradicts(fact: Fact, clause: str, exempt: frozenset[str]) -> bool:
     return False
 
 
-def states(fact_statement: str, text: str, *, speaker: str = "", question: str = "") -> bool:
-    """Whether a text (an answer, or a memory) states the fact, by the rules of the module docstring."""
+def states(fact_statement: str, text: str, *, speaker: str = "", question: str = "", spoken: bool = False) -> bool:
+    """Whether a text (an answer, or a memory) states the fact, by the rules of the module docstring.
+
+    A `spoken` text is the speaker's own answer: a fact about the speaker must then be said in the first person
+    (its name in the third person is a memory it quotes: "Sam Moore and Jennifer Moore talked" is not Jennifer
+    saying where she was); a memory may name its holder.
+    """
     fact = read_fact(fact_statement)
     if fact.known is not None:
         return _says_who(fact.known, text, speaker, question)
@@ -275,7 +280,7 @@ def states(fact_statement: str, text: str, *, speaker: str = "", question: str =
     parts = fact.core + fact.details
     carrying = [clause for clause in asserted if any(same_word(p, w) for p in parts for w in content_stems(clause))]
     for person in fact.people:  # by name in any clause; as "I" only in one that says something of the fact
-        named = any(_refers_to(person, clause, "") for clause in asserted)
+        named = not (spoken and person == speaker) and any(_refers_to(person, clause, "") for clause in asserted)
         if not named and not any(_refers_to(person, clause, speaker) for clause in carrying):
             return False
     if fact.subject_words and not any(same_word(word, mine) for word in said for mine in fact.subject_words):
