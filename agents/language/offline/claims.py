@@ -85,6 +85,12 @@ _IDENTIFIES = re.compile(
     r"\b(?:introduced|friends?|neighbou?rs?|classmates?|housemates?|colleagues?)\b",
     re.IGNORECASE,
 )
+# Kin and housemates named beside their relation: "his wife, Mei Lin", "and son, Eddy Lin", "Mei Lin, her son".
+_KIN = (
+    r"(?:my|his|her|their|our|and)\s+(?:\w+\s+){0,2}?(?:wife|husband|spouse|partner|son|daughter|child|mother|father|"
+    r"mom|dad|parent|brother|sister|cousin|aunt|uncle|grandson|granddaughter|grandmother|grandfather|roommate|"
+    r"housemate|boss)(?:\s+of\s+\d+\s+\w+)?"
+)
 # Stems shorter than this must match whole; longer words match on a shared prefix this long.
 PREFIX = 5
 # Share of the fact's core words an asserting text must hold.
@@ -303,6 +309,9 @@ def _says_who(known: str, text: str, speaker: str, question: str) -> bool:
     text names nobody before).
     """
     if re.search(rf"\bconversation with {re.escape(known)}\b", text):
+        return True
+    name = re.escape(known)
+    if re.search(rf"\b{_KIN},?\s+{name}\b|\b{name},\s+{_KIN}\b", text, re.IGNORECASE):
         return True
     last_named: list[str] = [known] if question and _refers_to(known, question, "") else []
     for sentence in _SENTENCE.split(text.strip()):
