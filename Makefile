@@ -49,7 +49,7 @@ bench: $(VENV)/.synced
 
 # For pip users: a hashed requirements file exported from the lock (pip install --require-hashes --no-deps -r ...).
 requirements: $(UV)
-	$(UV) export --format requirements-txt --no-dev --no-emit-project > requirements.lock.txt
+	$(UV) export --format requirements-txt --no-default-groups --no-emit-project > requirements.lock.txt
 
 clean:
 	rm -rf $(VENV) $(UV_TOOL) $(EMBEDDINGS) $(EMBEDDINGS)-wal $(EMBEDDINGS)-shm

@@ -32,7 +32,7 @@ from smallville.evaluation import Condition, evaluate_run, register
 from smallville.evaluation.conditions import CONDITIONS
 from smallville.evaluation.labelled import judge_labelled_set, load_labelled
 from smallville.evaluation.report import PAPER_FIGURES
-from smallville.evaluation.statistics import mean_interval
+from smallville.evaluation.statistics import difference, mean_interval, seeds_needed
 from smallville.evaluation.truth import TRUTH, build_truth_town, mismatches, scripted_backends
 
 PARTS = ("judge", "truth", "control", "identical", "figures")
@@ -135,47 +135,58 @@ def _cell(values: list[float], scale: float = 1.0, digits: int = 2) -> str:
     return f"{scale * mean:.{digits}f} [{scale * low:.{digits}f}, {scale * high:.{digits}f}]"
 
 
+def _seeds(values: list[float], width: float) -> str:
+    needed = seeds_needed(values, width)
+    return "-" if needed is None else str(needed)
+
+
 def figures_table(rows: list[dict], seeds: list[int]) -> str:
-    """The README's table: each measure by the paper's definition, the paper's figure, the estimate."""
+    """The README's table: each measure by the paper's definition, the paper's figure, the estimate, seeds needed."""
     lines = [
-        f"Seeds {', '.join(map(str, seeds))}: mean [95% bootstrap interval over the seeds]; per seed in brackets.",
+        f"Seeds {', '.join(map(str, seeds))}: mean [95% bootstrap interval over the seeds]; per seed in brackets; the "
+        "last column: seeds for a 95% interval 10 points (a share), 0.1 (a density) or 1 (mu) wide.",
         "",
-        "| measure | by the paper's definition | the paper | cheap estimate |",
-        "|---|---|---|---|",
+        "| measure | by the paper's definition | the paper | cheap estimate | seeds needed |",
+        "|---|---|---|---|---|",
     ]
+
+    def add(measure: str, values: list[float], paper: str, estimate: str, width: float | None, digits: int) -> None:
+        shown = _cell(values, digits=digits)
+        if len(values) > 1 and digits == 0:
+            shown += f" ({', '.join(f'{value:.0f}' for value in values)})"
+        needed = _seeds(values, width) if width else "-"
+        lines.append(f"| {measure} | {shown} | {paper} | {estimate} | {needed} |")
+
     for fact in rows[0]["awareness"]:
+        estimate = _cell([100 * row["awareness_estimate"][fact] for row in rows], digits=0)
         values = [100 * row["awareness"][fact] for row in rows]
-        estimate = [100 * row["awareness_estimate"][fact] for row in rows]
-        lines.append(f"| awareness of {fact} (%) | {_cell(values, digits=0)} ({', '.join(f'{v:.0f}' for v in values)}) "
-                     f"| {PAPER_FIGURES.get(fact, '-')} | {_cell(estimate, digits=0)} |")  # fmt: skip
-    mutual = [row["relationship_density"] for row in rows]
-    directed = [row["relationship_density_directed"] for row in rows]
-    estimate = [row["relationship_density_estimate"] for row in rows]
-    lines.append(f"| relationship density, mutual | {_cell(mutual, digits=3)} | {PAPER_FIGURES['density']} | "
-                 f"{_cell(estimate, digits=3)} |")  # fmt: skip
-    lines.append(f"| relationship density, directed | {_cell(directed, digits=3)} | - | - |")
-    came = [row["attendance"]["came"] for row in rows]
-    invited = [row["attendance"]["invited"] for row in rows]
-    present = [row["attendance"]["present"] for row in rows]
-    control = [row["attendance"].get("control_came", 0) for row in rows]
-    control_present = [row["attendance"].get("control_present", 0) for row in rows]
-    pairs = ", ".join(f"{k} of {n}" for k, n in zip(came, invited, strict=True))
-    lines.append(
-        f"| invitees who came | {pairs} | {PAPER_FIGURES['attendance']} | {_cell(present, digits=1)} present |"
-    )
-    lines.append(f"| control window, invitees who came | {_cell(control, digits=1)} | 0 | "
-                 f"{_cell(control_present, digits=1)} present |")  # fmt: skip
-    rate = [100 * row["hallucination_rate"] for row in rows]
-    lines.append(f"| hallucinated claims (% of answers checked) | {_cell(rate, digits=1)} | - | - |")
-    bias = [100 * row["position_bias"]["kept_order"] for row in rows]
-    chance = [100 * row["position_bias"]["chance"] for row in rows]
-    lines.append(
-        f"| judge's rankings in the shown order (%) | {_cell(bias, digits=1)} | - | chance {_cell(chance, digits=1)} |"
-    )
+        add(f"awareness of {fact} (%)", values, PAPER_FIGURES.get(fact, "-"), estimate, 10, 0)
+    estimate = _cell([row["relationship_density_estimate"] for row in rows], digits=3)
+    add("relationship density, mutual", [row["relationship_density"] for row in rows], PAPER_FIGURES["density"],
+        estimate, 0.1, 3)  # fmt: skip
+    add("relationship density, directed", [row["relationship_density_directed"] for row in rows], "-", "-", 0.1, 3)
+    attendance = [row["attendance"] for row in rows]
+    pairs = ", ".join(f"{a['came']} of {a['invited']}" for a in attendance)
+    present = _cell([a["present"] for a in attendance], digits=1)
+    lines.append(f"| invitees who came | {pairs} | {PAPER_FIGURES['attendance']} | {present} present | - |")
+    control_present = _cell([a.get("control_present", 0) for a in attendance], digits=1)
+    add("control window, invitees who came", [a.get("control_came", 0) for a in attendance], "0",
+        f"{control_present} present", None, 1)  # fmt: skip
+    add("hallucinated claims (% of answers checked)", [100 * row["hallucination_rate"] for row in rows], "-", "-",
+        10, 1)  # fmt: skip
+    chance = _cell([100 * row["position_bias"]["chance"] for row in rows], digits=1)
+    add("judge's rankings in the shown order (%)", [100 * row["position_bias"]["kept_order"] for row in rows], "-",
+        f"chance {chance}", 10, 1)  # fmt: skip
     for condition, paper in (("full", 29.89), ("no_reflection", 26.88), ("no_reflection_planning", 25.64),
                              ("persona_only", 21.21)):  # fmt: skip
-        values = [row["mu"][condition] for row in rows if condition in row["mu"]]
-        lines.append(f"| TrueSkill mu, {condition} | {_cell(values)} | {paper} | - |")
+        add(f"TrueSkill mu, {condition}", [row["mu"][condition] for row in rows if condition in row["mu"]],
+            str(paper), "-", 1, 2)  # fmt: skip
+    full = [row["mu"]["full"] for row in rows]
+    for condition, paper in (("no_reflection", 3.01), ("no_reflection_planning", 4.25), ("persona_only", 8.68)):
+        found = difference([row["mu"][condition] for row in rows], full, paired=True)
+        p = "-" if found.p != found.p else f"{found.p:.3g}"
+        lines.append(f"| mu full - {condition} | {found.mean:.2f} [{found.low:.2f}, {found.high:.2f}], "
+                     f"{found.test} p = {p} | {paper:.2f} | - | - |")  # fmt: skip
     return "\n".join(lines)
 
 

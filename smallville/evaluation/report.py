@@ -57,11 +57,15 @@ def _ratings(folder: Path, results: Results) -> Path:
 
 def _statistics(folder: Path, results: Results) -> Path:
     h, p = results.kruskal
-    rows = [["kruskal_wallis", "all", "", f"{h:.4f}", f"{p:.6g}", ""]]
+    rows = [["kruskal_wallis", "all", "", f"{h:.4f}", f"{p:.6g}", "", "", "", ""]]
     bias = results.bias
-    rows.append(["position_bias", "kept_order", "chance", f"{bias.kept_order:.4f}", f"{bias.chance:.6g}", ""])
-    rows += [["dunn", c.first, c.second, f"{c.z:.4f}", f"{c.p:.6g}", f"{c.p_holm:.6g}"] for c in results.comparisons]
-    return _write_csv(folder / "statistics.csv", ["test", "first", "second", "statistic", "p", "p_holm"], rows)
+    rows.append(
+        ["position_bias", "kept_order", "chance", f"{bias.kept_order:.4f}", f"{bias.chance:.6g}", "", "", "", ""]
+    )
+    rows += [["dunn", c.first, c.second, f"{c.z:.4f}", f"{c.p:.6g}", f"{c.p_holm:.6g}", f"{c.difference:.4f}",
+              f"{c.low:.4f}", f"{c.high:.4f}"] for c in results.comparisons]  # fmt: skip
+    header = ["test", "first", "second", "statistic", "p", "p_holm", "place_difference", "ci_low", "ci_high"]
+    return _write_csv(folder / "statistics.csv", header, rows)
 
 
 def _measures(folder: Path, results: Results) -> Path:
@@ -141,6 +145,14 @@ def _plots(folder: Path, results: Results) -> list[Path]:
     return [ratings_png, awareness_png]
 
 
+def _place_difference(comparison) -> str:
+    """How far apart two conditions rank ("B ranked 0.31 [0.22, 0.40] places lower on average, "), if paired."""
+    if comparison.difference != comparison.difference:  # NaN: not paired
+        return ""
+    interval = interval_text(comparison.difference, (comparison.low, comparison.high))
+    return f"{comparison.second} ranked {interval} places lower on average, "
+
+
 def _summary(folder: Path, results: Results, *, offline: bool, header: str, ledger: dict) -> Path:
     lines = [f"# Evaluation of {header}", ""]
     if offline:
@@ -155,9 +167,8 @@ def _summary(folder: Path, results: Results, *, offline: bool, header: str, ledg
     lines += [f"| (the paper's human crowdworkers) | | | | {PAPER_HUMAN_MU:.2f} |", ""]
     h, p = results.kruskal
     lines += [f"Kruskal-Wallis over ranks: H = {h:.2f}, p = {p:.3g}.", "", "Dunn's pairwise tests (Holm):", ""]
-    lines += [
-        f"- {c.first} vs {c.second}: z = {c.z:.2f}, p = {c.p:.3g}, Holm p = {c.p_holm:.3g}" for c in results.comparisons
-    ]
+    lines += [f"- {c.first} vs {c.second}: {_place_difference(c)}z = {c.z:.2f}, p = {c.p:.3g}, Holm p = {c.p_holm:.3g}"
+              for c in results.comparisons]  # fmt: skip
     lines += ["", f"Judge {results.bias.text()}."]
     lines += ["", "## End-to-end measures by interview (section 7)", "", DEFINITIONS, ""]
     lines += ["| measure | by the paper's definition [95% interval over agents] | the paper | estimate |"]

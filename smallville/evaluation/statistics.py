@@ -14,13 +14,20 @@ from scipy import stats
 
 @dataclass(frozen=True)
 class Comparison:
-    """Dunn's test of two conditions: z, the raw p-value and Holm's adjusted one."""
+    """Dunn's test of two conditions: z, the raw p-value and Holm's adjusted one.
+
+    With the rankings paired (every ranking ranks both), also the mean difference of their places (second minus
+    first: positive when the first ranks better) and its 95% bootstrap interval.
+    """
 
     first: str
     second: str
     z: float
     p: float
     p_holm: float
+    difference: float = float("nan")
+    low: float = float("nan")
+    high: float = float("nan")
 
 
 def kruskal_wallis(ranks: Mapping[str, Sequence[float]]) -> tuple[float, float]:
@@ -44,7 +51,11 @@ def holm(p_values: Sequence[float]) -> list[float]:
 
 
 def dunn(ranks: Mapping[str, Sequence[float]]) -> list[Comparison]:
-    """Dunn's test for every pair of conditions, with Holm's correction across the pairs."""
+    """Dunn's test for every pair of conditions, with Holm's correction across the pairs.
+
+    When every condition has a place in each ranking (equal lengths), the pairs' mean differences of place come
+    with their bootstrap intervals.
+    """
     names = [name for name, values in ranks.items() if len(values)]
     values = np.concatenate([np.asarray(ranks[name], dtype=float) for name in names]) if names else np.array([])
     total = len(values)
@@ -66,7 +77,15 @@ def dunn(ranks: Mapping[str, Sequence[float]]) -> list[Comparison]:
         z = (mean_a - mean_b) / spread if spread else 0.0
         raw.append((first, second, float(z), float(2 * stats.norm.sf(abs(z)))))
     adjusted = holm([p for *_, p in raw])
-    return [Comparison(a, b, z, p, q) for (a, b, z, p), q in zip(raw, adjusted, strict=True)]
+    paired = len({len(ranks[name]) for name in names}) == 1
+    found = []
+    for (a, b, z, p), q in zip(raw, adjusted, strict=True):
+        if paired:
+            places = np.asarray(ranks[b], dtype=float) - np.asarray(ranks[a], dtype=float)
+            found.append(Comparison(a, b, z, p, q, *mean_interval(places)))
+        else:
+            found.append(Comparison(a, b, z, p, q))
+    return found
 
 
 # Intervals: 95%, from 2,000 bootstrap resamples (scipy's BCa, percentile when BCa cannot be computed).

@@ -22,8 +22,13 @@ KEYLESS_PROVIDERS = frozenset({"ollama", "ollama_chat", "hosted_vllm", "lm_studi
 
 
 def import_litellm():
-    """litellm, imported on first use (3 s) with its local cost map and without its console banners."""
+    """litellm, imported on first use (3 s) with its local cost map and without its console banners.
+
+    Its local copies of the cost map and of Anthropic's beta headers: it would fetch both from GitHub otherwise (a
+    warning, or a 5 s wait, on a machine without internet).
+    """
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    os.environ.setdefault("LITELLM_LOCAL_ANTHROPIC_BETA_HEADERS", "True")
     import litellm  # noqa: PLC0415
 
     litellm.suppress_debug_info = True
@@ -104,7 +109,7 @@ class LiteLLMBackend:
     def _sorted(self, error: Exception) -> Exception:
         transient = providers.is_transient(error, self.litellm)
         line = providers.refusal_line(self.model, error, transient=transient, api_base=self.api_base)
-        return TransientError(line) if transient else PermanentError(line)
+        return TransientError(line, providers.retry_after(error)) if transient else PermanentError(line)
 
     def _completion(self, response, form: str) -> Completion:
         choice = response.choices[0]

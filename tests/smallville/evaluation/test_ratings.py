@@ -91,3 +91,12 @@ def test_intervals_differences_and_seeds_needed():
     # s = 0.0854; 2 t(n-1) s / sqrt(n) <= 0.1 first holds at n = 14 (t = 2.160: 0.0986)
     assert seeds_needed([0.4, 0.5, 0.3, 0.45], 0.1) == 14
     assert seeds_needed([0.3], 0.1) is None and seeds_needed([0.3, 0.3], 0.1) == 2
+
+
+def test_dunn_pairs_carry_the_mean_difference_of_places_when_paired():
+    ranks = {"full": [1, 1, 2, 1], "none": [2, 2, 1, 2]}
+    (comparison,) = dunn(ranks)
+    assert comparison.difference == pytest.approx(0.5)  # none ranked half a place lower on average
+    assert comparison.low <= 0.5 <= comparison.high
+    (unpaired,) = dunn({"full": [1, 1], "none": [2, 2, 1]})
+    assert math.isnan(unpaired.difference)

@@ -1,0 +1,121 @@
+"""Screenshots of the browser page replaying a run folder, for the docs: its start, mid-day and end.
+
+Serves the replay with `run.py serve RUN` on a free loopback port, drives Debian's chromium with playwright at
+1600 x 1000, and writes docs/img/page-start.png (the first minute, an agent picked), page-midday.png (12:30, the
+busiest building clicked to list who is inside) and page-end.png (the last minute, the Relationships and news tab).
+
+    .venv/bin/python scripts/page_screenshots.py RUN [--out docs/img]
+"""
+
+import argparse
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+
+
+def free_port() -> int:
+    """A port nothing listens on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def serve(run: Path) -> tuple[subprocess.Popen, str]:
+    """Start the replay's page server and wait until it answers."""
+    port = free_port()
+    command = [sys.executable, "run.py", "serve", str(run), "--port", str(port)]
+    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/"
+    for _ in range(240):
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return server, url
+        except OSError:
+            time.sleep(0.5)
+    server.kill()
+    raise SystemExit("the page server did not answer within 2 minutes")
+
+
+def run_to(page, clock: str) -> None:
+    """Jump the replay to a time of day with the page's own "Run to"."""
+    page.get_by_label("Run to (HH:MM)").fill(clock)
+    page.get_by_role("button", name="Run to", exact=True).click()
+    page.wait_for_function(
+        f"() => document.querySelector('.town-clock').innerText.includes('{clock}:00')", timeout=60_000
+    )
+    page.wait_for_timeout(1500)
+
+
+# A free spot of a place's name: one no marker or speech bubble covers (a crowd can hide most of it).
+FREE_SPOT_JS = """(name) => {
+    const label = document.querySelector(`.place-label.sector[data-text="${name}"]`);
+    const box = label.getBoundingClientRect();
+    for (let y = box.top + 2; y < box.bottom; y += 3) {
+        for (let x = box.left + 2; x < box.right; x += 3) {
+            const hit = document.elementFromPoint(x, y);
+            if (hit && !hit.closest('.agent-marker') && !hit.closest('.speech')) return [x, y];
+        }
+    }
+    return null;
+}"""
+
+
+def open_building(page, name: str) -> None:
+    """Zoom in on a building (the mouse wheel, at its name) and click it: the map lists who is inside."""
+    label = page.locator(f".place-label.sector[data-text='{name}']").bounding_box()
+    page.mouse.move(label["x"] + label["width"] / 2, label["y"] + label["height"] / 2)
+    for _ in range(4):
+        page.mouse.wheel(0, -100)
+        page.wait_for_timeout(150)
+    page.wait_for_timeout(500)
+    page.mouse.click(*page.evaluate(FREE_SPOT_JS, name))
+    page.mouse.move(5, 5)  # no marker hovered: its tooltip would cover the map
+    page.wait_for_timeout(1500)
+
+
+def main() -> None:
+    """Take the three screenshots."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("run", type=Path)
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img")
+    parser.add_argument("--building", default="Hobbs Cafe", help="the building clicked at 12:30")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415 - a dev dependency, needed only here
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    server, url = serve(args.run.resolve())
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            page.goto(url)
+            page.wait_for_selector(".agent-marker", timeout=120_000)
+            page.wait_for_timeout(1500)
+            page.locator(".agent-marker", has_text="IR").click()
+            page.mouse.move(5, 5)
+            page.wait_for_timeout(1000)
+            page.screenshot(path=args.out / "page-start.png")
+            run_to(page, "12:30")
+            open_building(page, args.building)
+            page.screenshot(path=args.out / "page-midday.png")
+            page.locator(".place-close").click()
+            page.locator(".map-fit").click()
+            run_to(page, "23:59")
+            page.get_by_role("tab", name="Relationships and news").click()
+            page.wait_for_timeout(2500)
+            page.screenshot(path=args.out / "page-end.png")
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    print(f"wrote {', '.join(name for name in ('page-start.png', 'page-midday.png', 'page-end.png'))} in {args.out}")
+
+
+if __name__ == "__main__":
+    main()
