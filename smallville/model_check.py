@@ -85,7 +85,8 @@ class ModelCheck:
         answered = sum(check.answered for check in self.kinds)
         repaired = sum(check.outcome == REPAIRED for check in self.kinds)
         cost = sum(check.cost or 0.0 for check in self.kinds)
-        priced = "" if all(check.cost is not None for check in self.kinds) else " (some calls unpriced)"
+        unpriced = sum(check.cost is None for check in self.kinds)
+        priced = f" ({unpriced} of {len(self.kinds)} kinds unpriced: litellm knows no price)" if unpriced else ""
         if self.can_run_a_town:
             return (f"{self.model} can run a town: {answered} of {len(self.kinds)} kinds answered ({repaired} after "
                     f"a repair); the check cost ${cost:.4f}{priced}")  # fmt: skip
