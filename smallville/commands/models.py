@@ -65,7 +65,7 @@ def kind_table(check, api_base: str | None = None) -> Table:
             str(kind.cached_tokens),
             str(kind.completion_tokens),
             str(kind.reasoning_tokens),
-            "?" if kind.cost is None else f"{kind.cost:.5f}",
+            ("?" if kind.answered else "-") if kind.cost is None else f"{kind.cost:.5f}",
             kind.note,
             style=None if kind.answered else "red",
         )
