@@ -24,6 +24,7 @@ from smallville.app.map_layout import (
 from smallville.app.selection import chosen, selected_agent
 from smallville.app.source import town_of
 from smallville.app.views import Marker, TownSource
+from smallville.app.world_box import objects_in, picked_object
 
 # The trails on the map: where each agent walked over this many simulated minutes.
 TRAIL_MINUTES = 60
@@ -42,6 +43,7 @@ def TownMapView(
     event_select_agent: Callable[[str], None],
     event_click_place: Callable[[dict], None],
     event_close_place: Callable[[dict], None],
+    event_pick_object: Callable[[str], None],
 ):
     """The map in the browser (see town_map.vue for its props)."""
 
@@ -69,8 +71,11 @@ def marker_props(markers: list[Marker], names: list[str], selected: str) -> list
     ]
 
 
-def place_props(town: TownSource, ville, building: str, markers: list[Marker], names: list[str]) -> dict:
-    """Who is inside a building (sector), for the box the map opens when it is clicked."""
+def place_props(town: TownSource, ville, building: str, markers: list[Marker], names: list[str], world=None) -> dict:
+    """Who is inside a building (sector), for the box the map opens when it is clicked.
+
+    With a live town's `world` (its WorldState), the building's objects and their states too, to pick one to change.
+    """
     colours = agent_colours(names)
     doing = {marker.name: marker.activity for marker in markers}
     inside = people_in(ville, building, {marker.name: marker.tile for marker in markers})
@@ -81,6 +86,7 @@ def place_props(town: TownSource, ville, building: str, markers: list[Marker], n
         "people": [
             {"name": name, "arena": arena, "activity": doing[name], "colour": colours[name]} for name, arena in inside
         ],
+        "objects": objects_in(ville, building, world) if world is not None else [],
     }
 
 
@@ -110,8 +116,9 @@ def TownMap(model):
         markers=marker_props(markers, names, name),
         trails={agent: [list(tile) for tile in tiles] for agent, tiles in town.trails(TRAIL_MINUTES).items()},
         speech=[{"name": speaker, "text": text} for speaker, text in town.speech()],
-        place=place_props(town, ville, building, markers, names) if building else None,
+        place=place_props(town, ville, building, markers, names, getattr(model, "state", None)) if building else None,
         event_select_agent=selected_agent.set,
         event_click_place=click_place,
         event_close_place=lambda *_: set_building(None),
+        event_pick_object=picked_object.set,  # the world box (world_box.py) takes it
     )

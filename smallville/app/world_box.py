@@ -1,9 +1,10 @@
 """Rewriting the world from the page (the paper's section 3.2): pick an object, type its new state, set it.
 
-The objects of the selected agent's arena come first in the list (the one a user watches), then the rest of the map;
-typing filters the list. Setting is an intervention (smallville/interventions.py) applied now and kept in the model's
-timeline and event log, run as background work like a whisper; the agents who see the object notice it at their next
-look and may go and see to it. A replay only shows: `run.py fork RUN --at TIME --set ADDRESS STATE` changes its past.
+The object is picked from a list (the selected agent's arena first, the one a user watches; typing filters it) or in
+the box a building opens on the map, which lists its objects and their states. Setting is an intervention
+(smallville/interventions.py) applied now and kept in the model's timeline and event log, run as background work like
+a whisper; the agents who see the object notice it at their next look and may go and see to it. A replay only
+shows: `run.py fork RUN --at TIME --set ADDRESS STATE` changes its past.
 """
 
 import solara
@@ -13,9 +14,10 @@ from smallville.app.selection import chosen
 from smallville.app.source import town_of
 from smallville.app.work import Job, work_of
 
-# What the box last did, and what went wrong; one per browser tab.
+# What the box last did, and what went wrong; and the object picked (here, or in a building's box on the map).
 world_note = solara.reactive("")
 world_error = solara.reactive("")
+picked_object = solara.reactive("")
 
 
 def objects_near_first(ville, here: str) -> list[str]:
@@ -24,6 +26,15 @@ def objects_near_first(ville, here: str) -> list[str]:
     prefix = here + ":" if here else None
     near = [address for address in addresses if prefix and address.startswith(prefix)]
     return near + [address for address in addresses if address not in set(near)]
+
+
+def objects_in(ville, building: str, world) -> list[dict]:
+    """A building's objects and their states now, for the map's box: address, name, state."""
+    return [
+        {"address": address, "name": address.rsplit(":", 1)[-1], "state": world.object_state(address).description}
+        for address in sorted(ville.object_addresses())
+        if address.split(":")[1] == building
+    ]
 
 
 def set_object_job(model, address: str, state: str) -> Job:
@@ -47,7 +58,7 @@ def set_object_job(model, address: str, state: str) -> Job:
 def WorldBox(model):
     """Pick an object of the world and type its new state, e.g. the stove: burning (a live town only)."""
     update_counter.get()
-    address, set_address = solara.use_state("")
+    address, set_address = picked_object.value, picked_object.set
     state, set_state = solara.use_state("")
     agent = model.by_name.get(chosen(town_of(model).names()))
     here = model.ville.arena_address_at(agent.tile) if agent is not None else ""

@@ -31,12 +31,25 @@ def test_an_interview_as_a_persona_and_an_object_set_from_the_page(outside, brow
             prompts = [message["content"] for body in asked for message in body["messages"]]
             assert any(f'introduces themselves as "{REPORTER}" asks Isabella Rodriguez' in text for text in prompts)
 
+            # From the list: typing filters it.
             objects = page.get_by_role("textbox", name="An object of the world")
-            objects.fill("cooking area")
-            page.get_by_role("option", name=STOVE).click()
+            objects.fill("piano")
+            page.get_by_role("option", name="the Ville:Hobbs Cafe:cafe:piano").click()
+            page.locator(".world-state input").fill("out of tune")
+            page.get_by_role("button", name="Set", exact=True).click()
+            expect(page.locator(".world-note")).to_have_text("At 00:00:00 the piano is out of tune.", timeout=60_000)
+
+            # On the map: a building's box lists its objects and their states; one picked goes to the box.
+            label = page.locator(".place-label.sector[data-text='Hobbs Cafe']").bounding_box()
+            page.mouse.click(label["x"] + 2, label["y"] + label["height"] / 2)
+            things = page.locator(".place-info .place-object")
+            expect(things.filter(has_text="piano")).to_have_text("piano (out of tune)")
+            things.filter(has_text="cooking area").click()
+            expect(objects).to_have_value(STOVE)
             page.locator(".world-state input").fill("burning")
             page.get_by_role("button", name="Set", exact=True).click()
             expect(page.locator(".world-note")).to_have_text("At 00:00:00 the cooking area is burning.", timeout=60_000)
+            expect(things.filter(has_text="cooking area")).to_have_text("cooking area (burning)")
             expect(page.locator(".work-failure")).to_have_count(0)
         finally:
             stop(process)
