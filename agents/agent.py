@@ -241,8 +241,9 @@ class GenerativeAgent(CellAgent):
             await self._tend(ask, view, candidates[0])
         else:
             self.talk.relationship = None  # said for a talk that did not start
+            walking = self.action is not None and bool(self.action.path)
             outcome: ReactionOutcome = await react(
-                ask, self.identity, self.memories, view, candidates, self.social, self.mind.config
+                ask, self.identity, self.memories, view, candidates, self.social, self.mind.config, walking
             )
             decision.talk_to = outcome.talk_to
             if outcome.talk_to and outcome.relationship:

@@ -249,7 +249,11 @@ def _add_models_command(commands) -> None:
     )
     which = check.add_mutually_exclusive_group(required=True)
     which.add_argument("--llm", help="a litellm model name, e.g. openai/gpt-5.4-mini")
-    which.add_argument("--matrix", metavar="A,B,C", help="several model names, comma-separated, side by side")
+    which.add_argument(
+        "--matrix",
+        metavar="A,B,C",
+        help="several model names, comma-separated, side by side; NAME@URL gives one its own server's base URL",
+    )
     check.add_argument("--api-base", help="base URL of a server of one's own (llama.cpp, vLLM, ollama)")
     check.add_argument("--judge", action="store_true", help="also the evaluation's kinds (judge, rank, fact checks)")
     check.add_argument(

@@ -85,7 +85,8 @@ class ModelCheck:
         answered = sum(check.answered for check in self.kinds)
         repaired = sum(check.outcome == REPAIRED for check in self.kinds)
         cost = sum(check.cost or 0.0 for check in self.kinds)
-        priced = "" if all(check.cost is not None for check in self.kinds) else " (some calls unpriced)"
+        unpriced = sum(check.cost is None and check.answered for check in self.kinds)
+        priced = f" ({unpriced} of {len(self.kinds)} kinds unpriced: litellm knows no price)" if unpriced else ""
         if self.can_run_a_town:
             return (f"{self.model} can run a town: {answered} of {len(self.kinds)} kinds answered ({repaired} after "
                     f"a repair); the check cost ${cost:.4f}{priced}")  # fmt: skip
@@ -178,7 +179,7 @@ async def _check(config: GatewayConfig, requests: dict) -> ModelCheck:
         dead = ""
         for kind, request in requests.items():
             if dead:
-                result.kinds.append(KindCheck(kind, "-", NOT_ASKED, note=dead))
+                result.kinds.append(KindCheck(kind, "-", NOT_ASKED, cost=None, note=dead))
                 continue
             downgrades = _downgrades(gateway, config.model)
             started = time.perf_counter()
@@ -187,7 +188,8 @@ async def _check(config: GatewayConfig, requests: dict) -> ModelCheck:
             except ModelUnavailable as error:
                 outcome = REFUSED if error.refused else FAILED
                 dead = "" if error.refused else "the server kept failing"
-                result.kinds.append(KindCheck(kind, "-", outcome, time.perf_counter() - started, note=str(error)))
+                failed = KindCheck(kind, "-", outcome, time.perf_counter() - started, cost=None, note=str(error))
+                result.kinds.append(failed)
                 continue
             result.kinds.append(_kind_check(kind, gateway, config, _downgrades(gateway, config.model) - downgrades))
     finally:

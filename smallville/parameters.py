@@ -170,7 +170,10 @@ _TOWN = (
     Parameter(
         "llm",
         _gateway("model"),
-        '"offline" (deterministic, free) or a litellm model name, e.g. openai/gpt-4o-mini',
+        (
+            '"offline" (deterministic, free) or a litellm model name, e.g. openai/gpt-5.4-mini (`run.py models check` '
+            "tells whether it can run a town)"
+        ),
         "minds",
         parse=str,
         control="text",

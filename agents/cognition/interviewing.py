@@ -34,7 +34,8 @@ async def interview(
     (retrieved,) = await memory.retrieve(
         [question], now=now, k=config.interview_memories, weights=config.retrieval_weights
     )
-    memories = tuple(item.node.description for item in retrieved) or (f"{identity.name} remembers nothing yet.",)
+    memories = tuple(dict.fromkeys(item.node.description for item in retrieved))  # each memory once (issue 43)
+    memories = memories or (f"{identity.name} remembers nothing yet.",)
     answer = await ask(InterviewRequest(identity=identity, now=now, question=question, memories=memories, asker=asker))
     if remember:
         who = asker.strip() or "interviewer"
@@ -76,5 +77,5 @@ async def answer_from(
         vectors = await embed_async(embedder, [question])
         options = {"k": k, "weights": weights, "since": since, "until": until, "touch": False}
         (retrieved,) = stream.retrieve_many(vectors, now=now, **options)
-        memories = tuple(item.node.description for item in retrieved)
+        memories = tuple(dict.fromkeys(item.node.description for item in retrieved))  # each memory once
     return await ask(InterviewRequest(identity=identity, now=now, question=question, memories=memories))

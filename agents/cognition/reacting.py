@@ -67,6 +67,7 @@ async def decide_reaction(
     me: AgentStatus,
     other: AgentStatus,
     config: MindConfig,
+    walking: bool = False,
 ) -> Reaction:
     """Ask whether to talk to, wait for, or ignore another agent, from what the agent remembers of them.
 
@@ -88,7 +89,7 @@ async def decide_reaction(
         memories=memories,
         last_chat=last.description if last else "",
         last_chat_minutes=minutes_since(last.created, view.now) if last else None,
-        shared_place=shared_place(me, other),
+        shared_place=shared_place(me, other) if walking else "",
     )
     return await ask(request)
 
@@ -119,17 +120,19 @@ async def react(
     candidates: list[str],
     clock: SocialClock,
     config: MindConfig,
+    walking: bool = False,
 ) -> ReactionOutcome:
     """Consider the nearest candidate: talk, wait until it is free, or carry on.
 
     Carrying on holds that person back for the short declined-talk cool-down; a wait only while it lasts, so the two
-    may still talk when it is over.
+    may still talk when it is over. A wait is offered, as in the original, only to an agent on its way (`walking`)
+    to the object the other is using.
     """
     if not candidates:
         return ReactionOutcome()
     me, other = view.agents[identity.name], view.agents[candidates[0]]
     clock.paused_until = view.now + timedelta(minutes=config.pause_after_reaction_minutes)
-    reaction = await decide_reaction(ask, identity, memory, view, me, other, config)
+    reaction = await decide_reaction(ask, identity, memory, view, me, other, config, walking)
     if reaction.choice == "talk":
         return ReactionOutcome(talk_to=other.name, opening=reaction.opening, relationship=reaction.relationship)
     if reaction.choice == "wait":

@@ -133,7 +133,7 @@ class GatewayConfig:
     def __post_init__(self) -> None:
         for name in (self.model, *self.routes.values()):
             if name != OFFLINE and "/" not in name:
-                raise ValueError(f"model {name!r}: use 'offline' or a litellm name such as 'openai/gpt-4o-mini'")
+                raise ValueError(f"model {name!r}: use 'offline' or a litellm name such as 'openai/gpt-5.4-mini'")
         if self.max_in_flight < 1 or self.max_retries < 0 or self.timeout_s <= 0:
             raise ValueError("max_in_flight must be >= 1, max_retries >= 0 and timeout_s > 0")
         if self.replay and self.cache_path is None:
@@ -400,7 +400,7 @@ def check_model(name: str, api_base: str | None = None) -> None:
         return
     provider, sep, rest = name.partition("/")
     if not sep or not rest:
-        raise ValueError(f"model {name!r}: use 'offline' or a litellm name such as 'openai/gpt-4o-mini'")
+        raise ValueError(f"model {name!r}: use 'offline' or a litellm name such as 'openai/gpt-5.4-mini'")
     from agents.language.backends.litellm_backend import KEYLESS_PROVIDERS, import_litellm  # noqa: PLC0415
 
     litellm = import_litellm()

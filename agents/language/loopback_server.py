@@ -163,14 +163,10 @@ class LoopbackServer:
             prompt = sum(estimate_tokens(m["content"]) for m in messages)
             cached = min(prompt, self.prefix_cache.cached_tokens(messages))
             reasoned = "reasoning_effort" in body or "thinkingConfig" in (body.get("generationConfig") or {})
-            answer = respond(
-                body.get("model", request.match_info.get("target", "loopback")),
-                text,
-                prompt,
-                cached,
-                cut=fault == "cut",
-                reasoned=reasoned,
-            )
+            model = (
+                body.get("model") or request.match_info.get("target", "loopback").split(":")[0]
+            )  # Gemini: in the path
+            answer = respond(model, text, prompt, cached, cut=fault == "cut", reasoned=reasoned)
             return web.json_response(answer)
         finally:
             self.stats.in_flight -= 1

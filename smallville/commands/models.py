@@ -1,8 +1,8 @@
 """`run.py models check`: will this model run a town? One request of every kind, a table of how each went.
 
 `--llm NAME` checks one model (`--api-base` for a server of one's own, `--judge` for the evaluation's kinds too);
-`--matrix A,B,C` checks several, side by side. Exits 1 when a model cannot run a town (a kind fell back, was refused,
-or the server kept failing), so a script can check before it spends a day.
+`--matrix A,B,C` checks several, side by side (`NAME@URL` gives one its own server). Exits 1 when a model cannot run
+a town (a kind fell back, was refused, or the server kept failing), so a script can check before it spends a day.
 """
 
 import argparse
@@ -24,14 +24,16 @@ def run(args: argparse.Namespace) -> int:
     from smallville.model_check import check_model as check_kinds  # noqa: PLC0415
     from smallville.model_check import sample_requests  # noqa: PLC0415
 
-    names = [name.strip() for name in (args.matrix or args.llm or "").split(",") if name.strip()]
-    if not names:
+    named = [name.strip() for name in (args.matrix or args.llm or "").split(",") if name.strip()]
+    if not named:
         raise UserError("name a model: --llm openai/gpt-5.4-mini, or several with --matrix A,B,C")
     configs = []
-    for name in names:
+    for item in named:
+        name, _, own_base = item.partition("@") if args.matrix else (item, "", "")
+        api_base = own_base or args.api_base
         try:
-            check_model(name, api_base=args.api_base)
-            configs.append(GatewayConfig(model=name, api_base=args.api_base, timeout_s=args.timeout,
+            check_model(name, api_base=api_base)
+            configs.append(GatewayConfig(model=name, api_base=api_base, timeout_s=args.timeout,
                                          reasoning_effort=args.reasoning_effort, max_in_flight=1))  # fmt: skip
         except ValueError as error:
             raise UserError(f"{'--matrix' if args.matrix else '--llm'}: {error}") from error
@@ -63,7 +65,7 @@ def kind_table(check, api_base: str | None = None) -> Table:
             str(kind.cached_tokens),
             str(kind.completion_tokens),
             str(kind.reasoning_tokens),
-            "?" if kind.cost is None else f"{kind.cost:.5f}",
+            ("?" if kind.answered else "-") if kind.cost is None else f"{kind.cost:.5f}",
             kind.note,
             style=None if kind.answered else "red",
         )

@@ -122,3 +122,78 @@ def test_asked_about_someone_only_seen_the_interview_says_so():
     met = InterviewRequest(ISABELLA, now, "Do you know Klaus Mueller?",
                            ("conversation with Klaus Mueller: we talked about his research",))  # fmt: skip
     assert met.parse(offline_answer(met, seed=0)).startswith("Yes, I know Klaus. I talked with Klaus Mueller")
+
+
+def test_the_speaker_says_its_own_part_in_the_first_person():
+    claim = "Jennifer Moore was at Hobbs Cafe on February 14, 5:00 pm to 7:00 pm for the Valentine's Day party"
+    question = "Why were you at Hobbs Cafe on February 14, 5:00 pm to 7:00 pm?"
+    quoting = ("Let me think. Isabella is planning a Valentine's Day party at Hobbs Cafe on February 14th from 5pm. "
+               "I talked with Sam Moore: Sam Moore and Jennifer Moore talked.")  # fmt: skip
+    saying = "I went to Hobbs Cafe for the Valentine's Day party on February 14 at 5 pm."
+    for answer, shows in ((quoting, False), (saying, True)):
+        request = FactCheckRequest(question, answer, claim, "Jennifer Moore")
+        assert request.parse(offline_answer(request, seed=0)) is shows
+
+
+SAM = Identity(
+    name="Sam Moore", age=65, innate="wise, resourceful",
+    learned="Sam Moore is a retired navy officer. He is always full of interesting stories and advice.",
+    currently="Sam Moore lives with his wife of 40 years, Jennifer Moore, and spends his free time tending the park. "
+    "Sam is planning on running for local mayor in the upcoming election.",
+    lifestyle="Sam Moore goes to bed around 9pm, awakes up around 5am, eats dinner around 5pm.",
+    living_area="the Ville:Moore family's house",
+)  # fmt: skip
+ARTHUR = Identity(
+    name="Arthur Burton", age=42, innate="welcoming",
+    learned="Arthur Burton is a bartender. He mostly works at The Rose and Crown Pub.",
+    currently="Arthur Burton is running a beloved bar in the town.", lifestyle="Arthur Burton closes the bar at 10pm.",
+    living_area="the Ville:Arthur's apartment",
+)  # fmt: skip
+
+
+def test_with_every_memory_hidden_asked_do_you_know_the_persona_answers_what_it_says():
+    now = datetime(2023, 2, 13, 12)
+    mayor = "Do you know who is running for mayor? Tell me what you know."
+    sam = InterviewRequest(SAM, now, mayor, ())
+    assert sam.parse(offline_answer(sam, seed=0)) == (
+        "I am planning on running for local mayor in the upcoming election."
+    )
+    arthur = InterviewRequest(ARTHUR, now, mayor, ())  # "running a bar" shares one word: not the topic
+    assert arthur.parse(offline_answer(arthur, seed=0)) == "I don't really know anything about that."
+    wife = InterviewRequest(SAM, now, "Do you know Jennifer Moore? If so, tell me who they are to you.", ())
+    said = wife.parse(offline_answer(wife, seed=0))
+    assert said == (
+        "Yes, I know Jennifer. I live with my wife of 40 years, Jennifer Moore, "
+        "and spend my free time tending the park."
+    )
+    check = FactCheckRequest(wife.question, said, "Sam Moore knows who Jennifer Moore is", "Sam Moore")
+    assert check.parse(offline_answer(check, seed=0)) is True
+    stranger = InterviewRequest(ARTHUR, now, "Who is Jennifer Moore?", ())
+    assert stranger.parse(offline_answer(stranger, seed=0)) == "I don't think I know Jennifer Moore."
+
+
+def test_the_persona_is_said_in_the_first_person():
+    now = datetime(2023, 2, 13, 12)
+    evening = InterviewRequest(SAM, now, "When do you go to bed and eat dinner?", ())
+    assert evening.parse(offline_answer(evening, seed=0)) == (
+        "I go to bed around 9pm, awake up around 5am, eat dinner around 5pm."
+    )
+    work = InterviewRequest(ARTHUR, now, "Where do you work mostly, and when do you close the bar?", ())
+    assert (
+        work.parse(offline_answer(work, seed=0)) == "I mostly work at The Rose and Crown Pub. I close the bar at 10pm."
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "known", "shows"),
+    [
+        ("John Lin is living with his wife, Mei Lin, and son, Eddy Lin.", "Mei Lin", True),
+        ("John Lin is living with his wife, Mei Lin, and son, Eddy Lin.", "Eddy Lin", True),
+        ("Mei Lin, my wife, teaches philosophy.", "Mei Lin", True),
+        ("Jennifer Moore is walking with her husband.", "Jennifer Moore", False),
+    ],
+    ids=["wife", "and-son", "name-first", "someone-with-kin"],
+)
+def test_a_relation_named_beside_the_person_says_who_they_are(text, known, shows):
+    request = FactCheckRequest(f"Do you know {known}?", text, f"John Lin knows who {known} is", "John Lin")
+    assert request.parse(offline_answer(request, seed=0)) is shows

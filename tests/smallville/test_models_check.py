@@ -94,7 +94,7 @@ def test_a_matrix_shows_models_side_by_side_and_fails_if_one_cannot(capsys):
         code, out = check(capsys, "--matrix", "offline,hosted_vllm/loopback", "--api-base", good.url)
         assert code == 0 and "offline" in out and "hosted_vllm/loopback" in out
         assert all(cells[1:] == ["ok (offline)", "ok (json_schema)"] for cells in rows(out).values())
-        code, out = check(capsys, "--matrix", "offline,hosted_vllm/babbler", "--api-base", bad.url)
+        code, out = check(capsys, "--matrix", f"offline,hosted_vllm/babbler@{bad.url}", "--api-base", good.url)
     assert code == 1 and "hosted_vllm/babbler cannot run a town" in " ".join(out.split())
 
 

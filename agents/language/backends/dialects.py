@@ -13,7 +13,9 @@ strict mode, Anthropic) or is silently ignored (Gemini), so each dialect keeps o
   no lengths.
 - Grammar servers (llama.cpp's json_object + schema, Ollama's `format`, vLLM/SGLang's json_schema) compile the schema
   to a grammar: lengths and counts are enforced, but llama.cpp refuses a `pattern` not written as `^...$` and each
-  engine reads regular expressions its own way, so patterns go.
+  engine reads regular expressions its own way, so patterns go; and llama.cpp refuses a string of more than about
+  1,000 characters ("number of rules that are going to be repeated ... exceeds sane defaults": a 1,600-character
+  interview answer stopped llama-cpp-python's server), so longer texts are capped at GRAMMAR_LONGEST_TEXT.
 - Anthropic's structured outputs: litellm rewrites the schema the way Anthropic's SDK does (counts, ranges and
   lengths into descriptions), so the request's schema goes as it is.
 """
@@ -44,6 +46,8 @@ NOTES = {
     "minItems": "at least {} items",
     "maxItems": "at most {} items",
 }
+# The longest string a grammar server is asked for (llama.cpp's grammar parser refuses 1,600; 1,000 passed).
+GRAMMAR_LONGEST_TEXT = 1000
 # Lower bounds that say nothing at 0.
 LOWER_BOUNDS = frozenset({"minLength", "minItems"})
 # The one pattern the request schemas use (schemas.NOT_BLANK), in words.
@@ -55,7 +59,7 @@ def rewrite(schema: dict[str, Any], dialect: str) -> dict[str, Any]:
     if dialect in SUPPORTED:
         return _noted(copy.deepcopy(schema), SUPPORTED[dialect])
     if dialect == GRAMMAR:
-        return _without(copy.deepcopy(schema), "pattern")
+        return _capped(_without(copy.deepcopy(schema), "pattern"))
     return copy.deepcopy(schema)
 
 
@@ -86,6 +90,23 @@ def _note(keyword: str, value: Any) -> str:
     if keyword == "pattern" and value in WORDED_PATTERNS:
         return WORDED_PATTERNS[value]
     return NOTES.get(keyword, keyword + ": {}").format(value)
+
+
+def _capped(node: Any) -> Any:
+    """Every maxLength at most GRAMMAR_LONGEST_TEXT (in place; the parser cuts a longer text anyway)."""
+    if isinstance(node, list):
+        for item in node:
+            _capped(item)
+    elif isinstance(node, dict):
+        if isinstance(node.get("maxLength"), int):
+            node["maxLength"] = min(node["maxLength"], GRAMMAR_LONGEST_TEXT)
+        for key, value in node.items():
+            if key == "properties":
+                for child in value.values():
+                    _capped(child)
+            elif isinstance(value, dict | list):
+                _capped(value)
+    return node
 
 
 def _without(node: Any, keyword: str) -> Any:

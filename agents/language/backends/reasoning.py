@@ -10,7 +10,8 @@ the budget by the reasoning's room: litellm's own thinking budget where it sets 
 REASONING_ROOM.
 
 A town asks many short questions, so the default effort is "minimal": as little reasoning as each model allows
-(gpt-5-mini "minimal", gpt-5.4-mini "none", o4-mini "low", Claude no thinking, Gemini its least).
+(gpt-5-mini "minimal", gpt-5.4-mini "none", o4-mini "low", Claude no thinking, Gemini its least). Gemini 3 models
+get no temperature: Google advises against setting one, and litellm warns at every call that sends it.
 """
 
 import logging
@@ -81,7 +82,10 @@ def with_reasoning(model: str, parameters: dict[str, Any], requested: str) -> di
     if not (provider == "anthropic" and effort == "none"):  # Claude: "none" is thinking left off
         sent["reasoning_effort"] = effort
     mapped = _mapped(model, effort, sent.get("temperature"))
-    if "temperature" in sent and (mapped.get("temperature") is None or "thinking" in mapped):
+    # Dropped: a value litellm would refuse; Claude's with thinking on; Gemini 3's (a thinking level: Google advises
+    # leaving its sampling alone, and litellm warns at every call).
+    leveled = "thinkingLevel" in (mapped.get("thinkingConfig") or {})
+    if "temperature" in sent and (mapped.get("temperature") is None or "thinking" in mapped or leveled):
         _log_dropped_temperature(model, sent.pop("temperature"), effort)
     if sent.get("max_tokens"):
         sent["max_tokens"] += _room(mapped, effort)

@@ -85,6 +85,12 @@ _IDENTIFIES = re.compile(
     r"\b(?:introduced|friends?|neighbou?rs?|classmates?|housemates?|colleagues?)\b",
     re.IGNORECASE,
 )
+# Kin and housemates named beside their relation: "his wife, Mei Lin", "and son, Eddy Lin", "Mei Lin, her son".
+_KIN = (
+    r"(?:my|his|her|their|our|and)\s+(?:\w+\s+){0,2}?(?:wife|husband|spouse|partner|son|daughter|child|mother|father|"
+    r"mom|dad|parent|brother|sister|cousin|aunt|uncle|grandson|granddaughter|grandmother|grandfather|roommate|"
+    r"housemate|boss)(?:\s+of\s+\d+\s+\w+)?"
+)
 # Stems shorter than this must match whole; longer words match on a shared prefix this long.
 PREFIX = 5
 # Share of the fact's core words an asserting text must hold.
@@ -258,8 +264,13 @@ def _contradicts(fact: Fact, clause: str, exempt: frozenset[str]) -> bool:
     return False
 
 
-def states(fact_statement: str, text: str, *, speaker: str = "", question: str = "") -> bool:
-    """Whether a text (an answer, or a memory) states the fact, by the rules of the module docstring."""
+def states(fact_statement: str, text: str, *, speaker: str = "", question: str = "", spoken: bool = False) -> bool:
+    """Whether a text (an answer, or a memory) states the fact, by the rules of the module docstring.
+
+    A `spoken` text is the speaker's own answer: a fact about the speaker must then be said in the first person
+    (its name in the third person is a memory it quotes: "Sam Moore and Jennifer Moore talked" is not Jennifer
+    saying where she was); a memory may name its holder.
+    """
     fact = read_fact(fact_statement)
     if fact.known is not None:
         return _says_who(fact.known, text, speaker, question)
@@ -275,7 +286,7 @@ def states(fact_statement: str, text: str, *, speaker: str = "", question: str =
     parts = fact.core + fact.details
     carrying = [clause for clause in asserted if any(same_word(p, w) for p in parts for w in content_stems(clause))]
     for person in fact.people:  # by name in any clause; as "I" only in one that says something of the fact
-        named = any(_refers_to(person, clause, "") for clause in asserted)
+        named = not (spoken and person == speaker) and any(_refers_to(person, clause, "") for clause in asserted)
         if not named and not any(_refers_to(person, clause, speaker) for clause in carrying):
             return False
     if fact.subject_words and not any(same_word(word, mine) for word in said for mine in fact.subject_words):
@@ -298,6 +309,9 @@ def _says_who(known: str, text: str, speaker: str, question: str) -> bool:
     text names nobody before).
     """
     if re.search(rf"\bconversation with {re.escape(known)}\b", text):
+        return True
+    name = re.escape(known)
+    if re.search(rf"\b{_KIN},?\s+{name}\b|\b{name},\s+{_KIN}\b", text, re.IGNORECASE):
         return True
     last_named: list[str] = [known] if question and _refers_to(known, question, "") else []
     for sentence in _SENTENCE.split(text.strip()):

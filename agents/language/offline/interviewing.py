@@ -4,8 +4,10 @@ It reads only the request: the question, the memories retrieved for it and the p
 (its status) comes first when it bears on the question, then the memories sharing most of the question's topic
 words, things it was told before things it only saw. Asked about a person, it
 says who they are when a memory says so or tells of a talk, and that it only saw them when its memories are
-sightings ("Latoya Williams is having lunch"). With no memory shown (a condition that hides them all), it answers
-from its persona (who it is, what it is up to), as a language model shown only the persona would.
+sightings ("Latoya Williams is having lunch"); its status saying who someone is (its wife, its housemate) counts as
+such a memory. With no memory shown (a condition that hides them all), it answers from its persona as a language
+model shown only the persona would: the persona's sentences on the question's topic, said in the first person; who
+someone is when its status says so; who it is when asked about itself; else that it does not know.
 """
 
 import re
@@ -14,6 +16,7 @@ from agents.identity import Identity
 from agents.language.offline.claims import content_stems, person_names, same_word, states, stem
 from agents.language.offline.thinking import gist
 from agents.language.requests import InterviewRequest
+from agents.persona import to_first_person
 
 _WORD = re.compile(r"[a-z']+")
 # Words of a question that say nothing about its topic.
@@ -27,6 +30,9 @@ _ABOUT_YOU = re.compile(
 )
 # Memories quoted in one answer.
 QUOTED = 2
+# Topic words a persona sentence must share with the question to answer it (fewer when the question has fewer):
+# one shared word is often an accident ("running for mayor" and "running a bar", "Valentine's Day" and "her days").
+PERSONA_TOPIC_WORDS = 2
 
 
 def interview(request: InterviewRequest, seed: int) -> dict:
@@ -35,7 +41,7 @@ def interview(request: InterviewRequest, seed: int) -> dict:
     me = request.identity
     others = [name for name in person_names(request.question) if name != me.name]
     if others:
-        return {"answer": _about_person(me.name, others[0], request.memories)}
+        return {"answer": _about_person(me, others[0], request.memories)}
     if not request.memories:
         return {"answer": from_persona(me, request.question)}
     topic = _topic(request.question)
@@ -61,22 +67,32 @@ def from_persona(identity: Identity, question: str) -> str:
     parts = (identity.currently, identity.learned, identity.innate, identity.lifestyle, identity.daily_plan_req)
     sentences = [sentence for text in parts for sentence in _sentences(text)]
     topic = _topic(question)
-    shared = sorted((s for s in sentences if _shared(topic, s)), key=lambda s: -_shared(topic, s))[:QUOTED]
+    needed = min(PERSONA_TOPIC_WORDS, len(topic))
+    on_topic = [sentence for sentence in sentences if needed and _shared(topic, sentence) >= needed]
+    shared = sorted(on_topic, key=lambda sentence: -_shared(topic, sentence))[:QUOTED]
     if shared:
-        return " ".join(first_person(sentence, identity) for sentence in shared)
+        return " ".join(in_my_voice(sentence, identity) for sentence in shared)
     if _ABOUT_YOU.search(question):
-        learned = first_person(re.split(r"(?<=\.)\s+", identity.learned)[0], identity)
+        learned = in_my_voice(re.split(r"(?<=\.)\s+", identity.learned)[0], identity)
         return f"I'm {identity.name}, {identity.age}. {learned}"
     return UNKNOWN
 
 
-def _about_person(me: str, person: str, memories: tuple[str, ...]) -> str:
-    """Who the person is to the speaker, from memories that say so or of a talk; hearsay and sightings are not that."""
+def _about_person(me: Identity, person: str, memories: tuple[str, ...]) -> str:
+    """Who the person is to the speaker, from its status or memories that say so or of a talk; not hearsay or sightings.
+
+    With no memory shown (a condition that hides them all), the status alone answers, as the persona tells it.
+    """
     first = person.split(maxsplit=1)[0]
+    claim = f"{me.name} knows who {person} is"
+    status = [sentence for sentence in _sentences(me.currently) if states(claim, sentence, speaker=me.name)]
     about = [memory for memory in memories if first in memory]
-    knowing = [memory for memory in about if states(f"{me} knows who {person} is", memory, speaker=me)]
-    if knowing:
-        return f"Yes, I know {first}. " + " ".join(_talk_in_first_person(gist(memory)) for memory in knowing[:QUOTED])
+    knowing = [memory for memory in about if states(claim, memory, speaker=me.name)]
+    if status or knowing:
+        said = [in_my_voice(sentence, me) for sentence in status] + [
+            _talk_in_first_person(gist(memory)).rstrip(".") + "." for memory in knowing
+        ]
+        return f"Yes, I know {first}. " + " ".join(said[:QUOTED])
     heard = [memory for memory in about if not seen_only(memory, person)]
     if heard:
         return f"I have heard of {person} ({gist(heard[0]).rstrip('.')}), but I don't know them personally."
@@ -97,6 +113,49 @@ def first_person(text: str, identity: Identity) -> str:
         text = re.sub(rf"^{re.escape(name)} is\b", "I am", text)
         text = re.sub(rf"\b{re.escape(name)}'s\b", "my", text)
     return _talk_in_first_person(text).rstrip(".") + "."
+
+
+def in_my_voice(sentence: str, identity: Identity) -> str:
+    """A persona sentence in the speaker's voice: "Sam Moore lives with his wife" is "I live with my wife".
+
+    The persona tells of the speaker by name or as "he"/"she" (each its verb in the third person, as are the verbs
+    of the clauses after a comma or "and": "goes to bed around 9pm, eats dinner around 5pm"), its status at times in the
+    second person ("You don't like ..."); memories keep their pronouns (first_person).
+    """
+    if re.match(r"You\b", sentence):
+        return to_first_person(sentence).rstrip(".") + "."
+    names = "|".join(re.escape(name) for name in (identity.name, identity.first_name))
+    text, said = re.subn(rf"^(?:{names}|He|She) {_ADVERBS}(\S+)", lambda m: f"I {m[1]}{_verb_after_i(m[2])}", sentence)
+    if not said:
+        return first_person(sentence, identity)
+    verb = lambda match: f"{match[1]} {match[2]}{_verb_after_i(match[3])}"  # noqa: E731
+    text = re.sub(rf"\b(he|she) {_ADVERBS}(\w+)", lambda m: f"I {m[2]}{_verb_after_i(m[3])}", text)
+    text = re.sub(rf"(,(?: and)?(?: then)?) {_ADVERBS}([a-z]+s)\b", verb, text)
+    text = re.sub(
+        r"\b(and) ()(is|has|does|[a-z]+s(?= (?:with|a|an|the|my|his|her|to|in|at|on|for|about)\b))\b", verb, text
+    )
+    text = re.sub(r"\b(?:his|her)\b(?= \w)", "my", text)
+    text = re.sub(r"\b(?:him|her)self\b", "myself", text)
+    return first_person(text, identity)
+
+
+# Adverbs between a subject and its verb ("He mostly works", "she is also").
+_ADVERBS = r"((?:(?:\w+ly|also|always|often|still|never|just|sometimes|already|usually) )*)"
+_VERBS_AFTER_I = {"is": "am", "has": "have", "does": "do", "goes": "go", "doesn't": "don't", "hasn't": "haven't"}
+
+
+def _verb_after_i(verb: str) -> str:
+    """A third person's verb as it reads after "I": "is" -> "am", "spends" -> "spend", "closes" -> "close"."""
+    lower = verb.lower()
+    if lower in _VERBS_AFTER_I:
+        return _VERBS_AFTER_I[lower]
+    if not lower.endswith("s") or lower.endswith(("ss", "us", "is", "was")):
+        return verb
+    if lower.endswith("ies") and len(lower) > 4:
+        return verb[:-3] + "y"
+    if lower.endswith(("sses", "shes", "ches", "xes", "zes", "oes")):
+        return verb[:-2]
+    return verb[:-1]
 
 
 def _talk_in_first_person(text: str) -> str:

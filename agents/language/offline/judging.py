@@ -50,7 +50,7 @@ def judge(request: JudgeRequest, seed: int) -> dict:
 def fact_check(request: FactCheckRequest, seed: int) -> dict:
     """Shown when an asserting clause of the answer states the fact (claims.states)."""
     del seed
-    shows = states(request.fact, request.answer, speaker=request.speaker, question=request.question)
+    shows = states(request.fact, request.answer, speaker=request.speaker, question=request.question, spoken=True)
     reason = "the answer states the fact" if shows else "no asserting clause of the answer states the fact"
     return {"reason": reason, "shows": shows}
 

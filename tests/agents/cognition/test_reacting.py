@@ -91,13 +91,20 @@ def test_wait_over_a_shared_object_inserts_a_wait_and_holds_the_person_back_only
     clock = SocialClock()
     other = status(OTHER, "using the piano", ends=T0 + timedelta(minutes=12), address=PIANO)
     town = view(status(ME, "playing the piano", address=PIANO), other)
-    outcome = run(react(mind.ask, identity(ME), memory_with(), town, [OTHER], clock, CONFIG))
+    outcome = run(react(mind.ask, identity(ME), memory_with(), town, [OTHER], clock, CONFIG, walking=True))
     assert outcome.wait == (f"waiting for {OTHER} to finish using the piano", 15)
     assert clock.reactions[OTHER] == T0 + timedelta(minutes=15)  # the wait, then they may still talk
     (request,) = mind.asked("reaction")
     assert (
         request.choices == ("talk", "wait", "continue") and "piano in cafe in Hobbs Cafe" in request.fields()["options"]
     )
+
+
+def test_wait_is_offered_only_on_the_way_to_the_object():
+    mind = ScriptedMind({"reaction": lambda r: {"choice": "continue", "reason": "fine"}})
+    town = view(status(ME, address=PIANO), status(OTHER, address=PIANO))
+    run(react(mind.ask, identity(ME), memory_with(), town, [OTHER], SocialClock(), CONFIG, walking=False))
+    assert mind.asked("reaction")[0].choices == ("talk", "continue")  # already there: nothing to wait for
 
 
 def test_wait_is_not_offered_without_a_shared_place_and_a_declined_talk_cools_down_briefly():

@@ -93,3 +93,8 @@ def test_a_town_of_gpt5_mini_runs_against_a_server_litellm_believes_is_openai(mo
         assert body["response_format"]["json_schema"]["strict"] is True
     for agent in model.people:
         assert agent.action is not None and model.ville.has_address(agent.action.address)
+
+
+def test_gemini_3_thinks_at_its_least_level_without_a_temperature():
+    sent = reasoning.with_reasoning("gemini/gemini-3.5-flash", {"temperature": 0.3, "max_tokens": 20}, "minimal")
+    assert sent == {"max_tokens": 20 + reasoning.REASONING_ROOM["minimal"], "reasoning_effort": "minimal"}
