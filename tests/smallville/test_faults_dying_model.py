@@ -76,3 +76,16 @@ def test_a_run_whose_model_dies_resumes_exactly_at_a_new_server(quick_faults, wh
     assert events(out) == events(whole)
     assert town_metrics(out) == town_metrics(whole)
     assert comparable(out) == comparable(whole)
+
+
+@pytest.mark.slow  # waits out the timeouts: 4 tries of 1 s and the backoff between them (3.5 s)
+def test_a_stalled_server_ends_the_run_in_one_line_within_its_stated_bound(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-loopback")
+    out = tmp_path / "run"
+    with LoopbackServer(faults=["hang"] * 50, hang_s=60) as stalled:  # accepts every call, answers none
+        code = main([*TOWN, "--api-base", stalled.url, "--timeout", "1", "--out", str(out)])
+    err = capsys.readouterr().err
+    errors = [line for line in err.splitlines() if line.startswith("error:")]
+    assert code == 1 and "Traceback" not in err, err[-3000:]
+    assert len(errors) == 1 and "failed 4 times on importance" in errors[0], errors
+    assert errors[0].endswith(f"when the model answers again: run.py resume {out}")
