@@ -4,9 +4,10 @@ Usage: .venv/bin/python scripts/fault_campaign.py [-n WORKERS]
 
 The counts are the issue's figures, taken from what happened rather than written by hand:
 - cases: the campaign's test cases pytest collected, and how many passed, failed or were skipped (its JUnit XML);
-- refusals: every command a case expected to refuse (the ones checked by `one_line`, and the read-only folder's
-  writes), as the command itself ended, from the log tests/smallville/fault_log.py keeps: how many ended in one
-  error line with a non-zero exit, how many printed a traceback, and how many were silent (exit 0);
+- refusals: every command a case expected to refuse (the ones checked by `one_line`; the read-only folder's
+  writes, the second writer, the stalled and the dying model server), as the command itself ended, from the log
+  tests/smallville/fault_log.py keeps: how many ended in one error line with a non-zero exit, how many printed a
+  traceback, and how many were silent (exit 0);
 - exact resumes: the runs whose model server was killed at each of the five moments and that resumed to the same
   events, metrics and final checkpoint as a run whose model never died (test_faults_dying_model.py).
 """
@@ -28,9 +29,9 @@ EXACT_RESUME = "test_a_run_whose_model_dies_resumes_exactly_at_a_new_server"
 
 
 def error_lines(entry: dict) -> list[str]:
-    """The lines a refusal printed; after a batch's or a resume's progress lines, only its `error:` lines."""
+    """The lines a refusal printed; after a run's or a batch's progress lines, only its `error:`/`stopped:` lines."""
     lines = [line for line in entry["err"].splitlines() if line.strip()]
-    errors = [line for line in lines if line.startswith("error:")]
+    errors = [line for line in lines if line.startswith(("error:", "stopped:"))]
     return errors if errors and len(errors) < len(lines) else lines
 
 

@@ -10,6 +10,7 @@ The closing counts (`test_the_campaign_counts`) are the issue's figures.
 import json
 import os
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -385,3 +386,22 @@ def test_a_read_only_run_folder_is_read_and_a_write_says_permission_not_damage(r
     finally:
         for path in [run, *run.rglob("*")]:
             path.chmod(path.stat().st_mode | 0o200)
+
+
+@pytest.mark.slow  # a spawned cell builds its town and tries a dead server 4 times (~15 s)
+def test_a_batch_whose_cells_fail_names_the_first_failure_not_only_run_again(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-loopback")
+    with socket.socket() as sock:  # a port where nothing listens
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    grid = tmp_path / "grid.toml"
+    grid.write_text(
+        'scenarios = ["the_ville_n3"]\nseeds = [0]\ndays = 0.01\n[parameters]\nembedder = "hashing"\n'
+        f'llm = "openai/x"\napi_base = "http://127.0.0.1:{port}/v1"\n'
+    )
+    code = main(["batch", str(grid), "--out", str(tmp_path / "b"), "--workers", "1"])
+    err = " ".join(capsys.readouterr().err.split())  # (rich wraps the line at the terminal's width)
+    assert code == 2 and "Traceback" not in err, err[-3000:]
+    assert "1 cells failed; the first, full--the_ville_n3--seed0: ModelUnavailable: openai/x failed 4 times" in err
+    assert f"could not reach its server at http://127.0.0.1:{port}/v1 (Connection refused)" in err
+    assert "fix the cause, then run the same command again" in err and "cells unfinished" not in err
