@@ -74,8 +74,8 @@ def main() -> int:
     kinds = Counter(kind(entry) for entry in refusals)
     load = os.getloadavg()
     report = [
-        f"fault campaign: {sum(cases.values())} cases in {len(files)} files "
-        f"({', '.join(f'{name} {count}' for name, count in sorted(files.items()))})",
+        f"fault campaign: {sum(cases.values())} cases in {len(files)} files",
+        f"  {', '.join(f'{name} {count}' for name, count in sorted(files.items()))}",
         f"  passed {cases['passed']}, failed {cases['failed']}, skipped {cases['skipped']}",
         f"  refusals provoked: {len(refusals)} (in {len({entry['test'] for entry in refusals})} cases): "
         f"one-line errors {kinds['one line']}, tracebacks {kinds['traceback']}, silent {kinds['silent']}, "
