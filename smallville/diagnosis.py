@@ -11,10 +11,13 @@ import os
 import sqlite3
 from pathlib import Path
 
-__all__ = ["diagnose", "explain", "read_only_uri", "writable"]
+__all__ = ["diagnose", "explain", "needs_recovery", "read_only_uri", "writable"]
 
 PERMISSION = (errno.EACCES, errno.EPERM, errno.EROFS)
 FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+# SQLite's own word for a file it may only read (opened read-only, or its folder refuses the journal). Its other
+# SQLITE_READONLY_* codes (RECOVERY, CANTINIT, CANTLOCK, ROLLBACK) say a killed writer's journal awaits a writer.
+READ_ONLY = ("SQLITE_READONLY", "SQLITE_READONLY_DIRECTORY")
 
 
 def writable(path: Path) -> bool:
@@ -23,6 +26,12 @@ def writable(path: Path) -> bool:
     if path.exists() and not os.access(path, os.W_OK):
         return False
     return os.access(folder, os.W_OK | os.X_OK)
+
+
+def needs_recovery(error: BaseException) -> bool:
+    """Whether SQLite refused a read-only connection only because a killed writer left its journal to recover."""
+    name = getattr(error, "sqlite_errorname", "")
+    return name.startswith("SQLITE_READONLY") or "readonly database" in str(error)
 
 
 def read_only_uri(path: Path) -> str:
@@ -49,7 +58,9 @@ def diagnose(path: Path, error: BaseException, root: Path | None = None) -> tupl
     said = getattr(cause, "strerror", None) or str(cause)
     if number in FULL or "disk is full" in text or "no space left" in text:
         return said if "full" in text or "space" in text else f"{said}: no room to write", "free some disk space"
-    if number in PERMISSION or "readonly database" in text or "read-only" in text or not _accessible(path):
+    # SQLite says "readonly database" also of a database that only needs its journal recovered (a writer killed
+    # mid-write): its error code, or else the file system, tells a permission fault, not the words.
+    if number in PERMISSION or not _accessible(path) or _read_only_said(cause):
         if path.is_file() and os.access(path.parent, os.W_OK) and not os.access(path, os.R_OK | os.W_OK):
             return (
                 "permission denied: the file is read-only for this user",
@@ -83,6 +94,12 @@ def _accessible(path: Path) -> bool:
     if path.exists() and not os.access(path, os.R_OK):
         return False
     return writable(path)
+
+
+def _read_only_said(cause: BaseException) -> bool:
+    """Whether SQLite refused a write because the file is read-only to it (not for a journal left to recover)."""
+    name = getattr(cause, "sqlite_errorname", None)
+    return name in READ_ONLY if name else "readonly database" in str(cause).lower()
 
 
 def _root_cause(error: BaseException) -> BaseException:

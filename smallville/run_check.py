@@ -11,13 +11,14 @@ import csv
 import json
 import logging
 import sqlite3
+from contextlib import closing
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from smallville.diagnosis import diagnose, read_only_uri
+from smallville.diagnosis import diagnose, needs_recovery, read_only_uri, writable
 from smallville.run_folder import CALL_COLUMNS, RunFolder, has_table, read_calls
 from smallville.simulated_time import SimulatedTime
 
@@ -314,14 +315,30 @@ class _read_only:  # noqa: N801 - used as a context manager, like open()
         # In a folder this process cannot write (a read-only copy of a run), SQLite cannot make the files a reader
         # of a WAL database needs beside it: the file is then read as it is (immutable: no writer can be at work).
         try:
-            self.db = sqlite3.connect(read_only_uri(self.path), uri=True, timeout=30)
-            result = self.db.execute("pragma quick_check").fetchone()[0]
+            result = self._open()
         except sqlite3.Error as error:
-            raise RunFolderError(self._message(error)) from error
+            if not (needs_recovery(error) and writable(self.path)):
+                raise RunFolderError(self._message(error)) from error
+            # A writer killed mid-write left a journal that only a writing connection may roll into the file (what
+            # the run's next writer would do first): done once, the file is then checked as it is.
+            with closing(sqlite3.connect(self.path, timeout=30)) as recovering:
+                recovering.execute("pragma quick_check").fetchone()
+            try:
+                result = self._open()
+            except sqlite3.Error as again:
+                raise RunFolderError(self._message(again)) from again
         if result != "ok":
             self.db.close()
             raise RunFolderError(f"{self.path}: damaged ({result}); {self.fix}")
         return self.db
+
+    def _open(self) -> str:
+        self.db = sqlite3.connect(read_only_uri(self.path), uri=True, timeout=30)
+        try:
+            return self.db.execute("pragma quick_check").fetchone()[0]
+        except sqlite3.Error:
+            self.db.close()
+            raise
 
     def __exit__(self, kind, error, traceback) -> None:
         self.db.close()

@@ -45,8 +45,19 @@ def run(args: argparse.Namespace) -> int:
     written = write_batch_report(batch)
     console.print(f"results: {batch / 'results.csv'}, summary: {batch / 'summary.md'} ({len(written)} files)")
     unfinished = [outcome for outcome in outcomes if outcome.status not in ("done", "skipped")]
+    failed = [outcome for outcome in unfinished if outcome.status == "failed"]
+    if failed:  # running again cannot help until the cause is fixed: say what it is
+        first = failed[0]
+        console.print(
+            f"[red]{len(failed)} cells failed; the first, {first.cell_id}: {first.message.splitlines()[0][:300]} "
+            f"(each cell's message is in {batch / 'cells'}/<cell>/cell.json); fix the cause, then run the same "
+            "command again[/]"
+        )
+    if len(unfinished) > len(failed):
+        console.print(
+            f"[yellow]{len(unfinished) - len(failed)} cells unfinished; run the same command again to resume them[/]"
+        )
     if unfinished:
-        console.print(f"[yellow]{len(unfinished)} cells unfinished; run the same command again to resume them[/]")
         return 2
     return 0
 

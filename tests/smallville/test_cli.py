@@ -140,6 +140,7 @@ def test_resuming_with_another_embedder_is_refused(tmp_path):
     config = json.loads((out / "config.json").read_text())
     config["embedder"] = "minilm"
     (out / "config.json").write_text(json.dumps(config))
+    (out / ".config.written.json").unlink()  # as an older folder: the memory store's own record refuses it
     (out / "memory.sqlite-wal").unlink(missing_ok=True)
     result = run("resume", str(out), check=False)
     # The hand edit is named before the memory store is opened (its vectors were embedded with hashing).

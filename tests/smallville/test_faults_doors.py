@@ -10,6 +10,7 @@ The closing counts (`test_the_campaign_counts`) are the issue's figures.
 import json
 import os
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from smallville.cli import main
 from smallville.diagnosis import diagnose
 from smallville.evaluation.battery import BatteryError, check_fact_questions, load_battery
 from smallville.scenario import SCENARIOS_DIR
+from tests.smallville.fault_log import record
 from tests.smallville.test_faults_inputs import FAST, one_line
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -214,14 +216,17 @@ BATTERIES = {
 
 
 @pytest.mark.parametrize(("body", "field", "words"), BATTERIES.values(), ids=BATTERIES.keys())
-def test_a_battery_the_interviews_cannot_use_is_refused_by_its_reader(body, field, words, tmp_path):
+def test_a_battery_the_interviews_cannot_use_is_refused_by_its_reader(body, field, words, tmp_path, finished, capsys):
     path = tmp_path / "mine.toml"
     path.write_text(f'name = "mine"\n[[categories]]\nname = "talk"\n{body}\n')
     with pytest.raises(BatteryError) as caught:
         load_battery(path)
     message = str(caught.value)
     assert message.startswith(f"{path}: field ") and field in message and words in message, message
-    assert "\n" not in message
+    before = sorted(path.name for path in finished.iterdir())
+    line = one_line(capsys, ["evaluate", str(finished), "--battery", str(path)], 1)  # at the door: before any work
+    assert line == f"error: {message}", line
+    assert sorted(path.name for path in finished.iterdir()) == before
 
 
 def test_a_battery_question_about_a_fact_the_town_does_not_track_is_named_not_passed_over():
@@ -354,7 +359,7 @@ def _as_a_user_without_override(command: list[str]) -> list[str]:
     return ["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner", *command]
 
 
-@pytest.mark.slow  # three processes (~5 s each)
+@pytest.mark.slow  # four processes (~5 s each)
 def test_a_read_only_run_folder_is_read_and_a_write_says_permission_not_damage(run):
     for path in [run, *run.rglob("*")]:
         path.chmod(path.stat().st_mode & ~0o222)
@@ -366,8 +371,14 @@ def test_a_read_only_run_folder_is_read_and_a_write_says_permission_not_damage(r
     try:
         read = cli("interview", str(run), "Klaus Mueller", "How are you?")
         assert read.returncode == 0 and read.stdout.startswith("Klaus Mueller: "), read.stderr[-2000:]
-        for argv in (["whisper", str(run), "Klaus Mueller", "The bakery closes early."], ["report", str(run)]):
+        writes = (
+            ["whisper", str(run), "Klaus Mueller", "The bakery closes early."],
+            ["interview", str(run), "Klaus Mueller", "How are you?", "--remember"],
+            ["report", str(run)],
+        )
+        for argv in writes:
             result = cli(*argv)
+            record(argv, result.returncode, result.stderr)
             errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
             assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr[-2000:]
             assert len(errors) == 1 and "permission denied" in errors[0] and "chmod" in errors[0], errors
@@ -375,3 +386,22 @@ def test_a_read_only_run_folder_is_read_and_a_write_says_permission_not_damage(r
     finally:
         for path in [run, *run.rglob("*")]:
             path.chmod(path.stat().st_mode | 0o200)
+
+
+@pytest.mark.slow  # a spawned cell builds its town and tries a dead server 4 times (~15 s)
+def test_a_batch_whose_cells_fail_names_the_first_failure_not_only_run_again(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-loopback")
+    with socket.socket() as sock:  # a port where nothing listens
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    grid = tmp_path / "grid.toml"
+    grid.write_text(
+        'scenarios = ["the_ville_n3"]\nseeds = [0]\ndays = 0.01\n[parameters]\nembedder = "hashing"\n'
+        f'llm = "openai/x"\napi_base = "http://127.0.0.1:{port}/v1"\n'
+    )
+    code = main(["batch", str(grid), "--out", str(tmp_path / "b"), "--workers", "1"])
+    err = " ".join(capsys.readouterr().err.split())  # (rich wraps the line at the terminal's width)
+    assert code == 2 and "Traceback" not in err, err[-3000:]
+    assert "1 cells failed; the first, full--the_ville_n3--seed0: ModelUnavailable: openai/x failed 4 times" in err
+    assert f"could not reach its server at http://127.0.0.1:{port}/v1 (Connection refused)" in err
+    assert "fix the cause, then run the same command again" in err and "cells unfinished" not in err

@@ -18,6 +18,7 @@ import pytest
 
 from agents.language.loopback_server import LoopbackServer
 from smallville.cli import main
+from tests.smallville.fault_log import record as record_refusal
 from tests.smallville.fault_server import DyingServer
 from tests.smallville.run_folders import events, final_state, metrics
 from tests.smallville.test_faults_inputs import FAST
@@ -63,8 +64,10 @@ def whole(tmp_path_factory) -> Path:
 def test_a_run_whose_model_dies_resumes_exactly_at_a_new_server(quick_faults, whole, tmp_path, capsys, answers):  # noqa: F811
     out = tmp_path / "run"
     with DyingServer(answers) as dying:
-        assert main([*TOWN, "--api-base", dying.url, "--out", str(out)]) == 2
+        code = main([*TOWN, "--api-base", dying.url, "--out", str(out)])
     err = capsys.readouterr().err
+    record_refusal([*TOWN, "--api-base", dying.url, "--out", str(out)], code, err)
+    assert code == 2, err[-3000:]
     stops = [line for line in err.splitlines() if line.startswith("stopped: ")]
     assert len(stops) == 1 and "Traceback" not in err, err[-3000:]
     assert "could not reach its server" in stops[0]
@@ -76,3 +79,17 @@ def test_a_run_whose_model_dies_resumes_exactly_at_a_new_server(quick_faults, wh
     assert events(out) == events(whole)
     assert town_metrics(out) == town_metrics(whole)
     assert comparable(out) == comparable(whole)
+
+
+@pytest.mark.slow  # waits out the timeouts: 4 tries of 1 s and the backoff between them (3.5 s)
+def test_a_stalled_server_ends_the_run_in_one_line_within_its_stated_bound(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-loopback")
+    out = tmp_path / "run"
+    with LoopbackServer(faults=["hang"] * 50, hang_s=60) as stalled:  # accepts every call, answers none
+        code = main([*TOWN, "--api-base", stalled.url, "--timeout", "1", "--out", str(out)])
+    err = capsys.readouterr().err
+    record_refusal([*TOWN, "--api-base", stalled.url, "--timeout", "1", "--out", str(out)], code, err)
+    errors = [line for line in err.splitlines() if line.startswith("error:")]
+    assert code == 1 and "Traceback" not in err, err[-3000:]
+    assert len(errors) == 1 and "failed 4 times on importance" in errors[0], errors
+    assert errors[0].endswith(f"when the model answers again: run.py resume {out}")

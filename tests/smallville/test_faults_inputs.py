@@ -16,6 +16,7 @@ from smallville import option_types
 from smallville.cli import main
 from smallville.option_types import MAX_STATEMENT_CHARS
 from smallville.scenario import SCENARIOS_DIR
+from tests.smallville.fault_log import record
 
 FAST = ["--scenario", "the_ville_n3", "--embedder", "hashing"]
 
@@ -27,6 +28,7 @@ def one_line(capsys, argv: list[str], code: int, *, after_progress: bool = False
     """
     result = main(argv)
     err = capsys.readouterr().err
+    record(argv, result, err)
     lines = [line for line in err.splitlines() if line.strip()]
     if after_progress:
         lines = [line for line in lines if line.startswith("error:")]

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from smallville.cli import main
+from tests.smallville.fault_log import record
 from tests.smallville.run_folders import events, final_state, metric_rows, metrics
 from tests.smallville.test_faults_inputs import FAST
 
@@ -164,6 +165,7 @@ def test_two_resumes_at_once_one_refused_nothing_doubled(whole, tmp_path):
         first.send_signal(signal.SIGCONT)
     first.communicate(timeout=300)
     assert first.returncode == 0
+    record(["resume", str(out)], second.returncode, second.stderr)
     assert second.returncode == 1
     assert f"another process (pid {first.pid}) is writing to this run folder" in second.stderr
     assert events(out) == events(whole)  # stored once, not twice

@@ -3,6 +3,7 @@
 import asyncio
 import logging
 import time
+from datetime import UTC, datetime
 
 import pytest
 
@@ -10,6 +11,7 @@ from agents.language import gateway as gateway_module
 from agents.language.answers import PlanBlock
 from agents.language.backends import ScriptedBackend
 from agents.language.backends.litellm_backend import import_litellm
+from agents.language.backends.providers import retry_after
 from agents.language.gateway import BudgetExceeded, CacheMiss, Gateway, GatewayConfig, ModelUnavailable, check_model
 from agents.language.loopback_server import LoopbackServer
 from agents.language.requests import ImportanceRequest, WakeUpRequest
@@ -210,3 +212,23 @@ def test_a_retry_after_within_the_budget_is_waited_for_and_beyond_it_ends_the_ca
             with pytest.raises(ModelUnavailable, match=r"asked to wait \d+ s before trying wake_up again, more than"):
                 ask_many(gateway, [WakeUpRequest(ISABELLA)])
             assert waits == [] and server.stats.requests == 1
+
+
+class _Refused(Exception):
+    """A provider's error as litellm raises it: the answer's headers kept on it."""
+
+    def __init__(self, headers: dict[str, str]):
+        super().__init__("429")
+        self.litellm_response_headers = headers
+
+
+@pytest.mark.parametrize(
+    ("headers", "seconds"),
+    [({"retry-after": "7"}, 7.0), ({"retry-after": "1.5"}, 1.5),
+     ({"retry-after-ms": "250", "retry-after": "9"}, 0.25),  # OpenAI's finer header first
+     ({"retry-after": "Fri, 13 Feb 2023 00:00:30 GMT"}, 30.0), ({"retry-after": "Thu, 12 Feb 2023 00:00:00 GMT"}, 0.0),
+     ({"retry-after": "-3"}, 0.0), ({"retry-after": "soon"}, None), ({}, None)],
+    ids=["seconds", "fraction", "milliseconds", "date", "date-past", "negative", "garbage", "none"],
+)  # fmt: skip
+def test_retry_after_reads_seconds_milliseconds_and_http_dates(headers, seconds):
+    assert retry_after(_Refused(headers), now=datetime(2023, 2, 13, tzinfo=UTC)) == seconds
