@@ -7,6 +7,7 @@ memories embedded one way are never mixed with, or retrieved by, vectors of anot
 """
 
 import json
+import os
 import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -48,14 +49,21 @@ class MemoryStore:
 
     def __init__(self, path: Path | str, embedder: str | None = None, dim: int | None = None):
         self.path = Path(path)
+        # A store in a folder this process cannot write (a read-only copy of a run) is read as it is: SQLite could
+        # not make the files a WAL reader needs beside it, and nothing may be written there anyway.
+        self.read_only = self.path.is_file() and not os.access(self.path.parent, os.W_OK | os.X_OK)
         try:
-            self._db = sqlite3.connect(self.path)
+            if self.read_only:
+                self._db = sqlite3.connect(f"file:{self.path}?mode=ro&immutable=1", uri=True)
+            else:
+                self._db = sqlite3.connect(self.path)
         except sqlite3.Error as error:
             raise StoreError(f"{self.path}: cannot open the memory store ({error}); check the folder exists") from error
         try:
             with self._guard("open"):
-                self._db.execute("pragma journal_mode=wal")
-                self._db.executescript(SCHEMA)
+                if not self.read_only:
+                    self._db.execute("pragma journal_mode=wal")
+                    self._db.executescript(SCHEMA)
                 self._meta = dict(self._db.execute("select key, value from meta").fetchall())
             if embedder is not None and dim is not None:
                 self.check(embedder, dim)

@@ -53,7 +53,11 @@ def _add_run_commands(commands, add_model_options) -> None:
     when.add_argument("--days", type=option_types.days, default=1.0, help="simulated days to run (default: 1)")
     when.add_argument("--until", type=option_types.until, help="simulated end time, e.g. 2023-02-13T12:00")
     add_model_options(simulate, "simulate")
-    simulate.add_argument("--out", help="run folder to write (default: runs/<scenario>-<time>); must not exist")
+    simulate.add_argument(
+        "--out",
+        type=option_types.out_folder,
+        help="run folder to write (default: runs/<scenario>-<time>); must not exist",
+    )
     simulate.add_argument(
         "--log-prompts",
         metavar="FILE",
@@ -295,7 +299,9 @@ def _add_batch(commands) -> None:
     )
     batch.add_argument("--evaluate", action="store_true", help="evaluate each finished cell (smallville.evaluation)")
     _add_budget(batch, "batch-wide budget of model calls; stops cleanly", "batch-wide budget in dollars; stops cleanly")
-    batch.add_argument("--out", help="batch folder (default: batches/<grid>-<hash of the grid>)")
+    batch.add_argument(
+        "--out", type=option_types.out_folder, help="batch folder (default: batches/<grid>-<hash of the grid>)"
+    )
     batch.add_argument(
         "--workers",
         type=option_types.whole_number(1),

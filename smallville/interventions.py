@@ -24,6 +24,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from smallville.simulated_time import SimulatedTime
+from smallville.text_files import TextFileError, read_text
+
 KINDS = ("whisper", "object", "broadcast")
 # A text is one memory or one object's state: a paragraph at most (as a whisper on the command line).
 LONGEST_TEXT = 2000
@@ -45,7 +48,7 @@ class Intervention(BaseModel):
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    time: datetime
+    time: SimulatedTime
     kind: Literal["whisper", "object", "broadcast"]
     target: str | tuple[str, ...] = ""
     text: str = Field(min_length=1, max_length=LONGEST_TEXT)
@@ -171,9 +174,9 @@ def load_interventions(path: str | Path) -> list[Intervention]:
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise InterventionError(f"{path}: cannot be read ({error.strerror}); give an interventions file") from None
+        text = read_text(path, "interventions")
+    except TextFileError as error:
+        raise InterventionError(str(error)) from None
     try:
         data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:

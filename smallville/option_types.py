@@ -7,6 +7,7 @@ adds the flag's name. Only the standard library is imported at module level, so 
 
 import argparse
 import math
+import unicodedata
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -16,6 +17,9 @@ MAX_DAYS = 365
 MAX_SECONDS_PER_STEP = 3600  # the scenario file's own bound
 MAX_IN_FLIGHT = 1000
 MAX_SEED = 2**63 - 1
+# A thought taking longer than a simulated hour (at the original's 10 s steps) is a typo, not a setting: 20 keeps
+# lock-step's town within its spread between seeds (README, Thinking that overlaps time).
+MAX_THINKING_STEPS = 360
 # Whispers and interview questions: a paragraph, not a file pasted by mistake (one memory, one prompt line).
 MAX_STATEMENT_CHARS = 2000
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -33,6 +37,8 @@ __all__ = [
     "max_calls",
     "max_cost",
     "max_in_flight",
+    "naive_time",
+    "out_folder",
     "persona",
     "port",
     "question",
@@ -43,8 +49,10 @@ __all__ = [
     "seed",
     "share",
     "statement",
+    "thinking_steps",
     "timeout",
     "until",
+    "visible",
     "whole_number",
 ]
 
@@ -100,11 +108,30 @@ def days(text: str) -> float:
     return value
 
 
+def naive_time(value: datetime) -> datetime:
+    """A simulated time as given, refused if it names a time zone: the town's clock has none.
+
+    Converting "12:00+05:00" to some zone would guess which one the user meant (the scenario's start names none), so
+    every door refuses it the same way: flags, scenario files, grids, interventions and a run's config.
+
+    Raises:
+        ValueError: If the time has a time zone.
+    """
+    if value.tzinfo is not None:
+        raise ValueError(
+            f"{value.isoformat()} names a time zone, and the town's clock has none; give the time without it, "
+            f"e.g. {value.replace(tzinfo=None):%Y-%m-%dT%H:%M}"
+        )
+    return value
+
+
 def until(text: str) -> datetime:
-    """--until: a simulated time (its order against the scenario's start is checked once the scenario is known)."""
+    """--until (and --at): a simulated time without a time zone (its order against the start is checked later)."""
     try:
-        return datetime.fromisoformat(text)
-    except ValueError:
+        return naive_time(datetime.fromisoformat(text.strip()))
+    except ValueError as error:
+        if "time zone" in str(error):
+            raise argparse.ArgumentTypeError(str(error)) from None
         raise argparse.ArgumentTypeError(f"{text!r} is not a date and time; give e.g. 2023-02-13T12:00") from None
 
 
@@ -204,6 +231,10 @@ def routes_value(text: str) -> dict[str, str]:
             raise argparse.ArgumentTypeError(f"route {part!r} is not kind=model (e.g. importance=ollama/llama3.1)")
         if kind not in kinds:
             raise argparse.ArgumentTypeError(f"no request kind {kind!r}; choose from: {', '.join(kinds)}")
+        if kind in routes:
+            raise argparse.ArgumentTypeError(
+                f"{kind} is routed twice ({routes[kind]} and {model}); give each request kind one model"
+            )
         routes[kind] = model
     return routes
 
@@ -251,7 +282,7 @@ def _text(text: str, what: str) -> str:
             f"the {what} is not valid UTF-8 text; check the terminal's encoding (e.g. LANG=C.UTF-8)"
         ) from None
     stripped = text.strip()
-    if not stripped:
+    if not visible(stripped):
         raise argparse.ArgumentTypeError(f'the {what} is empty; give a sentence, e.g. "You are running for mayor"')
     if len(stripped) > MAX_STATEMENT_CHARS:
         raise argparse.ArgumentTypeError(
@@ -260,6 +291,27 @@ def _text(text: str, what: str) -> str:
     if any(ord(char) < 32 and char not in "\n\t" for char in stripped):
         raise argparse.ArgumentTypeError(f"the {what} holds control characters; give plain text")
     return stripped
+
+
+def visible(text: str) -> bool:
+    """Whether a text shows anything: letters, digits or signs, not only spaces and invisible format characters.
+
+    Zero-width spaces and joiners (Unicode's format category) are not whitespace to `str.strip`, so a statement made
+    only of them passed as text while an agent would remember nothing readable.
+    """
+    return any(unicodedata.category(char)[0] not in "ZC" for char in text)
+
+
+def out_folder(text: str) -> str:
+    """--out: a folder's path, not empty (an empty one meant the default folder, silently)."""
+    if not visible(text):
+        raise argparse.ArgumentTypeError("the folder is empty; give a path, e.g. runs/my-run")
+    return text
+
+
+def thinking_steps(text: str) -> int:
+    """--thinking-steps and --talk-thinking-steps: 0 to MAX_THINKING_STEPS."""
+    return _integer_in(text, 0, MAX_THINKING_STEPS, "20")
 
 
 def keep_checkpoints(text: str):
@@ -278,8 +330,10 @@ def keep_checkpoints(text: str):
             raise argparse.ArgumentTypeError(f"{text!r}: give an interval such as 'every 1h' or 'every 30m'")
         return KeepSchedule(every_minutes=minutes)
     try:
-        times = tuple(sorted(datetime.fromisoformat(part.strip()) for part in text.split(",") if part.strip()))
-    except ValueError:
+        times = tuple(sorted(until(part) for part in text.split(",") if part.strip()))
+    except argparse.ArgumentTypeError as error:
+        if "time zone" in str(error):
+            raise
         raise argparse.ArgumentTypeError(
             f"{text!r}: give 'every 1h' (or 30m, 2h) or comma-separated times, e.g. 2023-02-13T08:00,2023-02-13T12:00"
         ) from None

@@ -148,7 +148,7 @@ _TOWN = (
         "more: the town keeps stepping while thoughts are in flight and waits less for a real model; 20 keeps "
         "lock-step's town within its spread between seeds: README, Thinking that overlaps time)",
         "town",
-        parse=check.whole_number(0),
+        parse=check.thinking_steps,
     ),
     Parameter(
         "talk_thinking_steps",
@@ -157,7 +157,7 @@ _TOWN = (
         "--thinking-steps (0: at the end of its own step, as in lock-step, so 8 lines take 1.3 simulated minutes "
         "whatever --thinking-steps; the same N as --thinking-steps stretches a talk N-fold)",
         "town",
-        parse=check.whole_number(0),
+        parse=check.thinking_steps,
     ),
     Parameter(
         "interventions",

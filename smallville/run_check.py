@@ -17,7 +17,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from smallville.diagnosis import diagnose, read_only_uri
 from smallville.run_folder import CALL_COLUMNS, RunFolder, has_table, read_calls
+from smallville.simulated_time import SimulatedTime
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +49,7 @@ class RunConfig(BaseModel):
 
     model_config = ConfigDict(extra="allow")
     scenario_name: str = Field(min_length=1)
-    end: datetime
+    end: SimulatedTime
     checkpoint_minutes: float = Field(gt=0)
     embedder: str = Field(min_length=1)
     llm: str = Field(min_length=1)
@@ -129,6 +131,51 @@ def read_config(folder: RunFolder) -> dict:
     data.setdefault("thinking_steps", 0)
     data.setdefault("talk_thinking_steps", data.get("thinking_steps", 0))
     return data
+
+
+# What a resume may change (with a flag, or by hand: the same thing): the run's end and terms, the model's server.
+RUN_TERMS = frozenset(
+    {"end", "checkpoint_minutes", "keep_checkpoints", "forked_from", "max_calls", "max_cost", "api_base"}
+)
+
+
+def hand_edits(folder: RunFolder, config: dict) -> list[str]:
+    """Notes on the run terms edited by hand in config.json since the program wrote it ([] when none).
+
+    A setting of the town itself (a seed, the scenario, an agent's count, a tunable) makes another run: a run resumed
+    with it would be neither the old run nor a new one. So such an edit is refused, naming the key, the value the run
+    has and the edited one; an edited run term (its end, budget, server) is what `resume --until` etc. do, and is
+    named for the user to see. Then every value is checked as its command-line flag would be.
+
+    Raises:
+        RunFolderError: For an edited setting of the town, or a value its flag would refuse.
+    """
+    from smallville.checks import SettingError, check_value  # noqa: PLC0415 - the parameter table loads the agents
+    from smallville.parameters import BY_NAME  # noqa: PLC0415
+
+    notes = []
+    copy = folder.config_written
+    written = _read_json(copy, "delete it (it is only a copy)") if copy.is_file() else {}
+    as_is = _read_json(folder.config, "restore it from a copy") if written else {}
+    for key in sorted(set(as_is) & set(written)):  # a key only one of them has: a file from an older version
+        before, after = written[key], as_is[key]
+        if before == after:
+            continue
+        if key in RUN_TERMS:
+            notes.append(f"{folder.config}: {key} was edited by hand ({before!r} -> {after!r}); going on with it")
+            continue
+        flag = BY_NAME[key].cli_flag if key in BY_NAME else key
+        raise RunFolderError(
+            f"{folder.config}: {key} was edited by hand ({before!r} -> {after!r}), which would make another run "
+            f"({flag}); put back {before!r}, or start a new run with `run.py simulate ... {flag} ...`"
+        )
+    for key, value in config.items():
+        if key in BY_NAME:
+            try:
+                check_value(key, value)
+            except SettingError as error:
+                raise RunFolderError(f"{folder.config}: {key} = {value!r}: {error}; put back a valid value") from None
+    return notes
 
 
 def check_databases(folder: RunFolder) -> None:
@@ -264,11 +311,13 @@ class _read_only:  # noqa: N801 - used as a context manager, like open()
         self.path, self.fix = path, fix
 
     def __enter__(self) -> sqlite3.Connection:
+        # In a folder this process cannot write (a read-only copy of a run), SQLite cannot make the files a reader
+        # of a WAL database needs beside it: the file is then read as it is (immutable: no writer can be at work).
         try:
-            self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=30)
+            self.db = sqlite3.connect(read_only_uri(self.path), uri=True, timeout=30)
             result = self.db.execute("pragma quick_check").fetchone()[0]
         except sqlite3.Error as error:
-            raise RunFolderError(f"{self.path}: not a readable SQLite database ({error}); {self.fix}") from error
+            raise RunFolderError(self._message(error)) from error
         if result != "ok":
             self.db.close()
             raise RunFolderError(f"{self.path}: damaged ({result}); {self.fix}")
@@ -277,7 +326,14 @@ class _read_only:  # noqa: N801 - used as a context manager, like open()
     def __exit__(self, kind, error, traceback) -> None:
         self.db.close()
         if isinstance(error, sqlite3.Error):
-            raise RunFolderError(f"{self.path}: not a readable SQLite database ({error}); {self.fix}") from error
+            raise RunFolderError(self._message(error)) from error
+
+    def _message(self, error: sqlite3.Error) -> str:
+        """Permission, a lock or damage said as such; anything else as SQLite words it."""
+        found = diagnose(self.path, error)
+        if found is not None:
+            return f"{self.path}: cannot be read ({found[0]}); {found[1]}"
+        return f"{self.path}: not a readable SQLite database ({error}); {self.fix}"
 
 
 def _count_rows_of(path: Path, table: str) -> int:
@@ -307,3 +363,31 @@ def _count_rows(path: Path) -> int:
     rows = list(csv.reader(text.splitlines()))
     complete = len(rows) - (0 if text.endswith("\n") or not rows else 1)
     return max(0, complete - 1)
+
+
+# Metric columns that are shares of the town (0 to 1); every other one but `time` is a count or a sum (0 or more).
+SHARE_COLUMNS = ("density",)
+
+
+def check_model_metrics(frame, path: Path) -> None:
+    """The model metrics as a report plots them: every time a time, every figure a number in its range.
+
+    A row damaged by hand or by a disk error was plotted as it was (a spike, a gap, a line drawn to zero); it is
+    named instead: its row, its column, its value.
+
+    Raises:
+        RunFolderError: Naming the file, the row (as a spreadsheet counts it, the header being row 1) and the column.
+    """
+    import pandas as pd  # noqa: PLC0415 - loaded with the report's plots
+
+    fix = "restore the file from a copy (a resume rewrites only what came after its checkpoint)"
+    times = pd.to_datetime(frame["time"], errors="coerce", format="ISO8601")
+    for index in frame.index[times.isna()][:1]:
+        raise RunFolderError(f"{path}: row {index + 2}: time {frame['time'][index]!r} is not a time; {fix}")
+    for column in frame.columns.drop("time"):
+        values = pd.to_numeric(frame[column], errors="coerce")
+        share = column in SHARE_COLUMNS or column.startswith("aware_")
+        bad = values.isna() | (values < 0) | ((values > 1) if share else False)
+        for index in frame.index[bad][:1]:
+            span = "a share from 0 to 1" if share else "a number, 0 or more"
+            raise RunFolderError(f"{path}: row {index + 2}: {column} is {frame[column][index]!r}, not {span}; {fix}")

@@ -10,6 +10,7 @@
   graphs/<time>.graphml  the relationship graph at each checkpoint
   checkpoint/          the latest checkpoint (state.json), replaced atomically, and the one before (previous.json)
   answers.sqlite       the model's answers since the last checkpoint, replayed when a stopped run resumes
+  .config.written.json config.json as this program last wrote it: a hand edit is found and named on open
   .lock                the writer's lock (smallville.run_lock): one writer per folder, its pid inside
   ledger.json          model calls, tokens and cost by agent and request kind
   report/              written by `run.py report`
@@ -22,6 +23,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 from agents.language.accounting import CallRecord
+from smallville.diagnosis import read_only_uri
 
 # The `calls` table's columns after its id: a CallRecord's fields, in order (SQLite keeps the booleans as 0 and 1).
 CALL_COLUMNS = tuple(field.name for field in fields(CallRecord))
@@ -48,6 +50,11 @@ class RunFolder:
     def memory(self) -> Path:
         """The memory streams database."""
         return self.root / "memory.sqlite"
+
+    @property
+    def config_written(self) -> Path:
+        """config.json as the program last wrote it (see run_check.hand_edits)."""
+        return self.root / ".config.written.json"
 
     @property
     def answers(self) -> Path:
@@ -108,7 +115,7 @@ def read_events(path: Path) -> list[dict]:
     """An event log (events.sqlite), oldest first, each entry's details merged in; [] when there is none yet."""
     if not path.is_file():
         return []
-    with sqlite3.connect(path) as db:
+    with closing(sqlite3.connect(read_only_uri(path), uri=True, timeout=30)) as db:
         rows = db.execute("select time, agent, kind, text, details from events order by id").fetchall()
     return [
         {"time": time, "agent": agent, "kind": kind, "text": text, **json.loads(details or "{}")}
@@ -125,7 +132,7 @@ def read_calls(path: Path, up_to: int | None = None) -> list[dict]:
     """The answered model requests in an events.sqlite (the first `up_to` of them), oldest first; [] if none yet."""
     if not path.is_file():
         return []
-    with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)) as db:
+    with closing(sqlite3.connect(read_only_uri(path), uri=True, timeout=30)) as db:
         if not has_table(db, "calls"):
             return []
         query = f"select {', '.join(CALL_COLUMNS)} from calls"

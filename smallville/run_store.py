@@ -22,12 +22,14 @@ import networkx as nx
 from agents.language.backends.providers import without_credentials
 from agents.language.journal import AnswerJournal
 from memory import MemoryStore, StoreError
+from smallville.diagnosis import diagnose, explain
 from smallville.run_check import (
     EVENTS_SCHEMA_VERSION,
     RunFolderError,
     Snapshot,
     check_databases,
     checkpoint_calls,
+    hand_edits,
     read_config,
     read_snapshot,
 )
@@ -57,11 +59,12 @@ class RunStore:
         self.folder = folder
         self.lock = lock
         self.snapshot = snapshot
+        self.notes: list[str] = []  # run terms edited by hand, named when the folder is opened (run_check.hand_edits)
         try:
             self.memory = MemoryStore(folder.memory)
         except StoreError as error:
             self._release()
-            raise RunFolderError(str(error)) from error
+            raise RunFolderError(_diagnosed(folder.memory, error, folder.root)) from error
         # The answers since the last checkpoint (a writer's only: a reader never writes into the folder).
         self.journal: AnswerJournal | None = None
         if lock is not None:
@@ -69,7 +72,7 @@ class RunStore:
                 self.journal = AnswerJournal(folder.answers)
             except sqlite3.Error as error:
                 self.close()
-                raise RunFolderError(f"{folder.answers}: cannot be opened ({error}); delete it, then resume") from error
+                raise RunFolderError(explain(folder.answers, error, "cannot be opened", folder.root)) from error
         self._events_flushed = 0
         self._calls_flushed = 0
         self._model_rows_flushed = 0
@@ -93,15 +96,20 @@ class RunStore:
                     f"{root}: already exists and holds a run; continue it with `run.py resume {root}`, "
                     "or give another --out"
                 )
-            leftovers = {LOCK_NAME, folder.config.name + ".tmp"}  # a create killed before its config was in place
+            leftovers = {
+                LOCK_NAME,
+                folder.config.name + ".tmp",
+                folder.config_written.name,
+                folder.config_written.name + ".tmp",
+            }  # a create killed before its config was in place
             if any(path.name not in leftovers for path in folder.root.iterdir()):
                 raise RunFolderError(f"{root}: already exists and is not a run folder; give another --out")
-            _write_atomically(folder.config, json.dumps(safe_config(config), indent=2, default=str) + "\n")
+            _write_config(folder, safe_config(config))
             folder.metrics.mkdir(exist_ok=True)  # (a resume of a run killed before these makes them again)
             folder.graphs.mkdir(exist_ok=True)
         except OSError as error:
             lock.release()
-            raise RunFolderError(f"{root}: cannot write the run folder ({error.strerror})") from error
+            raise RunFolderError(explain(folder.root, error, "cannot write the run folder")) from error
         except RunFolderError:
             lock.release()
             raise
@@ -115,7 +123,7 @@ class RunStore:
             RunFolderError: If it is not a run folder, a file is damaged, or (to write) another process writes to it.
         """
         folder = RunFolder(Path(root))
-        read_config(folder)
+        notes = hand_edits(folder, read_config(folder))
         lock = _lock(folder.root) if write else None
         try:
             check_databases(folder)
@@ -124,7 +132,11 @@ class RunStore:
             if lock:
                 lock.release()
             raise
-        return cls(folder, lock, snapshot)
+        store = cls(folder, lock, snapshot)
+        store.notes = notes
+        if notes and lock is not None:  # the writer takes the edited terms on: named once, not at every open
+            _write_atomically(folder.config_written, folder.config.read_text(encoding="utf-8"))
+        return store
 
     def config(self) -> dict:
         """The run's configuration (checked when the store was opened)."""
@@ -137,12 +149,9 @@ class RunStore:
             RunFolderError: If the file cannot be written; the old one stays intact.
         """
         try:
-            text = json.dumps(safe_config({**self.config(), **changes}), indent=2, default=str) + "\n"
-            _write_atomically(self.folder.config, text)
+            _write_config(self.folder, safe_config({**self.config(), **changes}))
         except OSError as error:
-            raise RunFolderError(
-                f"{self.folder.config}: cannot be written ({error.strerror}); free space, then resume"
-            ) from error
+            raise RunFolderError(explain(self.folder.config, error, "cannot be written", self.folder.root)) from error
         read_config(self.folder)  # what the next command will read
 
     def has_checkpoint(self) -> bool:
@@ -199,15 +208,14 @@ class RunStore:
             self.folder.checkpoint.mkdir(exist_ok=True)
             _write_atomically(writing, json.dumps(state), keep=self.folder.checkpoint_previous)
         except (OSError, sqlite3.Error, StoreError) as error:
-            cause = error.__cause__ if isinstance(error, StoreError) and error.__cause__ else error
-            reason = getattr(cause, "strerror", None) or str(cause)
             if self.snapshot:
                 kept = f"the last good checkpoint ({self.snapshot.now:%Y-%m-%d %H:%M}) is intact"
             else:
                 kept = "no checkpoint was written yet (resume starts the run again)"
+            found = diagnose(writing, error, self.folder.root)
+            cause, fix = found or (_reason(error), "free some disk space")
             raise RunFolderError(
-                f"{writing}: cannot be written ({reason}); {kept}: free some disk space, then "
-                f"`run.py resume {self.folder.root}`"
+                f"{writing}: cannot be written ({cause}); {kept}: {fix}, then `run.py resume {self.folder.root}`"
             ) from error
         self._begin_journal(model, generation, self.snapshot.state.get("journal") if self.snapshot else None)
         self.snapshot = Snapshot(self.folder.checkpoint_state, state, model.now)
@@ -301,11 +309,19 @@ class RunStore:
                 f"`run.py resume {self.folder.root}` starts it again from the beginning"
             )
         state = self.snapshot.state
+        held, built = set(state["model"]["agents"]), {agent.name for agent in model.people}
+        if held != built:  # config.json no longer describes the run (a scenario or agents edited in by hand)
+            missing = sorted(held - built) or sorted(built - held)
+            raise RunFolderError(
+                f"{self.folder.config}: names a town ({model.setting.name}, {len(built)} agents) that is not the "
+                f"checkpoint's ({len(held)} agents; {missing[0]} is in one only); put back the scenario and agents "
+                "the run was made with"
+            )
         self._check_embedder(model)
         try:
             streams = {name: self.memory.load(name, length=length) for name, length in state["stream_lengths"].items()}
         except StoreError as error:
-            raise RunFolderError(str(error)) from error
+            raise RunFolderError(_diagnosed(self.folder.memory, error, self.folder.root)) from error
         ledger = {"records": checkpoint_calls(self.folder, state)}
         model.set_state({**state["model"], "ledger": ledger}, streams=streams)
         if truncate:
@@ -319,6 +335,15 @@ class RunStore:
         self._agent_rows_flushed = len(model.datacollector.get_agent_vars_dataframe())
 
     def _truncate(self, state: dict) -> None:
+        """Cut every data file back to the checkpoint; a file that cannot be written is one line with its cause."""
+        writing = self.folder.events
+        try:
+            self._cut_back(state)
+        except (OSError, sqlite3.Error, StoreError) as error:
+            writing = self.folder.memory if isinstance(error, StoreError) else writing
+            raise RunFolderError(explain(writing, error, "cannot be written", self.folder.root)) from error
+
+    def _cut_back(self, state: dict) -> None:
         if self.folder.events.is_file():
             with closing(sqlite3.connect(self.folder.events, timeout=30)) as db, db:
                 db.execute("delete from events where id > ?", (state["events"],))
@@ -355,7 +380,24 @@ def _lock(root: Path) -> RunLock:
     except RunFolderLocked as error:
         raise RunFolderError(str(error)) from error
     except OSError as error:
-        raise RunFolderError(f"{root}: cannot be locked for writing ({error.strerror}); check the path") from error
+        raise RunFolderError(explain(root, error, "cannot be locked for writing", root)) from error
+
+
+def _reason(error: BaseException) -> str:
+    cause = error.__cause__ if isinstance(error, StoreError) and error.__cause__ else error
+    return getattr(cause, "strerror", None) or str(cause)
+
+
+def _diagnosed(path: Path, error: StoreError, root: Path) -> str:
+    """A memory store's error, its cause named if it is permission, a full disk, a lock or damage."""
+    return explain(path, error, "cannot be used", root) if diagnose(path, error, root) else str(error)
+
+
+def _write_config(folder: RunFolder, config: dict) -> None:
+    """Write config.json, and the copy a hand edit is told from (run_check.hand_edits), each atomically."""
+    text = json.dumps(config, indent=2, default=str) + "\n"
+    _write_atomically(folder.config_written, text)
+    _write_atomically(folder.config, text)
 
 
 def _ledger_summary(model) -> dict:

@@ -6,12 +6,13 @@ another start time, other facts) without touching code; a mistake gives a `Scena
 
 import json
 import re
-from datetime import datetime
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from smallville.interventions import Intervention
+from smallville.simulated_time import SimulatedTime
+from smallville.text_files import TextFileError, read_text
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 SCENARIOS_DIR = DATA_DIR / "scenarios"
@@ -67,8 +68,8 @@ class Gathering(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str
     place: str = Field(pattern=r"^[^:]+:[^:]+")
-    start: datetime
-    end: datetime
+    start: SimulatedTime
+    end: SimulatedTime
 
     @model_validator(mode="after")
     def _ends_after_it_starts(self) -> "Gathering":
@@ -88,7 +89,7 @@ class Scenario(BaseModel):
     map_copies: int = Field(default=1, ge=1, le=100)
     personas: str
     whispers: str
-    start: datetime
+    start: SimulatedTime
     seconds_per_step: int = Field(default=10, ge=1, le=3600)
     agents: list[AgentStart] = Field(min_length=1)
     facts: list[TrackedFact] = []
@@ -102,6 +103,9 @@ class Scenario(BaseModel):
         duplicates = sorted({name for name in names if names.count(name) > 1})
         if duplicates:
             raise ValueError(f"agents: {', '.join(duplicates)} listed more than once")
+        ids = [fact.id for fact in self.facts]
+        if twice := sorted({fact for fact in ids if ids.count(fact) > 1}):  # one would hide the other's spread
+            raise ValueError(f"facts: the id {twice[0]!r} is given to two facts; give each fact its own id")
         if self.gathering and self.gathering.end <= self.start:
             raise ValueError(f"gathering: ends ({self.gathering.end:%Y-%m-%d %H:%M}) before the scenario starts")
         return self
@@ -187,7 +191,9 @@ def load_scenario(name_or_path: str | Path, directory: Path = SCENARIOS_DIR) -> 
             f"{path}: no such scenario; choose one of: {', '.join(available_scenarios(directory))}, or give a path"
         )
     try:
-        return Scenario.model_validate(json.loads(path.read_text()))
+        return Scenario.model_validate(json.loads(read_text(path, "scenario")))
+    except TextFileError as error:
+        raise ScenarioError(str(error)) from None
     except json.JSONDecodeError as error:
         raise ScenarioError(f"{path}: not valid JSON ({error}); fix the syntax") from error
     except ValidationError as error:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from agents.language.backends import providers
 from agents.language.backends.litellm_backend import import_litellm, placeholder_key
 
 logger = logging.getLogger(__name__)
@@ -19,6 +20,26 @@ logger = logging.getLogger(__name__)
 BATCH = 256
 # Tries of one request before giving up, with this many seconds between the first two (doubled after).
 TRIES, FIRST_WAIT_S = 3, 0.5
+
+
+def check_embedder(name: str, api_base: str | None = None) -> None:
+    """Say in one line what is wrong with a litellm embedder's name or key before anything is built.
+
+    The same check as a chat model's (gateway.check_model): a key missing from the environment is found at once,
+    not after the probe's tries. Local embedders ("minilm", "hashing") need nothing.
+
+    Raises:
+        ValueError: For an unknown provider, or a missing API key.
+    """
+    from agents.language.gateway import check_model  # noqa: PLC0415 - the gateway imports litellm lazily too
+    from memory.embeddings import LOCAL_EMBEDDERS  # noqa: PLC0415
+
+    if name in LOCAL_EMBEDDERS or "/" not in name:
+        return  # a local one, or a name make_agent_embedder refuses in its own words
+    try:
+        check_model(name, api_base)
+    except ValueError as error:
+        raise ValueError(f"embedder {str(error).removeprefix('model ')}") from None
 
 
 class EmbedderUnavailable(ValueError):
@@ -67,7 +88,7 @@ class LiteLLMEmbedder:
                 )
                 break
             except Exception as error:  # litellm raises provider-specific types; all are reported the same way
-                if attempt == TRIES:
+                if attempt == TRIES or not providers.is_transient(error, self.litellm):  # a refusal: no retry helps
                     raise EmbedderUnavailable(
                         f"embedder {self.model!r}: {type(error).__name__}: {str(error).splitlines()[0][:200]}"
                     ) from error

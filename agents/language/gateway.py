@@ -34,6 +34,10 @@ OFFLINE = "offline"
 CUT_BUDGET_FACTOR = 2
 # First wait before a retry, doubled each time (with at most this many seconds between tries).
 BACKOFF_S, MAX_BACKOFF_S = 0.5, 20.0
+# The retry budget: seconds one call may spend waiting between its tries. A server's Retry-After is honoured within
+# it (a rate limit that resets in 30 s is waited for); one asking for more ends the call at once, in one line, rather
+# than holding the run for as long as the server says.
+RETRY_BUDGET_S = 120.0
 # Seconds within which the same retried failure is logged again only at INFO (-v): the calls of 25 agents meeting one
 # dead server printed 75 identical warnings before the run's one-line error.
 REPEATED_WARNING_S = 30.0
@@ -299,7 +303,7 @@ class Gateway:
         return completion
 
     async def _with_retries(self, backend, request, messages, parameters, tally) -> Completion:
-        wait = BACKOFF_S
+        wait, waited = BACKOFF_S, 0.0
         for attempt in range(self.config.max_retries + 1):
             try:
                 return await backend.complete(request, messages, parameters)
@@ -308,10 +312,20 @@ class Gateway:
                     raise ModelUnavailable(
                         f"{backend.name} failed {attempt + 1} times on {request.kind}: {error}"
                     ) from None
+                asked = getattr(error, "retry_after", None)
+                pause = max(wait, asked) if asked is not None else wait
+                if waited + pause > RETRY_BUDGET_S:
+                    said = f"asked to wait {asked:.0f} s" if asked is not None else f"would wait {pause:.0f} s more"
+                    raise ModelUnavailable(
+                        f"{backend.name} {said} before trying {request.kind} again, more than the "
+                        f"{RETRY_BUDGET_S - waited:.0f} s left of a call's retry budget: {error}"
+                    ) from None
                 tally.retries += 1
-                logger.log(self._retry_level(str(error)), "%s: %s (try %d of %d); retrying in %.1f s", backend.name,
-                           error, attempt + 1, self.config.max_retries + 1, wait)  # fmt: skip
-                await asyncio.sleep(wait)
+                logger.log(self._retry_level(str(error)), "%s: %s (try %d of %d); retrying in %.1f s%s", backend.name,
+                           error, attempt + 1, self.config.max_retries + 1, pause,
+                           " as the server asked" if asked is not None and asked >= wait else "")  # fmt: skip
+                await asyncio.sleep(pause)
+                waited += pause
                 wait = min(wait * 2, MAX_BACKOFF_S)
             except PermanentError as error:
                 raise ModelUnavailable(f"{error} ({request.kind} request)", refused=True) from None

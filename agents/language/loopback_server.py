@@ -68,9 +68,11 @@ class LoopbackServer:
 
     def __init__(self, latency: float = 0.0, faults: list[str] | None = None, lifetime_s: float = 600.0,
                  hang_s: float = 30.0, port: int = 0, refuse_json_schema: bool = False,
-                 refuse_params: tuple[str, ...] = (), latency_spread: float = 0.0, capture: bool = False):  # fmt: skip
+                 refuse_params: tuple[str, ...] = (), latency_spread: float = 0.0, capture: bool = False,
+                 retry_after: str | None = None):  # fmt: skip
         self.latency = latency
         self.latency_spread = latency_spread
+        self.retry_after = retry_after  # the Retry-After header of an injected 429, as a server writes it
         self.refuse_json_schema = refuse_json_schema
         self.refuse_params = refuse_params
         self.capture = capture
@@ -149,7 +151,10 @@ class LoopbackServer:
             await asyncio.sleep(self.hang_s if fault == "hang" else wait)
             if fault in {"429", "500"}:
                 self.stats.statuses[int(fault)] += 1
-                return web.json_response({"error": {"message": f"injected {fault}"}}, status=int(fault))
+                headers = {"Retry-After": self.retry_after} if fault == "429" and self.retry_after else None
+                return web.json_response(
+                    {"error": {"message": f"injected {fault}"}}, status=int(fault), headers=headers
+                )
             text = answer_for_messages(messages)
             text = {"empty": "", "malformed": "{not json", "long": "x" * 50_000, "cut": text[: len(text) // 2]}.get(
                 fault, text

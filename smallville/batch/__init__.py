@@ -12,7 +12,17 @@ BATCH/
 from smallville.batch.cell import CellHooks, CellOutcome, cell_folder, read_cell, run_cell
 from smallville.batch.conditions import CONDITIONS, PAPER_LADDER, named_condition
 from smallville.batch.display import RichDisplay
-from smallville.batch.grid import Budget, CellSpec, Grid, GridError, expand, load_grid, parse_seeds, validate_grid
+from smallville.batch.grid import (
+    Budget,
+    CellSpec,
+    Grid,
+    GridError,
+    check_cells,
+    expand,
+    load_grid,
+    parse_seeds,
+    validate_grid,
+)
 from smallville.batch.local import LocalExecutor
 from smallville.batch.parameters import parameter_names
 from smallville.batch.report import is_batch_folder, write_batch_report
@@ -35,6 +45,7 @@ __all__ = [
     "RichDisplay",
     "cell_folder",
     "cell_row",
+    "check_cells",
     "expand",
     "is_batch_folder",
     "load_grid",

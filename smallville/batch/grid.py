@@ -29,19 +29,22 @@ text = "The library closes early on Friday"
 ```
 """
 
+import argparse
 import hashlib
 import itertools
 import json
 import re
 import tomllib
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from smallville import option_types
 from smallville.batch.parameters import GRID_OWNED, parameter_names, parameters_model
+from smallville.simulated_time import SimulatedTime
+from smallville.text_files import TextFileError, read_text
 
 
 class GridError(ValueError):
@@ -63,12 +66,30 @@ def parse_seeds(value: str | int | list[int]) -> list[int]:
     return seeds
 
 
+def _as_flag(validator, value: Any) -> Any:
+    """A grid's value checked by the validator of the batch flag that sets the same thing (the same words)."""
+    try:
+        return validator(repr(value) if isinstance(value, float) else str(value))
+    except argparse.ArgumentTypeError as error:
+        raise ValueError(str(error)) from None
+
+
 class Budget(BaseModel):
-    """The batch-wide budget: model calls and dollars across all cells."""
+    """The batch-wide budget: model calls and dollars across all cells (checked as --max-calls and --max-cost are)."""
 
     model_config = ConfigDict(extra="forbid")
-    calls: int | None = Field(default=None, ge=1)
-    cost: float | None = Field(default=None, gt=0)
+    calls: int | None = None
+    cost: float | None = None
+
+    @field_validator("calls")
+    @classmethod
+    def _calls_as_flag(cls, calls: int | None) -> int | None:
+        return None if calls is None else _as_flag(option_types.max_calls, calls)
+
+    @field_validator("cost")
+    @classmethod
+    def _cost_as_flag(cls, cost: float | None) -> float | None:
+        return None if cost is None else _as_flag(option_types.max_cost, cost)
 
 
 class Grid(BaseModel):
@@ -78,7 +99,7 @@ class Grid(BaseModel):
     seeds: list[int] = Field(default=[0], min_length=1)
     scenarios: list[str] = Field(default=["the_ville_n25"], min_length=1)
     days: float | None = Field(default=None, gt=0)
-    until: datetime | None = None
+    until: SimulatedTime | None = None
     evaluate: bool = False
     checkpoint_minutes: float = Field(default=60, gt=0)
     parameters: dict[str, Any] = {}
@@ -91,6 +112,21 @@ class Grid(BaseModel):
     @classmethod
     def _seeds(cls, value: Any) -> Any:
         return parse_seeds(value) if isinstance(value, str | int) else value
+
+    @field_validator("seeds")
+    @classmethod
+    def _seeds_as_flags(cls, seeds: list[int]) -> list[int]:
+        return [_as_flag(option_types.seed, seed) for seed in seeds]
+
+    @field_validator("days")
+    @classmethod
+    def _days_as_flag(cls, days: float | None) -> float | None:
+        return None if days is None else _as_flag(option_types.days, days)
+
+    @field_validator("checkpoint_minutes")
+    @classmethod
+    def _minutes_as_flag(cls, minutes: float) -> float:
+        return _as_flag(option_types.checkpoint_minutes, minutes)
 
     @field_validator("conditions")
     @classmethod
@@ -134,31 +170,45 @@ class CellSpec:
         return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
+def read_grid(path: Path) -> dict[str, Any]:
+    """A grid file's data, not yet validated.
+
+    Raises:
+        GridError: Naming the file, if it cannot be read, is not UTF-8 or not TOML.
+    """
+    try:
+        return tomllib.loads(read_text(path, "grid"))
+    except TextFileError as error:
+        raise GridError(str(error)) from None
+    except tomllib.TOMLDecodeError as error:
+        raise GridError(f"{path}: not valid TOML ({error}); fix the syntax") from error
+
+
 def load_grid(path: Path) -> Grid:
     """Read and validate a grid file.
 
     Raises:
         GridError: Naming the file and the field, if it is missing, not TOML, or a field is wrong.
     """
-    try:
-        data = tomllib.loads(path.read_text())
-    except OSError as error:
-        raise GridError(f"{path}: cannot read the grid ({error.strerror})") from error
-    except tomllib.TOMLDecodeError as error:
-        raise GridError(f"{path}: not valid TOML ({error}); fix the syntax") from error
-    return validate_grid(data, str(path))
+    return validate_grid(read_grid(path), str(path))
 
 
-def validate_grid(data: dict[str, Any], source: str) -> Grid:
-    """Validate a grid's data; errors name `source` and the field."""
+def validate_grid(data: dict[str, Any], source: str, shared: frozenset[str] = frozenset()) -> Grid:
+    """Validate a grid's data with the checks the CLI applies to the same values; errors name `source` and the field.
+
+    `shared` names the [parameters] the batch set itself (its caches in BATCH/, made when the batch starts): their
+    files' folders need not exist yet.
+    """
     try:
         grid = Grid.model_validate(data)
     except ValidationError as error:
         raise GridError(_message(source, error)) from error
-    _check_parameters(grid.parameters, "parameters", source)
+    _check_parameters({k: v for k, v in grid.parameters.items() if k not in shared}, "parameters", source)
     for name, switches in grid.conditions.items():
         _check_parameters(switches, f"conditions.{name}", source)
     for name, values in grid.sweep.items():
+        if not values:
+            raise GridError(f"{source}: sweep.{name}: an empty list would make no cells; give at least one value")
         for index, value in enumerate(values):
             _check_parameters({name: value}, f"sweep[{index}]", source)
     _check_interventions(grid.interventions, "interventions", source)
@@ -188,25 +238,74 @@ def _cell_interventions(*lists: list) -> list[dict]:
 
 
 def _check_parameters(values: dict[str, Any], where: str, source: str) -> None:
-    for name in values:
+    """Each value's type by the model's signature, then its command-line flag's validator (smallville/checks.py)."""
+    from smallville.checks import SettingError, check_value  # noqa: PLC0415 - the parameter table loads the agents
+
+    for name, value in values.items():
+        key = f"{where}.{name}"
         if name in GRID_OWNED:
-            raise GridError(f"{source}: {where}.{name}: set by the grid's `{GRID_OWNED[name]}`; move it there")
+            raise GridError(f"{source}: {key}: set by the grid's `{GRID_OWNED[name]}`; move it there")
         if name not in parameter_names():
             raise GridError(
-                f"{source}: {where}.{name}: unknown parameter; SmallvilleModel takes: {', '.join(parameter_names())}"
+                f"{source}: {key}: unknown parameter; SmallvilleModel takes: {', '.join(parameter_names())}"
             )
-    try:
-        parameters_model().model_validate(values)
-    except ValidationError as error:
-        raise GridError(_message(source, error, prefix=where)) from error
+        try:
+            parameters_model().model_validate({name: value})
+        except ValidationError as error:
+            raise GridError(_message(source, error, prefix=where)) from error
+        try:
+            check_value(name, value)
+        except SettingError as error:
+            shown = f" = {value!r}" if not isinstance(value, list | dict) else ""  # (a table's words name its part)
+            raise GridError(f"{source}: {key}{shown}: {error}; fix that value") from None
+
+
+def check_cells(grid: Grid, cells: list["CellSpec"], source: str) -> None:
+    """What only a cell's scenario can tell (its agents, map, start, models), for every cell before any starts.
+
+    The checks are `run.py simulate`'s own (smallville/checks.py); a cell that fails names the grid's key that set
+    the value at fault, so the batch never starts cells the CLI would refuse one by one.
+
+    Raises:
+        GridError: Naming `source`, the key and the fix.
+    """
+    from smallville.checks import SettingError, check_end, check_town  # noqa: PLC0415 - heavy
+
+    seen: set[str] = set()
+    for cell in cells:
+        kwargs = cell.model_kwargs()
+        fingerprint = json.dumps({**kwargs, "rng": 0}, sort_keys=True, default=str)
+        if fingerprint in seen:
+            continue  # the same town as a cell already checked, with another seed
+        seen.add(fingerprint)
+        try:
+            setting = check_town(kwargs)
+            check_end(setting.start, grid.until, grid.days)
+        except SettingError as error:
+            key = _key_of(grid, cell, error.name)
+            raise GridError(f"{source}: {key}: {error} (cell {cell.cell_id}); fix that value") from None
+
+
+def _key_of(grid: Grid, cell: "CellSpec", name: str) -> str:
+    """Where in the grid the value of parameter `name` for this cell was set."""
+    if name in ("until", "days"):
+        return name
+    if name == "scenario_name":
+        return f"scenarios[{grid.scenarios.index(cell.scenario)}]"
+    condition = cell.condition.split(",")[0]
+    for where, values in (("sweep", grid.sweep), (f"conditions.{condition}", grid.conditions.get(condition, {}))):
+        if name in values:
+            return f"{where}.{name}"
+    return f"parameters.{name}" if name in grid.parameters else f"{name} (its default)"
 
 
 def _message(source: str, error: ValidationError, prefix: str = "") -> str:
     first = error.errors()[0]
     where = ".".join(str(part) for part in first["loc"])
     where = f"{prefix}.{where}" if prefix and where else prefix or where or "(top level)"
-    value = f" (got {first['input']!r})" if first["type"] != "missing" and not isinstance(first["input"], dict) else ""
-    return f"{source}: {where}: {first['msg']}{value}; fix that field"
+    plain = first["type"] in ("missing", "value_error") or isinstance(first["input"], dict)  # a value error names it
+    value = "" if plain else f" (got {first['input']!r})"
+    return f"{source}: {where}: {first['msg'].removeprefix('Value error, ')}{value}; fix that field"
 
 
 def expand(grid: Grid) -> list[CellSpec]:

@@ -11,7 +11,9 @@ original arguments). Every node needs this package installed in the same environ
 import logging
 import os
 import shutil
+import socket
 import tempfile
+import threading
 from pathlib import Path
 
 import ray
@@ -29,8 +31,19 @@ RAY_ENVIRONMENT = {"RAY_USAGE_STATS_ENABLED": "0"}
 LOCAL_ENVIRONMENT = {"RAY_AUTH_MODE": "disabled"}
 
 
+class RayUnreachable(RuntimeError):
+    """No Ray cluster answers at the address given; the message names it, how long was waited, and the fix."""
+
+
 def connect(address: str | None, workers: int | None = None) -> None:
-    """Join a cluster ("auto" or an address), or start a local instance ("local"); nothing if Ray is running."""
+    """Join a cluster ("auto" or an address), or start a local instance ("local"); nothing if Ray is running.
+
+    Ray itself retries an address where no cluster answers without end, so the head is probed first (a TCP connect
+    within PROBE_TIMEOUT_S), and joining is given JOIN_TIMEOUT_S: either way a missing cluster is one line.
+
+    Raises:
+        RayUnreachable: If no cluster answers at the address within those times.
+    """
     if ray.is_initialized():
         return
     for name, value in RAY_ENVIRONMENT.items():
@@ -39,8 +52,58 @@ def connect(address: str | None, workers: int | None = None) -> None:
         for name, value in LOCAL_ENVIRONMENT.items():
             os.environ.setdefault(name, value)
         ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-    else:
-        ray.init(address=address, log_to_driver=False)
+        return
+    if address != "auto":
+        probe(address)
+    _join_within(address, JOIN_TIMEOUT_S)
+
+
+# A cluster's head answers a TCP connect within milliseconds on a working network; joining it takes Ray a few seconds.
+PROBE_TIMEOUT_S = 10.0
+JOIN_TIMEOUT_S = 60.0
+HOW_TO_START = "start one with `ray start --head` (or give its address: ray://HOST:10001 or HOST:6379)"
+
+
+def probe(address: str, timeout_s: float = PROBE_TIMEOUT_S) -> None:
+    """Check that something listens at a Ray address (host:port, ray://host:port, or a bare host: port 6379).
+
+    Raises:
+        RayUnreachable: Naming the address, what happened and the fix.
+    """
+    bare = address.removeprefix("ray://")
+    host, _, port = bare.rpartition(":") if ":" in bare else (bare, "", "6379")
+    try:
+        number = int(port)
+    except ValueError:
+        raise RayUnreachable(f"--ray {address}: {port!r} is not a port; give HOST:PORT, e.g. 10.0.0.5:6379") from None
+    try:
+        with socket.create_connection((host.strip("[]"), number), timeout=timeout_s):
+            return
+    except TimeoutError:
+        reason = f"no answer within {timeout_s:g} s"
+    except OSError as error:
+        reason = error.strerror or str(error)
+    raise RayUnreachable(f"--ray {address}: no Ray cluster answers there ({reason}); {HOW_TO_START}")
+
+
+def _join_within(address: str, timeout_s: float) -> None:
+    """ray.init(address), given up after `timeout_s` (its thread is left behind; the process is about to end)."""
+    failure: list[BaseException] = []
+
+    def join() -> None:
+        try:
+            ray.init(address=address, log_to_driver=False)
+        except BaseException as error:
+            failure.append(error)
+
+    worker = threading.Thread(target=join, name="ray-join", daemon=True)
+    worker.start()
+    worker.join(timeout_s)
+    if worker.is_alive():
+        raise RayUnreachable(f"--ray {address}: no Ray cluster joined within {timeout_s:g} s; {HOW_TO_START}")
+    if failure:
+        first = str(failure[0]).strip().splitlines()[0] if str(failure[0]).strip() else type(failure[0]).__name__
+        raise RayUnreachable(f"--ray {address}: {first}; {HOW_TO_START}") from failure[0]
 
 
 @ray.remote(num_cpus=0)

@@ -16,6 +16,7 @@ def run(args: argparse.Namespace) -> int:
     from smallville.batch import (  # noqa: PLC0415 - the batch machinery loads only when it runs
         GridError,
         RichDisplay,
+        check_cells,
         expand,
         prepare,
         run_batch,
@@ -27,11 +28,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         data = _grid_data(args)
         batch = Path(args.out) if args.out else Path("batches") / _default_name(args, data)
-        _share_cache(data, batch)
-        grid = validate_grid(data, args.grid or "the command line")
+        shared = _share_cache(data, batch)
+        grid = validate_grid(data, args.grid or "the command line", shared)
         cells = expand(grid)
-        _check_scenarios(grid.scenarios, args.grid or "--scenario")
-        _check_models(cells, "--llm" if args.llm else args.grid or "--llm")
+        check_cells(grid, cells, args.grid or "the command line")
         prepare(batch, cells, data)
     except GridError as error:
         raise UserError(str(error)) from error
@@ -62,21 +62,21 @@ def report(batch: Path) -> int:
 
 def _grid_data(args: argparse.Namespace) -> dict:
     """The grid file's data (if any) with the flags laid over it."""
-    import tomllib  # noqa: PLC0415
-
     from smallville.batch import named_condition, parse_seeds  # noqa: PLC0415
+    from smallville.batch.grid import GridError, read_grid  # noqa: PLC0415
 
     data: dict = {}
     if args.grid:
         try:
-            data = tomllib.loads(Path(args.grid).read_text())
-        except OSError as error:
-            raise UserError(f"{args.grid}: cannot read the grid ({error.strerror})") from error
-        except tomllib.TOMLDecodeError as error:
-            raise UserError(f"{args.grid}: not valid TOML ({error}); fix the syntax") from error
+            data = read_grid(Path(args.grid))
+        except GridError as error:
+            raise UserError(str(error)) from error
     if args.conditions:
+        names = [name.strip() for name in args.conditions.split(",")]
+        if twice := sorted({name for name in names if names.count(name) > 1}):
+            raise UserError(f"--conditions: {', '.join(twice)} named twice; name each condition once")
         try:
-            data["conditions"] = {name: named_condition(name) for name in args.conditions.split(",")}
+            data["conditions"] = {name: named_condition(name) for name in names}
         except KeyError as error:
             raise UserError(f"--conditions: {error.args[0]}") from error
     if args.seeds is not None:
@@ -114,44 +114,26 @@ def _lay_parameters(args: argparse.Namespace, data: dict) -> None:
         data["budget"] = budget
 
 
-def _share_cache(data: dict, batch: Path) -> None:
+def _share_cache(data: dict, batch: Path) -> frozenset[str]:
     """Cells share a response cache (BATCH/cache.sqlite, real models) and vectors (BATCH/embeddings.sqlite).
 
     Each only where the grid names none, the response cache for cells that call a real model, the vectors for cells
     that embed with a model (not `hashing`).
 
-    Both are SQLite in WAL mode with a busy timeout, so the cells' processes write to them safely. Offline cells get
+    Returns the names of the parameters it set (their folder, BATCH/, is made when the batch starts). Both are SQLite
+    in WAL mode with a busy timeout, so the cells' processes write to them safely. Offline cells get
     no response cache: their answers cost nothing, and a cache would only make the call counts depend on the cells'
     order. A kept local vector is the one a fresh encoding gives, so sharing them changes no cell, only its time.
     """
     parameters = data.setdefault("parameters", {})
+    shared = set()
     if parameters.get("llm", "offline") != "offline" and not parameters.get("cache_path"):
         parameters["cache_path"] = str((batch / "cache.sqlite").resolve())
+        shared.add("cache_path")
     if parameters.get("embedder", "minilm") != "hashing" and not parameters.get("embedding_cache"):
         parameters["embedding_cache"] = str((batch / "embeddings.sqlite").resolve())
-
-
-def _check_scenarios(scenarios: list[str], source: str) -> None:
-    from smallville.batch import GridError  # noqa: PLC0415
-    from smallville.scenario import ScenarioError, load_scenario  # noqa: PLC0415
-
-    for index, name in enumerate(scenarios):
-        try:
-            load_scenario(name)
-        except ScenarioError as error:
-            raise GridError(f"{source}: scenarios[{index}]: {error}") from error
-
-
-def _check_models(cells, source: str) -> None:
-    """As simulate checks them: a key not set is one line now, not every cell's first call failing four times."""
-    from agents import check_models  # noqa: PLC0415 - heavy
-    from smallville.batch import GridError  # noqa: PLC0415
-
-    for parameters in (cell.parameters for cell in cells):
-        try:
-            check_models(parameters.get("llm", "offline"), parameters.get("routes"), parameters.get("api_base"))
-        except ValueError as error:
-            raise GridError(f"{source}: {error}") from error
+        shared.add("embedding_cache")
+    return frozenset(shared)
 
 
 def _default_name(args: argparse.Namespace, data: dict) -> str:
@@ -163,10 +145,13 @@ def _default_name(args: argparse.Namespace, data: dict) -> str:
 def _executor(args: argparse.Namespace, batch: Path):
     if args.ray:
         try:
-            from smallville.batch.ray_executor import RayExecutor  # noqa: PLC0415 - ray is an optional extra
+            from smallville.batch.ray_executor import RayExecutor, RayUnreachable  # noqa: PLC0415 - optional extra
         except ImportError as error:
             raise UserError("--ray needs the ray extra: pip install 'smallville-on-mesa[ray]' (or uv sync) ") from error
-        return RayExecutor(batch, address=args.ray, workers=args.workers)
+        try:
+            return RayExecutor(batch, address=args.ray, workers=args.workers)
+        except RayUnreachable as error:
+            raise UserError(str(error)) from None
     from smallville.batch import LocalExecutor  # noqa: PLC0415
 
     return LocalExecutor(batch, workers=args.workers or os.cpu_count())

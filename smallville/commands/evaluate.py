@@ -5,6 +5,7 @@ import re
 from datetime import datetime
 from pathlib import Path
 
+from smallville import option_types
 from smallville.cli import UserError
 
 
@@ -12,13 +13,17 @@ def _time(text: str | None) -> datetime | None:
     if text is None:
         return None
     try:
-        return datetime.fromisoformat(text)
-    except ValueError:
-        raise UserError(f"--at {text!r}: not a time; write it like 2023-02-14T20:00") from None
+        return option_types.until(text)  # as every other --at and --until: no time zone
+    except argparse.ArgumentTypeError as error:
+        raise UserError(f"--at {error}") from None
 
 
-def _names(text: str | None, separator: str = ",") -> list[str] | None:
-    return [part.strip() for part in re.split(separator, text) if part.strip()] if text else None
+def _names(text: str | None, separator: str = ",", flag: str = "--agents") -> list[str] | None:
+    """Comma-separated names, each once (a name given twice would be one item counted twice, or silently one)."""
+    names = [part.strip() for part in re.split(separator, text) if part.strip()] if text else None
+    if twice := sorted({name for name in names or () if names.count(name) > 1}):
+        raise UserError(f"{flag}: {', '.join(twice)} named twice; name each once")
+    return names
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
                 Path(args.run),
                 at=_time(args.at),
                 judge=args.judge,
-                conditions=_names(args.conditions, r",(?=[a-z])"),  # full@1,2,1 keeps its commas
+                conditions=_names(args.conditions, r",(?=[a-z])", "--conditions"),  # full@1,2,1 keeps its commas
                 repeats=args.repeats,
                 agents=_names(args.agents),
                 llm=args.llm,

@@ -20,7 +20,24 @@ def open_store(run_folder: str, *, write: bool):
         raise UserError(str(error)) from error
     if store.snapshot is not None and store.snapshot.notice:
         print(f"warning: {store.snapshot.notice}", file=sys.stderr)
+    for note in store.notes:
+        print(f"note: {note}", file=sys.stderr)
     return store
+
+
+def checked_town(kwargs: dict):
+    """The scenario of these settings, after the checks a batch grid's cells get too (smallville/checks.py).
+
+    Raises:
+        UserError: Naming the flag at fault.
+    """
+    from smallville.checks import SettingError, check_town  # noqa: PLC0415 - heavy
+    from smallville.parameters import BY_NAME  # noqa: PLC0415
+
+    try:
+        return check_town(kwargs)
+    except SettingError as error:
+        raise UserError(f"{BY_NAME[error.name].cli_flag}: {str(error).splitlines()[0]}") from None
 
 
 def build_model(store, *, overrides: dict | None = None, restore: bool = True, truncate: bool = True):
@@ -33,6 +50,7 @@ def build_model(store, *, overrides: dict | None = None, restore: bool = True, t
             stored memories.
     """
     from agents import PersonaFileError, check_models  # noqa: PLC0415 - heavy
+    from agents.language.embeddings import check_embedder  # noqa: PLC0415
     from smallville.model import SmallvilleModel  # noqa: PLC0415
     from smallville.run_check import model_settings  # noqa: PLC0415
     from smallville.run_store import RunFolderError  # noqa: PLC0415
@@ -41,6 +59,7 @@ def build_model(store, *, overrides: dict | None = None, restore: bool = True, t
     config = model_settings(store.config()) | (overrides or {})
     try:  # as simulate checks them: a missing key is one line now, not four failed tries at the first call
         check_models(config.get("llm", "offline"), config.get("routes"), config.get("api_base"))
+        check_embedder(config.get("embedder", "minilm"), config.get("api_base"))
     except ValueError as error:
         raise UserError(f"{store.folder.root}: {error}") from error
     try:

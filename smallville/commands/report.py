@@ -12,10 +12,12 @@ from pathlib import Path
 
 from smallville.baseline import OFFLINE_BASELINE, is_offline
 from smallville.cli import UserError
+from smallville.diagnosis import explain, read_only_uri
 from smallville.run_check import (
     RunFolderError,
     Snapshot,
     check_databases,
+    check_model_metrics,
     checkpoint_calls,
     read_config,
     read_snapshot,
@@ -43,7 +45,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         written = write_report(folder, snapshot)
     except OSError as error:
-        raise UserError(f"{error.filename or folder.report}: cannot be written ({error.strerror})") from error
+        raise UserError(
+            explain(Path(error.filename or folder.report), error, "cannot be written", folder.root)
+        ) from error
     print(f"report written to {folder.report} ({', '.join(path.name for path in written)})")
     # The figures themselves, with the offline baseline's warning when it applies (summary.md's lines).
     summary = (folder.report / "summary.md").read_text().splitlines()
@@ -63,6 +67,11 @@ def write_report(folder: RunFolder, snapshot: Snapshot) -> list[Path]:
     rows = snapshot.state["model_rows"]
     if not folder.model_metrics.is_file() or rows == 0:
         raise UserError(f"{folder.model_metrics}: no rows yet; wait for the run's first checkpoint")
+    frame = pd.read_csv(folder.model_metrics, nrows=rows, dtype=str, keep_default_na=False)
+    try:
+        check_model_metrics(frame, folder.model_metrics)
+    except RunFolderError as error:
+        raise UserError(str(error)) from None
     frame = pd.read_csv(folder.model_metrics, parse_dates=["time"], nrows=rows)
     folder.report.mkdir(exist_ok=True)
     written = []
@@ -145,7 +154,7 @@ def _summary_markdown(folder: RunFolder, frame, facts: list[str], snapshot: Snap
         lines.append(f"- at the gathering's place in its hours (estimate): {int(last['attendees'])} agents")
     lines.append(f"- {ESTIMATES_NOTE}")
     if folder.events.is_file():
-        with closing(sqlite3.connect(f"file:{folder.events}?mode=ro", uri=True, timeout=30)) as db:
+        with closing(sqlite3.connect(read_only_uri(folder.events), uri=True, timeout=30)) as db:
             counts = dict(
                 db.execute(
                     "select kind, count(*) from events where id <= ? group by kind", (snapshot.state["events"],)

@@ -21,14 +21,28 @@ import sys
 from pathlib import Path
 
 from smallville.cli import UserError
+from smallville.commands.loading import checked_town
 from smallville.options import model_kwargs
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def settings_for(args: argparse.Namespace) -> dict:
-    """What the page builds: the replay of a run folder, or a model with the command line's arguments."""
+    """What the page builds: the replay of a run folder, or a model with the command line's arguments.
+
+    Raises:
+        UserError: For model options given with a run folder: a replay makes no model, so they would do nothing.
+    """
     if args.replay_run:
+        from smallville.parameters import BY_NAME, defaults  # noqa: PLC0415
+
+        given = [name for name, value in model_kwargs(args).items() if value != defaults()[name]]
+        if given:
+            flags = ", ".join(BY_NAME[name].cli_flag for name in given)
+            raise UserError(
+                f"{flags}: a replay of {args.replay_run} shows the run as it was and builds no model; drop "
+                f"{'them' if len(given) > 1 else 'it'}, or serve a new town without the run folder"
+            )
         settings = {"replay": str(Path(args.replay_run).resolve())}
         if args.beside:  # a second run on the same time slider (smallville/app/side_by_side.py)
             settings["beside"] = str(Path(args.beside).resolve())
@@ -44,10 +58,8 @@ def check(settings: dict) -> None:
     Raises:
         UserError: Naming what is wrong and how to fix it.
     """
-    from agents import check_models  # noqa: PLC0415 - heavy
     from smallville.run_store import RunFolderError  # noqa: PLC0415
-    from smallville.scenario import ScenarioError, load_scenario, scenario_file  # noqa: PLC0415
-    from smallville.town import town_map  # noqa: PLC0415
+    from smallville.scenario import ScenarioError  # noqa: PLC0415
 
     try:
         if "replay" in settings:
@@ -64,10 +76,7 @@ def check(settings: dict) -> None:
             if "beside" in settings:
                 ReplayModel(run_folder=settings["beside"]).close()
             return
-        kwargs = settings["model"]
-        check_models(kwargs["llm"], kwargs["routes"], kwargs["api_base"])
-        setting = load_scenario(kwargs["scenario_name"]).select(kwargs["agents"])
-        setting.check_map(town_map(setting)[0], str(scenario_file(kwargs["scenario_name"])))
+        checked_town(settings["model"])
     except (ValueError, ScenarioError, RunFolderError) as error:
         raise UserError(str(error).splitlines()[0]) from error
 
@@ -114,6 +123,8 @@ def check_address(host: str, port: int) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Check the options, then serve the page until interrupted."""
+    if not args.host.strip():  # the server would take "" for every interface: not what an empty value says
+        raise UserError("--host is empty; give 127.0.0.1 (this machine only), or 0.0.0.0 for every interface")
     settings = settings_for(args)
     check(settings)
     check_address(args.host, args.port)

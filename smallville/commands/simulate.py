@@ -7,15 +7,14 @@ finish the step under way and write a checkpoint before the process exits.
 
 import argparse
 import time
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 
 from rich.console import Console
 
 from smallville.cli import UserError
-from smallville.commands.loading import build_model, open_store
+from smallville.commands.loading import build_model, checked_town, open_store
 from smallville.heap import settled_heap
-from smallville.option_types import MAX_DAYS
 from smallville.options import model_kwargs
 from smallville.progress import fallback_share, print_summary, step_with_progress
 from smallville.stopping import StopRequests
@@ -31,17 +30,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace, stop: StopRequests) -> int:
-    from agents import check_models  # noqa: PLC0415 - heavy
     from smallville.model import SmallvilleModel  # noqa: PLC0415
     from smallville.run_store import RunFolderError, RunStore  # noqa: PLC0415
-    from smallville.scenario import ScenarioError, load_scenario, scenario_file  # noqa: PLC0415
-    from smallville.town import town_map  # noqa: PLC0415
+    from smallville.scenario import ScenarioError  # noqa: PLC0415
 
     kwargs = model_kwargs(args)
     try:
-        check_models(kwargs["llm"], kwargs["routes"], kwargs["api_base"])
-        setting = load_scenario(kwargs["scenario_name"]).select(kwargs["agents"])
-        setting.check_map(town_map(setting)[0], str(scenario_file(kwargs["scenario_name"])))
+        setting = checked_town(kwargs)
         end = end_time(args, setting.start)
         out = Path(args.out) if args.out else Path("runs") / f"{Path(kwargs['scenario_name']).stem}-{_stamp()}"
         run_terms = {"end": end.isoformat(), "checkpoint_minutes": args.checkpoint_minutes}
@@ -64,23 +59,17 @@ def _simulate(args: argparse.Namespace, stop: StopRequests) -> int:
 
 
 def end_time(args: argparse.Namespace, start: datetime) -> datetime:
-    """The run's end: --until, or the start plus --days.
+    """The run's end: --until, or the start plus --days (smallville/checks.py, as for a grid's cells).
 
     Raises:
-        UserError: If --until is not after the scenario's start.
+        UserError: If --until is not after the scenario's start, or too far after it.
     """
-    if args.until is None:
-        return start + timedelta(days=args.days)
-    if args.until <= start:
-        raise UserError(
-            f"--until {args.until:%Y-%m-%dT%H:%M}: not after the scenario's start ({start:%Y-%m-%dT%H:%M}); "
-            "give a later time"
-        )
-    if args.until - start > timedelta(days=MAX_DAYS):
-        raise UserError(
-            f"--until {args.until:%Y-%m-%dT%H:%M}: more than {MAX_DAYS} days after the start; give an earlier time"
-        )
-    return args.until
+    from smallville.checks import SettingError, check_end  # noqa: PLC0415
+
+    try:
+        return check_end(start, args.until, args.days)
+    except SettingError as error:
+        raise UserError(f"--{error.name} {error}") from None
 
 
 def resume(args: argparse.Namespace) -> int:
@@ -279,7 +268,12 @@ def _loading_failed(error: BaseException, out: Path) -> None:
 def _discard(out: Path) -> None:
     """Remove a new run folder that holds only what `RunStore.create` wrote and the empty memory store it opened."""
     databases = ("memory.sqlite", "answers.sqlite")
-    for name in ("config.json", ".lock", *(f"{base}{end}" for base in databases for end in ("", "-wal", "-shm"))):
+    for name in (
+        "config.json",
+        ".config.written.json",
+        ".lock",
+        *(f"{base}{end}" for base in databases for end in ("", "-wal", "-shm")),
+    ):
         (out / name).unlink(missing_ok=True)
     for name in ("metrics", "graphs"):
         if (out / name).is_dir() and not any((out / name).iterdir()):

@@ -6,12 +6,14 @@ another; a mistake gives a `BatteryError` naming the file and the field.
 
 import string
 import tomllib
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from smallville.scenario import DATA_DIR
+from smallville.text_files import TextFileError, read_text
 
 BATTERIES_DIR = DATA_DIR / "evaluation"
 DEFAULT_BATTERY = BATTERIES_DIR / "paper.toml"
@@ -107,10 +109,76 @@ def load_battery(path: str | Path | None = None) -> Battery:
         known = ", ".join(sorted(p.stem for p in BATTERIES_DIR.glob("*.toml")))
         raise BatteryError(f"{path}: no such battery; use one of: {known}, or give a path to a .toml file")
     try:
-        return Battery.model_validate(tomllib.loads(path.read_text()))
+        battery = Battery.model_validate(tomllib.loads(read_text(path, "battery")))
+    except TextFileError as error:
+        raise BatteryError(str(error)) from None
     except tomllib.TOMLDecodeError as error:
         raise BatteryError(f"{path}: not valid TOML ({error}); fix the syntax") from error
     except ValidationError as error:
         first = error.errors()[0]
         field = ".".join(str(part) for part in first["loc"]) or "(top level)"
-        raise BatteryError(f"{path}: field {field!r}: {first['msg']}; fix that field") from error
+        raise BatteryError(
+            f"{path}: field {field!r}: {first['msg'].removeprefix('Value error, ')}; fix that field"
+        ) from error
+    _check_battery(battery, path)
+    return battery
+
+
+def _check_battery(battery: Battery, path: Path) -> None:
+    """What the data model lets through but no interview can use: each question asked once, with words to ask.
+
+    Raises:
+        BatteryError: Naming the file, the field and the fix.
+    """
+    names = [category.name for category in battery.categories]
+    if twice := sorted({name for name in names if names.count(name) > 1}):
+        raise BatteryError(
+            f"{path}: field 'categories': {twice[0]!r} twice, so its question ids ({twice[0]}.1, ...) would "
+            "collide; merge the two or rename one"
+        )
+    texts = [(f"categories.{index}.questions.{number}", text) for index, category in enumerate(battery.categories)
+             for number, text in enumerate(category.questions)]  # fmt: skip
+    texts += [
+        (f"measures.{name}", getattr(battery.measures, name)) for name in ("fact_question", "relationship_question")
+    ]
+    texts += [(f"measures.fact_questions.{fact}", text) for fact, text in battery.measures.fact_questions.items()]
+    for field, text in texts:
+        problem = _text_problem(text)
+        if problem:
+            raise BatteryError(f"{path}: field {field!r}: {problem}")
+    for fact, text in battery.measures.fact_questions.items():
+        try:
+            _check_fields(text, frozenset())  # asked as written, for one fact: a placeholder would stay as braces
+        except ValueError as error:
+            raise BatteryError(f"{path}: field 'measures.fact_questions.{fact}': {error}") from None
+    for index, category in enumerate(battery.categories):
+        seen = set()
+        for number, text in enumerate(category.questions):
+            if text.strip() in seen:
+                raise BatteryError(
+                    f"{path}: field 'categories.{index}.questions.{number}': asked twice in {category.name}; "
+                    "drop the repeat"
+                )
+            seen.add(text.strip())
+
+
+def _text_problem(text: str) -> str:
+    """What makes a question unaskable ("" if nothing): no visible words, or control characters such as NUL."""
+    if not any(unicodedata.category(char)[0] not in "ZC" for char in text):
+        return "the question is empty; write it out"
+    if any(unicodedata.category(char) == "Cc" and char not in "\n\t" for char in text):
+        return "holds a control character (such as NUL); give plain text"
+    return ""
+
+
+def check_fact_questions(battery: Battery, facts: list[str], scenario: str) -> list[str]:
+    """Notes on the battery's questions for particular facts that the run's scenario does not track.
+
+    A battery serves several towns (the paper's asks about the party and the candidacy), so such a question is not an
+    error; but it is never asked in this town, and that is said rather than passed over in silence.
+    """
+    return [
+        f"battery {battery.name}: measures.fact_questions.{fact}: scenario {scenario} tracks no fact {fact!r}, so this "
+        f"question is not asked here (it tracks: {', '.join(facts) or 'none'})"
+        for fact in sorted(set(battery.measures.fact_questions) - set(facts))
+    ]

@@ -7,7 +7,7 @@ from datetime import datetime
 from pathlib import Path
 
 from smallville.evaluation.attendance import attendance, invitees, to_ask
-from smallville.evaluation.battery import load_battery
+from smallville.evaluation.battery import check_fact_questions, load_battery
 from smallville.evaluation.checks import measure_phase
 from smallville.evaluation.conditions import resolve
 from smallville.evaluation.errors import EvaluationError
@@ -63,6 +63,8 @@ def evaluate_run(
     questions = load_battery(battery)
     model = load_model(run, llm=llm, judge=judge, api_base=api_base, budget=budget, backends=backends)
     try:
+        for note in check_fact_questions(questions, [fact.id for fact in model.setting.facts], model.setting.name):
+            logger.warning("%s", note)
         at = _check_time(model, at)
         log = read_event_log(run)
         if at < model.now:

@@ -68,7 +68,7 @@ FATAL = {
     "events-garbage": (
         lambda r: (r / "events.sqlite").write_bytes(b"\x00garbage" * 512),
         "events.sqlite",
-        "not a readable SQLite database",
+        "cannot be read (damaged: file is not a database)",
     ),
     "events-emptied": (lambda r: _sql(r / "events.sqlite", "delete from events"), "events.sqlite", "holds 0 rows"),
     "calls-emptied": (lambda r: _sql(r / "events.sqlite", "delete from calls"), "events.sqlite", "holds 0 calls"),
@@ -85,7 +85,7 @@ FATAL = {
     "memory-garbage": (
         lambda r: (r / "memory.sqlite").write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000),
         "memory.sqlite",
-        "SQLite database",
+        "(damaged: file is not a database)",
     ),
     "memory-lost-nodes": (lambda r: _sql(r / "memory.sqlite", "delete from nodes"), "memory.sqlite", "holds 0"),
     "memory-short-vectors": (

@@ -34,7 +34,15 @@ class Completion:
 
 
 class TransientError(RuntimeError):
-    """A failure worth retrying: rate limit (429), server error (5xx), connection error, timeout."""
+    """A failure worth retrying: rate limit (429), server error (5xx), connection error, timeout.
+
+    Attributes:
+        retry_after: Seconds the server asked to wait before the next try (its Retry-After header), if it said.
+    """
+
+    def __init__(self, message: str, retry_after: float | None = None):
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class PermanentError(RuntimeError):

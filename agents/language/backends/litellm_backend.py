@@ -109,7 +109,7 @@ class LiteLLMBackend:
     def _sorted(self, error: Exception) -> Exception:
         transient = providers.is_transient(error, self.litellm)
         line = providers.refusal_line(self.model, error, transient=transient, api_base=self.api_base)
-        return TransientError(line) if transient else PermanentError(line)
+        return TransientError(line, providers.retry_after(error)) if transient else PermanentError(line)
 
     def _completion(self, response, form: str) -> Completion:
         choice = response.choices[0]

@@ -13,6 +13,8 @@ import logging
 import os
 import re
 from collections.abc import Mapping
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from functools import cache
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -203,6 +205,32 @@ def is_transient(error: BaseException, litellm) -> bool:
     if status is None:
         return isinstance(error, litellm.exceptions.ServiceUnavailableError | litellm.exceptions.InternalServerError)
     return status in TRANSIENT_STATUSES or status >= 500
+
+
+def retry_after(error: BaseException, now: datetime | None = None) -> float | None:
+    """The seconds a server asked to wait before the next try (Retry-After / retry-after-ms), if its answer said.
+
+    Retry-After is either seconds or an HTTP date (RFC 9110, section 10.2.3); OpenAI also sends retry-after-ms.
+    """
+    headers = getattr(error, "litellm_response_headers", None) or getattr(error, "headers", None) or {}
+    try:
+        milliseconds = headers.get("retry-after-ms")
+        if milliseconds is not None:
+            return max(0.0, float(milliseconds) / 1000)
+        value = headers.get("retry-after")
+    except (AttributeError, TypeError, ValueError):
+        return None
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(str(value))
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
 
 
 def refuses_format(error: BaseException) -> bool:

@@ -21,6 +21,10 @@ _ASKING = frozenset(
     stem(word) for word in ("know", "tell", "heard", "hear", "anything", "lately", "yourself", "have", "any", "did")
 )
 UNKNOWN = "I don't really know anything about that."
+# A question about the speaker itself ("Introduce yourself", "What do you do for a living?"), not "do you know...".
+_ABOUT_YOU = re.compile(
+    r"\byourself\b|\byour\b|\bwho are you\b|\bwhat do you do\b|\b(?:about|for|to) you\b", re.IGNORECASE
+)
 # Memories quoted in one answer.
 QUOTED = 2
 
@@ -60,7 +64,7 @@ def from_persona(identity: Identity, question: str) -> str:
     shared = sorted((s for s in sentences if _shared(topic, s)), key=lambda s: -_shared(topic, s))[:QUOTED]
     if shared:
         return " ".join(first_person(sentence, identity) for sentence in shared)
-    if re.search(r"\byou(?:rself|r)?\b", question, re.IGNORECASE):
+    if _ABOUT_YOU.search(question):
         learned = first_person(re.split(r"(?<=\.)\s+", identity.learned)[0], identity)
         return f"I'm {identity.name}, {identity.age}. {learned}"
     return UNKNOWN

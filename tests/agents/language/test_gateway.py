@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from agents.language import gateway as gateway_module
 from agents.language.answers import PlanBlock
 from agents.language.backends import ScriptedBackend
 from agents.language.backends.litellm_backend import import_litellm
@@ -189,3 +190,23 @@ def test_schedule_rewrite_through_litellm_keeps_the_arithmetic():
     with LoopbackServer() as server:
         (blocks,) = ask_many(Gateway(GatewayConfig(model="openai/loopback", api_base=server.url)), [request])
     assert blocks[0] == PlanBlock("talking with Maria Lopez", 5) and sum(b.minutes for b in blocks) == 55
+
+
+@pytest.mark.parametrize("header", ["2", "Fri, 01 Jan 2100 00:00:00 GMT"], ids=["seconds", "http-date"])
+def test_a_retry_after_within_the_budget_is_waited_for_and_beyond_it_ends_the_call(header, monkeypatch):
+    waits = []
+
+    async def wait(seconds, *args):
+        if seconds:  # (the client's own zero-second yields aside)
+            waits.append(seconds)
+
+    monkeypatch.setattr(gateway_module.asyncio, "sleep", wait)
+    with LoopbackServer(faults=["429"], retry_after=header) as server:
+        gateway = Gateway(GatewayConfig(model="openai/loopback", api_base=server.url, max_retries=3))
+        if header == "2":  # two seconds: more than the first backoff (0.5 s), well within the budget
+            assert ask_many(gateway, [WakeUpRequest(ISABELLA)]) == [7]
+            assert waits == [2.0] and gateway.ledger.totals().retries == 1
+        else:  # a date decades away: the call ends at once, saying so, instead of holding the run
+            with pytest.raises(ModelUnavailable, match=r"asked to wait \d+ s before trying wake_up again, more than"):
+                ask_many(gateway, [WakeUpRequest(ISABELLA)])
+            assert waits == [] and server.stats.requests == 1

@@ -1,0 +1,93 @@
+"""What really went wrong with a run folder's file: permission, a full disk, a lock, or damage, each said as such.
+
+SQLite and the operating system report these in their own words ("attempt to write a readonly database", "unable
+to open database file", errno 28), and a reader that took every failure for damage told a user whose folder was only
+read-only to restore an intact file from a copy. `diagnose` names the cause and its fix from the error and the file's
+own state (can this process write to it, to its folder?), so every door says the same thing for the same fault.
+"""
+
+import errno
+import os
+import sqlite3
+from pathlib import Path
+
+__all__ = ["diagnose", "explain", "read_only_uri", "writable"]
+
+PERMISSION = (errno.EACCES, errno.EPERM, errno.EROFS)
+FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+
+
+def writable(path: Path) -> bool:
+    """Whether this process may write the file (or create it, if it does not exist yet) and its folder's entries."""
+    folder = path.parent if path.exists() or not path.is_dir() else path
+    if path.exists() and not os.access(path, os.W_OK):
+        return False
+    return os.access(folder, os.W_OK | os.X_OK)
+
+
+def read_only_uri(path: Path) -> str:
+    """The URI that opens a SQLite file for reading; in a folder this process cannot write, as it is (immutable).
+
+    SQLite's reader of a WAL database makes files beside it; in a read-only copy of a run it cannot, and reading
+    failed as "attempt to write a readonly database". Nothing can be writing there, so the file is read as it is.
+    """
+    return f"file:{path}?mode=ro" if writable(path) else f"file:{path}?mode=ro&immutable=1"
+
+
+def diagnose(path: Path, error: BaseException, root: Path | None = None) -> tuple[str, str] | None:
+    """The real cause of `error` on `path` and its fix, as (cause, fix); None if the cause is none of the four.
+
+    Args:
+        path: The file the operation was on.
+        error: What was raised (an OSError, a sqlite3.Error, or an error caused by one).
+        root: The run folder, named in the fix for a permission fault (default: the file's folder).
+    """
+    cause = _root_cause(error)
+    text = str(cause).lower()
+    number = getattr(cause, "errno", None)
+    folder = root or path.parent
+    said = getattr(cause, "strerror", None) or str(cause)
+    if number in FULL or "disk is full" in text or "no space left" in text:
+        return said if "full" in text or "space" in text else f"{said}: no room to write", "free some disk space"
+    if number in PERMISSION or "readonly database" in text or "read-only" in text or not _accessible(path):
+        if path.is_file() and os.access(path.parent, os.W_OK) and not os.access(path, os.R_OK | os.W_OK):
+            return (
+                "permission denied: the file is read-only for this user",
+                f"make it writable (e.g. chmod u+rw {path})",
+            )
+        return (
+            f"permission denied: {folder} is read-only for this user, or on a read-only disk",
+            f"make it writable (e.g. chmod -R u+w {folder}), or copy the run to a folder you can write",
+        )
+    if "database is locked" in text or "table is locked" in text or number == errno.EAGAIN:
+        return (
+            "locked by another program (a database browser, another copy of this one)",
+            "close that program or wait for it",
+        )
+    if isinstance(cause, sqlite3.DatabaseError) and ("not a database" in text or "malformed" in text):
+        return f"damaged: {cause}", "restore it from a copy, or start a new run with `run.py simulate`"
+    return None
+
+
+def explain(path: Path, error: BaseException, doing: str = "cannot be used", root: Path | None = None) -> str:
+    """One line: "PATH: cannot be used (CAUSE); FIX", with the diagnosed cause, else the error's own words."""
+    found = diagnose(path, error, root)
+    if found is None:
+        cause = _root_cause(error)
+        return f"{path}: {doing} ({getattr(cause, 'strerror', None) or cause})"
+    return f"{path}: {doing} ({found[0]}); {found[1]}"
+
+
+def _accessible(path: Path) -> bool:
+    """Whether the file can be read and the folder written as SQLite needs (its journal files sit beside it)."""
+    if path.exists() and not os.access(path, os.R_OK):
+        return False
+    return writable(path)
+
+
+def _root_cause(error: BaseException) -> BaseException:
+    """The OSError or sqlite3.Error underneath a wrapped error (StoreError, RunFolderError)."""
+    seen = error
+    while not isinstance(seen, OSError | sqlite3.Error) and (seen.__cause__ or seen.__context__) is not None:
+        seen = seen.__cause__ or seen.__context__
+    return seen if isinstance(seen, OSError | sqlite3.Error) else error
