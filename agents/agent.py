@@ -194,7 +194,8 @@ class GenerativeAgent(CellAgent):
     def perceive(self, view: WorldView) -> list[str | Event]:
         """Notice what is around and remember what is new; returns what it may react to, nearest first.
 
-        Objects in an unusual state (as events, environment.unusual) come before people (by name).
+        Objects in sight in an unusual state (as events, environment.unusual; not only those just noticed, see
+        agents/cognition/tending.py) come before people newly noticed (by name).
 
         An agent planning a new day, talking or asleep does not look around.
         """
@@ -204,10 +205,10 @@ class GenerativeAgent(CellAgent):
         config = self.mind.config
         perception = perceive(view, self.name, self.tile, config, self.spatial, self.memories, self._quiet_look)
         self._quiet_look = perception.quiet
-        if not perception.new:
-            return []
         me = view.agents[self.name]
-        unusual = objects_to_consider(me, perception.new_unusual_objects(), now, self.social)
+        unusual = objects_to_consider(me, perception.unusual_objects(), now, self.social)
+        if not perception.new:
+            return unusual
         noticed = perception.new_agents(view.agents.keys())
         return [*unusual, *reaction_candidates(me, noticed, view, self.social, config)]
 

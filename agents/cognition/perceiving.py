@@ -58,9 +58,13 @@ class Perception:
         """Other agents whose new activity the agent just noticed, nearest first."""
         return [seen.event.subject for seen in self.new if seen.event.subject in names]
 
-    def new_unusual_objects(self) -> list[Event]:
-        """Objects newly noticed in a state the world's own rules did not make (environment.unusual), nearest first."""
-        return [seen.event for seen in self.new if unusual(seen.event)]
+    def unusual_objects(self) -> list[Event]:
+        """Objects in sight in a state the world's own rules did not make (environment.unusual), nearest first.
+
+        All of them, not only the newly noticed: an agent asleep, talking or just busy deciding something else when
+        it first saw the stove burning still has it before its eyes once it is free (agents/cognition/tending.py).
+        """
+        return [seen.event for seen in self.seen if unusual(seen.event)]
 
 
 event_text = describe_event  # an event as a memory reads it: "Klaus Mueller is reading a book"

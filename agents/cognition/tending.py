@@ -33,15 +33,18 @@ class Errand:
     choice: ActionChoice
 
 
-def objects_to_consider(me: AgentStatus, noticed: list[Event], now: datetime, clock: SocialClock) -> list[Event]:
-    """The objects just noticed in an unusual state that the agent may react to now, nearest first.
+def objects_to_consider(me: AgentStatus, in_sight: list[Event], now: datetime, clock: SocialClock) -> list[Event]:
+    """The objects in sight in an unusual state that the agent may react to now, nearest first.
 
     Not while asleep or talking, nor while it considers no one (right after a reaction or a talk), nor an object it
-    decided to leave alone within the cool-down.
+    decided on within the cool-down. Every such object in sight counts, not only one just noticed: an agent who
+    first saw the stove burning while asleep, or while it considered no one, decides once it is free, and one whose
+    errand did not put the object back (it was set again, or the errand was cut short) decides again after the
+    cool-down.
     """
-    if me.sleeping or me.talking_with or clock.paused(now):
+    if not in_sight or me.sleeping or me.talking_with or clock.paused(now):
         return []
-    return [event for event in noticed if clock.may_reconsider(event.subject, now)]
+    return [event for event in in_sight if clock.may_reconsider(event.subject, now)]
 
 
 async def tend(
@@ -53,7 +56,7 @@ async def tend(
     clock: SocialClock,
     config: MindConfig,
 ) -> Errand | None:
-    """Ask whether to see to the object of `event` (as seen this step); the errand if so, None (and a cool-down) if not.
+    """Ask whether to see to the object of `event` (as seen this step): the errand if so, else None; a cool-down both.
 
     The event is the one perceived, not the object's state now: a thought reads only its step's snapshot.
     """
@@ -76,8 +79,9 @@ async def tend(
         memories=tuple(recalled),
     )
     reaction: ObjectReaction = await ask(request)
+    # Decided either way: not asked again while the errand is under way, nor at every step while it stays in sight.
+    clock.reactions[address] = view.now + timedelta(minutes=config.reaction_cooldown_minutes)
     if not reaction.react:
-        clock.reactions[address] = view.now + timedelta(minutes=config.reaction_cooldown_minutes)
         return None
     return Errand(reaction.activity, reaction.minutes, errand_choice(identity.name, reaction.activity, event))
 

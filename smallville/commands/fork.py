@@ -25,7 +25,7 @@ FIXED = ("scenario_name", "agents", "seconds_per_step", "embedder", "embedding_c
 def run(args: argparse.Namespace) -> int:
     """Check the change, copy the run at its kept checkpoint, replay to --at, change, and run on to the end."""
     from smallville.parameters import BY_NAME  # noqa: PLC0415 - heavy
-    from smallville.run_check import RunFolderError, read_config, read_snapshot  # noqa: PLC0415
+    from smallville.run_check import RunFolderError, check_databases, read_config, read_snapshot  # noqa: PLC0415
     from smallville.run_folder import RunFolder  # noqa: PLC0415
 
     given = {name: getattr(args, name) for name in BY_NAME if hasattr(args, name)}
@@ -37,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
     source = RunFolder(Path(args.run))
     try:
         config = read_config(source)
+        check_databases(source)  # a damaged file, or one of another version's layout, is one line naming it
         snapshot = read_snapshot(source)
     except RunFolderError as error:
         raise UserError(str(error)) from error

@@ -5,6 +5,8 @@ call when the source's answers are cached; with a change it equals its source be
 """
 
 import json
+import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -160,3 +162,13 @@ def test_a_forks_own_keys_never_reach_the_model(source, tmp_path):
     assert {"forked_from", "keep_checkpoints", "end", "checkpoint_minutes"} <= set(config)
     assert not set(model_settings(config)) & set(RUN_KEYS)
     assert main(["interview", str(fork), KLAUS, "How are you?"]) == 0  # rebuilt from the fork's config
+
+
+def test_a_source_whose_event_log_has_another_layout_is_one_line_naming_it(source, tmp_path, capsys):
+    copy = tmp_path / "old"
+    shutil.copytree(source, copy)
+    with sqlite3.connect(copy / "events.sqlite") as db:
+        db.execute("alter table calls drop column cached_tokens")  # as a version before that column wrote it
+    assert main(["fork", str(copy), "--at", AT, "--out", str(tmp_path / "fork")]) == 1
+    error = capsys.readouterr().err.strip()
+    assert error.count("\n") == 0 and "events.sqlite: the calls table has columns" in error

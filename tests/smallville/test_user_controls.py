@@ -87,6 +87,34 @@ def test_offline_an_agent_sees_to_an_object_in_its_home_in_the_event_log():
     model.close()
 
 
+def test_an_object_first_seen_asleep_is_seen_to_once_awake():
+    """Set while Isabella sleeps beside it: what she saw then is no news in the morning, yet it is still on fire."""
+    shelf = [{"time": "2023-02-13T00:00", "kind": "object", "target": SHELF, "text": "on fire"}]
+    model = SmallvilleModel(scenario_name="the_ville_n3", embedder="hashing", interventions=shelf)
+    model.run_until(datetime(2023, 2, 13, 7, 30))
+    reactions = [(e["time"], e["agent"], e["text"]) for e in model.event_log if e["kind"] == "reaction"]
+    assert [(agent, text) for _, agent, text in reactions] == [(ISABELLA, "seeing to the shelf, which is on fire")]
+    assert reactions[0][0] >= "2023-02-13T06:00"  # awake
+    assert model.state.object_state(SHELF).description == "idle"
+    model.close()
+
+
+def test_an_object_seen_while_the_agent_considers_no_one_is_decided_on_once_it_is_free():
+    """At 08:29:50 Isabella has just decided on something else (a pause of 15 minutes): the stove waits for her."""
+    burning = [{"time": "2023-02-13T08:29:50", "kind": "object", "target": STOVE, "text": "burning"}]
+    model = SmallvilleModel(scenario_name="the_ville_n3", embedder="hashing", interventions=burning)
+    model.run_until(datetime(2023, 2, 13, 8, 29, 50))
+    clock = model.by_name[ISABELLA].social
+    assert clock.paused(model.now)
+    free_at = clock.paused_until.isoformat()
+    model.run_until(datetime(2023, 2, 13, 8, 50))
+    (reaction,) = [e for e in model.event_log if e["kind"] == "reaction"]
+    assert reaction["agent"] == ISABELLA and reaction["time"] >= free_at
+    assert ("seeing to the cooking area, which is burning", STOVE) in actions_of(model, ISABELLA, "2023-02-13T08:30")
+    assert model.state.object_state(STOVE).description == "idle"
+    model.close()
+
+
 def test_an_interview_as_a_persona_is_asked_and_answered_to_that_persona():
     reporter = "a news reporter from the Ville Gazette"
     answer = {"answer": "Hello! For the Gazette? I am opening the cafe at eight."}

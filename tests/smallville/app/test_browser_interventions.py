@@ -40,8 +40,7 @@ def test_an_interview_as_a_persona_and_an_object_set_from_the_page(outside, brow
             expect(page.locator(".world-note")).to_have_text("At 00:00:00 the piano is out of tune.", timeout=60_000)
 
             # On the map: a building's box lists its objects and their states; one picked goes to the box.
-            label = page.locator(".place-label.sector[data-text='Hobbs Cafe']").bounding_box()
-            page.mouse.click(label["x"] + 2, label["y"] + label["height"] / 2)
+            open_building(page, "Hobbs Cafe")
             things = page.locator(".place-info .place-object")
             expect(things.filter(has_text="piano")).to_have_text("piano (out of tune)")
             things.filter(has_text="cooking area").click()
@@ -87,3 +86,53 @@ def test_a_run_and_its_fork_side_by_side_on_one_time_slider(outside, browser_pag
     finally:
         stop(process)
     assert_stayed_home(page, outside)
+
+
+def test_the_agent_who_sees_the_stove_set_burning_on_the_page_goes_to_it(outside, browser_page):
+    """Offline: Isabella, working at the cafe, sees to its cooking area set burning from the map's box; then it is
+    hers in use, the world's own rule, and its state on the map says so."""
+    from playwright.sync_api import expect
+
+    page = browser_page
+    process, url = serve(outside, "--scenario", "the_ville_n3", "--embedder", "hashing")
+    try:
+        page.goto(url)
+        expect(page.locator(".agent-marker")).to_have_count(3, timeout=120_000)
+        run_to(page, "08:30")
+        open_building(page, "Hobbs Cafe")
+        things = page.locator(".place-info .place-object")
+        things.filter(has_text="cooking area").click()
+        page.locator(".world-state input").fill("burning")
+        page.get_by_role("button", name="Set", exact=True).click()
+        expect(page.locator(".world-note")).to_have_text("At 08:30:00 the cooking area is burning.", timeout=60_000)
+        run_to(page, "08:40")
+        expect(page.locator(".agent-now")).to_contain_text("seeing to the cooking area, which is burning")
+        expect(things.filter(has_text="cooking area")).to_contain_text("cooking area (being used by Isabella")
+        expect(page.locator(".work-failure")).to_have_count(0)
+    finally:
+        stop(process)
+    assert_stayed_home(page, outside)
+
+
+def run_to(page, clock: str) -> None:
+    """The page's own "Run to", waited for on the clock."""
+    from playwright.sync_api import expect
+
+    page.get_by_label("Run to (HH:MM)").fill(clock)
+    page.get_by_role("button", name="Run to", exact=True).click()
+    expect(page.locator(".town-clock")).to_contain_text(f"{clock}:00", timeout=120_000)
+
+
+def open_building(page, name: str) -> None:
+    """Click a building's name on the map until its box opens (a click landing while the map redraws is lost)."""
+    from playwright.sync_api import TimeoutError as Timeout
+
+    for _ in range(3):
+        label = page.locator(f".place-label.sector[data-text='{name}']").bounding_box()
+        page.mouse.click(label["x"] + 2, label["y"] + label["height"] / 2)
+        try:
+            page.locator(".place-info").wait_for(timeout=10_000)
+            return
+        except Timeout:
+            continue
+    raise AssertionError(f"the map opened no box for {name}")
