@@ -83,12 +83,15 @@ def main() -> None:
     print(f"embedder {label}: build {built:.1f} s, {days:g} day(s) {wall - built:.1f} s (target < 30 s a day)")
     print(f"peak memory {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
     print(f"model calls per agent-day {totals.calls / people:.1f} (target <= 60; the original ~600-1,300)")
-    print(f"tokens per agent-day {totals.tokens / people:.0f} (target <= 50k; the original ~0.5 M)")
-    print(f"  {'kind':22s} {'calls':>6s} {'tokens':>7s} {'prompt':>7s} {'answer':>7s}  (per agent-day)")
+    print(f"tokens per agent-day {totals.tokens / people:.0f} (target <= 50k; the original ~0.5 M), of which "
+          f"{totals.cached_tokens / people:.0f} prompt tokens a provider's cache would serve: "
+          f"{(totals.tokens - totals.cached_tokens) / people:.0f} read at full price")  # fmt: skip
+    print(f"  {'kind':22s} {'calls':>6s} {'tokens':>7s} {'prompt':>7s} {'cached':>7s} {'answer':>7s}  (per agent-day)")
     for kind, kind_totals in sorted(model.gateway.ledger.by_kind().items()):
         print(
             f"  {kind:22s} {kind_totals.calls / people:6.1f} {kind_totals.tokens / people:7.0f}"
-            f" {kind_totals.prompt_tokens / people:7.0f} {kind_totals.completion_tokens / people:7.0f}"
+            f" {kind_totals.prompt_tokens / people:7.0f} {kind_totals.cached_tokens / people:7.0f}"
+            f" {kind_totals.completion_tokens / people:7.0f}"
         )
     talks = sum(1 for entry in model.event_log if entry["kind"] == "talk")
     reflections = sum(1 for agent in model.people for node in agent.memories.stream if node.kind == "reflection")

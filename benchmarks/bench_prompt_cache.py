@@ -22,7 +22,7 @@ from collections import defaultdict
 from datetime import timedelta
 
 from agents.language.backends.litellm_backend import import_litellm
-from agents.language.backends.prompt_cache import MIN_CACHED_TOKENS, cached_prefix_chars, min_cached_tokens, prompt_text
+from agents.language.backends.prompt_cache import cached_prefix_chars, long_prefix_pays, min_cached_tokens, prompt_text
 from agents.language.request import long_prefix
 from agents.language.tokens import count_tokens
 from smallville.model import SmallvilleModel
@@ -107,7 +107,7 @@ def main() -> None:
     completion = model.gateway.ledger.totals().completion_tokens / agent_days
     for name in arguments.models:
         answers = completion * import_litellm().get_model_info(name)["output_cost_per_token"]
-        sent = min_cached_tokens(name) <= MIN_CACHED_TOKENS  # the gateway's choice of form (Gateway.ask)
+        sent = long_prefix_pays(name)  # the gateway's choice of form (Gateway.ask)
         print(f"{name} (cache minimum {min_cached_tokens(name)} tokens; sent the {'long' if sent else 'short'} prefix),"
               f" per agent-day, answers ${answers:.4f} either way:")  # fmt: skip
         for form, label in ((False, "short prefix"), (True, "long prefix ")):

@@ -96,7 +96,10 @@ def print_summary(model, wall_seconds: float, console: Console, first: Mapping |
     every = model.gateway.ledger.totals()
     # A reasoning model's thinking tokens (part of the tokens) and its empty or cut-off answers asked again.
     thinking = ("reasoning", "empty/cut") if every.reasoning_tokens or every.empty_answers + every.cut_answers else ()
-    for column in ("request", "calls", "per agent", "tokens", *thinking, "cost $", "retries", "repairs", "fallbacks"):
+    # The prompt tokens a provider served from its prompt cache (offline: would serve), part of the tokens.
+    cached = ("cached",) if every.cached_tokens else ()
+    for column in ("request", "calls", "per agent", "tokens", *cached, *thinking, "cost $", "retries", "repairs",
+                   "fallbacks"):  # fmt: skip
         calls.add_column(column, justify="left" if column == "request" else "right")
     rows = sorted(model.gateway.ledger.by_kind().items())
     for kind, totals in [*rows, ("all", every)]:
@@ -106,6 +109,7 @@ def print_summary(model, wall_seconds: float, console: Console, first: Mapping |
             str(totals.calls),
             f"{totals.calls / people:.1f}",
             str(totals.prompt_tokens + totals.completion_tokens),
+            *((str(totals.cached_tokens),) if cached else ()),
             *reasoned,
             f"{totals.cost or 0:.4f}",
             str(totals.retries),

@@ -19,7 +19,7 @@ from typing import Any
 
 from agents.language.accounting import CallRecord, Ledger
 from agents.language.backends import Backend, Completion, OfflineBackend, PermanentError, TransientError
-from agents.language.backends.prompt_cache import MIN_CACHED_TOKENS, min_cached_tokens
+from agents.language.backends.prompt_cache import long_prefix_pays
 from agents.language.backends.reasoning import DEFAULT_EFFORT
 from agents.language.backends.reasoning import LEVELS as REASONING_EFFORTS
 from agents.language.cache import CachedResponse, ResponseCache, cache_key
@@ -188,9 +188,9 @@ class Gateway:
             return await self._ask(request, agent)
 
     def _caches_long_prefix(self, model: str) -> bool:
-        """Whether the model's provider caches the long system prefix (at most MIN_CACHED_TOKENS long: it pays)."""
+        """Whether the model's requests start with the long system prefix (its provider caches it, and that pays)."""
         if model not in self._long_prefix:
-            self._long_prefix[model] = model == OFFLINE or min_cached_tokens(model) <= MIN_CACHED_TOKENS
+            self._long_prefix[model] = model == OFFLINE or long_prefix_pays(model)
         return self._long_prefix[model]
 
     async def _ask(self, request: Request, agent: str) -> Any:

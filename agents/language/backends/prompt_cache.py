@@ -5,7 +5,8 @@ breakpoint), so every request of an agent starts with the same system message: t
 and the places it knows, about 1,100-1,400 tokens; the changing facts come last. A provider caches only a prefix of
 at least its model's minimum (litellm's map: `prompt_cache_min_tokens`; 1,024 where it says nothing, OpenAI's and
 Claude Sonnet's), and Anthropic charges 25% more to write one, so the breakpoint goes only on a system message that
-long (Claude Haiku 4.5 and Opus 4.5 need 4,096: never reached).
+long (Claude Haiku 4.5 and Opus 4.5 need 4,096: never reached). The long prefix more than doubles what a request
+reads, so it goes only to models whose cache makes it cheaper than the short one (`long_prefix_pays`).
 """
 
 import bisect
@@ -16,6 +17,11 @@ from agents.language.tokens import count_tokens
 
 # The smallest cacheable prefix where litellm's map states none (OpenAI's; Anthropic's for Sonnet and Opus 4.1).
 MIN_CACHED_TOKENS = 1024
+# The dearest a cached prompt token may be, as a share of an uncached one, for the long prefix to cost less than the
+# short one: with it a town's requests read 2.36x the tokens, 66% of them cached (bench_prompt_cache.py, the 25
+# agents' day: 94,164 against 39,980 per agent-day), which pays while 0.34 + 0.66 x share < 1 / 2.36, i.e. below
+# 0.13. The gpt-5 family, Claude and Gemini read at 0.10; gpt-4.1 and o4-mini at 0.25 and gpt-4o at 0.50 do not pay.
+MOST_CACHE_READ_SHARE = 0.13
 
 
 @cache
@@ -28,6 +34,26 @@ def min_cached_tokens(model: str) -> int:
     except Exception:  # a model litellm does not know
         stated = None
     return int(stated or MIN_CACHED_TOKENS)
+
+
+@cache
+def long_prefix_pays(model: str) -> bool:
+    """Whether a model gets the long prefix: its provider caches one that long, at a price that makes it pay.
+
+    A model litellm has no price for (a server of one's own) gets it: its prefix cache saves time, not money.
+    """
+    from agents.language.backends.litellm_backend import import_litellm  # noqa: PLC0415 - litellm: 3 s
+
+    if min_cached_tokens(model) > MIN_CACHED_TOKENS:
+        return False
+    try:
+        info = import_litellm().get_model_info(model)
+    except Exception:  # a model litellm does not know
+        return True
+    price, cached = info.get("input_cost_per_token"), info.get("cache_read_input_token_cost")
+    if not price:
+        return True
+    return cached is not None and cached <= MOST_CACHE_READ_SHARE * price
 
 
 def prepare_messages(messages: list[dict[str, str]], *, anthropic: bool = False, model: str = "") -> list[dict]:

@@ -81,11 +81,12 @@ def with_reasoning(model: str, parameters: dict[str, Any], requested: str) -> di
     provider = model.partition("/")[0]
     if not (provider == "anthropic" and effort == "none"):  # Claude: "none" is thinking left off
         sent["reasoning_effort"] = effort
-    mapped = _mapped(model, effort, sent.get("temperature"))
-    # Dropped: a value litellm would refuse; Claude's with thinking on; Gemini 3's (a thinking level: Google advises
-    # leaving its sampling alone, and litellm warns at every call).
-    leveled = "thinkingLevel" in (mapped.get("thinkingConfig") or {})
-    if "temperature" in sent and (mapped.get("temperature") is None or "thinking" in mapped or leveled):
+    # Asked without a temperature first: litellm warns of a Gemini 3 temperature even when only asked what it maps.
+    mapped = _mapped(model, effort, None)
+    # Dropped: Claude's with thinking on; Gemini 3's (a thinking level: Google advises leaving its sampling alone, and
+    # litellm warns at every call); a value litellm would refuse.
+    leveled = "thinking" in mapped or "thinkingLevel" in (mapped.get("thinkingConfig") or {})
+    if "temperature" in sent and (leveled or _mapped(model, effort, sent["temperature"]).get("temperature") is None):
         _log_dropped_temperature(model, sent.pop("temperature"), effort)
     if sent.get("max_tokens"):
         sent["max_tokens"] += _room(mapped, effort)

@@ -146,6 +146,21 @@ def test_grammar_servers_get_every_count_and_length_but_no_pattern(kind, model, 
     assert json.dumps(schema).count("maxLength") == json.dumps(REQUESTS[kind].answer_schema()).count("maxLength")
     # llama.cpp's grammar parser refuses longer strings (and llama-cpp-python's server stopped on one).
     assert all(node.get("maxLength", 0) <= dialects.GRAMMAR_LONGEST_TEXT for node, _ in nodes(schema))
+    # llama-cpp-python's converter ignores minimum/maximum: a small range goes as the enumeration of its values.
+    ranges = [node for node, _ in nodes(schema) if "minimum" in node and "maximum" in node]
+    assert all(node["maximum"] - node["minimum"] >= dialects.GRAMMAR_LARGEST_RANGE for node in ranges), kind
+
+
+@pytest.mark.parametrize("kind", WITH_SCHEMA)
+def test_a_grammar_servers_integers_allow_what_the_request_allows(kind):
+    schema = REQUESTS[kind].answer_schema()
+    sent = dialects.rewrite(schema, dialects.GRAMMAR)
+    for (before, _), (after, _) in zip(nodes(schema), nodes(sent), strict=True):
+        if before.get("type") == "integer":
+            allowed = [value for value in range(-10, 2000) if jsonschema.Draft202012Validator(before).is_valid(value)]
+            assert [value for value in range(-10, 2000) if jsonschema.Draft202012Validator(after).is_valid(value)] == (
+                allowed
+            ), (kind, before)
 
 
 @pytest.mark.parametrize("model", ["openai/gpt-5.4-mini", "hosted_vllm/x", "gemini/gemini-3.5-flash", "ollama_chat/x"])

@@ -5,6 +5,7 @@ ledger holds the server's own token counts, repairs and fallbacks. A 135M model 
 here asserts behaviour. Skipped, with the reason, when the server is not built.
 """
 
+import json
 import socket
 import subprocess
 import time
@@ -14,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from agents.language.backends import dialects
 from smallville.model import SmallvilleModel
+from smallville.model_check import sample_requests
 
 ROOT = Path(__file__).resolve().parents[3]
 BUILT = ROOT / ".cache" / "llama" / ".built"
@@ -76,3 +79,36 @@ def test_a_short_window_runs_to_the_end_against_the_local_model(local_server):
     assert totals.prompt_tokens > 100 * totals.calls  # the server's own counts of long prompts
     assert totals.fallbacks <= totals.repairs  # a fallback always follows a failed repair
     assert {record.answer_format for record in ledger.records} <= {"json_object", "prompt"}
+
+
+def test_llama_cpp_pythons_own_converter_compiles_every_kinds_schema_with_its_ranges(tmp_path):
+    """The server turns a schema it cannot convert into "any JSON" without a word (_grammar_for_json_schema's
+    fallback), and its converter skips minimum/maximum: every kind's schema must convert, its small ranges as
+    enumerations (insights' question numbers: SmolLM2 wrote question 4 of 1 before)."""
+    schemas = {
+        kind: dialects.rewrite(request.answer_schema(), dialects.GRAMMAR)
+        for kind, request in sample_requests(judge=True).items()
+        if request.answer_model is not None
+    }
+    (tmp_path / "schemas.json").write_text(json.dumps(schemas))
+    convert = (
+        "import json, sys\n"
+        "from llama_cpp.llama_grammar import json_schema_to_gbnf\n"
+        "schemas = json.load(open(sys.argv[1]))\n"
+        "print(json.dumps({kind: json_schema_to_gbnf(json.dumps(schema)) for kind, schema in schemas.items()}))\n"
+    )
+    venv_python = ROOT / ".cache" / "llama" / "venv" / "bin" / "python"
+    done = subprocess.run(
+        [venv_python, "-c", convert, tmp_path / "schemas.json"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    grammars = json.loads(done.stdout)
+    assert set(grammars) == set(schemas)
+
+    def alternatives(kind: str, rule: str) -> list[str]:
+        line = next(line for line in grammars[kind].splitlines() if line.startswith(f"{rule} ::="))
+        return [alternative.strip() for alternative in line.split("::=")[1].split("|")]
+
+    questions = len(sample_requests()["insights"].questions)
+    assert alternatives("insights", "insights-item-question") == [f'"{n}"' for n in range(1, questions + 1)]
+    assert alternatives("importance", "scores-item") == [f'"{n}"' for n in range(1, 11)]

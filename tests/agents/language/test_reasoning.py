@@ -1,6 +1,7 @@
 """Reasoning models: the effort each model takes, sampling values litellm would refuse left out, room to reason, and a
 town of gpt-5-mini against a server that litellm believes is OpenAI's."""
 
+import logging
 from datetime import datetime
 
 import pytest
@@ -98,3 +99,12 @@ def test_a_town_of_gpt5_mini_runs_against_a_server_litellm_believes_is_openai(mo
 def test_gemini_3_thinks_at_its_least_level_without_a_temperature():
     sent = reasoning.with_reasoning("gemini/gemini-3.5-flash", {"temperature": 0.3, "max_tokens": 20}, "minimal")
     assert sent == {"max_tokens": 20 + reasoning.REASONING_ROOM["minimal"], "reasoning_effort": "minimal"}
+
+
+def test_asking_litellm_what_gemini_3_takes_does_not_warn(caplog):
+    """litellm warns of a Gemini 3 temperature even when only asked how it would map one: the check asks without."""
+    reasoning._mapped.cache_clear()
+    with caplog.at_level(logging.WARNING, logger="LiteLLM"):
+        for temperature in (0.0, 0.3, 0.7):
+            reasoning.with_reasoning("gemini/gemini-3.5-flash", {"temperature": temperature, "max_tokens": 20}, "low")
+    assert [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING] == []

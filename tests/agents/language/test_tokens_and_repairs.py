@@ -96,9 +96,11 @@ def test_every_agent_of_the_town_starts_its_requests_with_a_prefix_a_provider_ca
         ("hosted_vllm/x", True),
         ("anthropic/claude-haiku-4-5", False),
         ("gemini/gemini-3.5-flash", False),
+        ("openai/gpt-4.1-mini", False),  # cached at 25% of the price: the long prefix would cost 19% more
+        ("openai/gpt-4o-mini", False),
     ],
 )
-def test_the_long_prefix_goes_only_to_models_whose_provider_caches_it(model, long):
+def test_the_long_prefix_goes_only_to_models_whose_provider_caches_it_cheaply(model, long):
     backend = ScriptedBackend(['{"hour": 7}'])
     gateway = Gateway(GatewayConfig(model=model), backends={model: backend})
     knowing = ISABELLA.with_world({"Hobbs Cafe": {"cafe": ["piano", "behind the cafe counter"]}})
@@ -106,3 +108,19 @@ def test_the_long_prefix_goes_only_to_models_whose_provider_caches_it(model, lon
     system = backend.calls[0][1][0]["content"]
     assert ("Places the character knows" in system) is long and "Name: Isabella Rodriguez" in system
     assert (count_tokens(system) > 1024) is long
+
+
+def test_offline_counts_apart_the_prompt_tokens_a_providers_cache_would_serve():
+    """An agent's long prefix, once sent, is what a caching model reads at the cache's price: the offline ledger says
+    how much, so its tokens per agent-day can be read as a caching model's."""
+    gateway = Gateway(GatewayConfig(model="offline"))
+    world = {"Hobbs Cafe": {"cafe": ["piano", "behind the cafe counter"]}}
+    knowing, klaus = ISABELLA.with_world(world), KLAUS.with_world(world)
+    requests = [WakeUpRequest(knowing), DayPlanRequest(knowing, DAY, 7), WakeUpRequest(klaus), WakeUpRequest(klaus)]
+    for request in requests:
+        asyncio.run(gateway.ask(request, request.identity.name))
+    isabella = count_tokens(requests[0].messages()[0]["content"])
+    assert isabella >= 1024 > count_tokens(requests[2].messages()[0]["content"])  # Klaus's is too short to cache
+    # Isabella's prefix written, then read; Klaus's never cached.
+    assert [record.cached_tokens for record in gateway.ledger.records] == [0, isabella, 0, 0]
+    assert gateway.ledger.totals().cached_tokens == isabella < gateway.ledger.records[1].prompt_tokens
