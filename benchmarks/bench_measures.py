@@ -11,7 +11,8 @@ Parts (--parts, all by default):
   control    the same town where no fact announces the gathering: nobody is invited, so 0 invitees came.
   identical  a 3-agent run evaluated with two identical conditions: |mu difference| < 0.1.
   figures    25 agents, two offline days (hashing embedder), seeds --seeds, each evaluated: every measure by the
-             paper's definition with its 95% interval over the seeds, beside the paper's figure and the estimate.
+             paper's definition in one run (the first seed, its interval over the agents) and with its 95% interval
+             over the seeds, beside the paper's figure and the estimate.
 Wall times are printed with the load average (the median of --repeat runs for the judge part).
 Run: .venv/bin/python benchmarks/bench_measures.py [--parts judge,truth] [--judge NAME] [--seeds 0,1,2,3]
 """
@@ -122,7 +123,9 @@ def figures_part(scratch: Path, seeds: list[int], keep: Path | None) -> None:
         print(f"seed {seed}: evaluated in {time.perf_counter() - started:.0f} s, {_load()}")
         measures = json.loads((folder / "measures.json").read_text())
         with (folder / "ratings.csv").open() as handle:
-            measures["mu"] = {row["condition"]: float(row["mu"]) for row in csv.DictReader(handle)}
+            ratings = list(csv.DictReader(handle))
+        measures["mu"] = {row["condition"]: float(row["mu"]) for row in ratings}
+        measures["sigma"] = {row["condition"]: float(row["sigma"]) for row in ratings}
         rows.append(measures)
     print()
     print(figures_table(rows, seeds))
@@ -141,51 +144,72 @@ def _seeds(values: list[float], width: float) -> str:
 
 
 def figures_table(rows: list[dict], seeds: list[int]) -> str:
-    """The README's table: each measure by the paper's definition, the paper's figure, the estimate, seeds needed."""
+    """The README's table: each measure by the paper's definition in one run (the first seed, with its interval over
+    the agents) and over the seeds (with the interval over the seeds), the paper's figure, the estimate, seeds needed.
+    """
+    one = rows[0]
     lines = [
-        f"Seeds {', '.join(map(str, seeds))}: mean [95% bootstrap interval over the seeds]; per seed in brackets; the "
-        "last column: seeds for a 95% interval 10 points (a share), 0.1 (a density) or 1 (mu) wide.",
+        f"One run: seed {seeds[0]}, with its 95% bootstrap interval over the agents (mu: its TrueSkill sigma). Seeds "
+        f"{', '.join(map(str, seeds))}: mean [95% bootstrap interval over the seeds], per seed in brackets. The "
+        "estimate: the run's, then over the seeds. The last column: seeds for a 95% interval 10 points (a share), "
+        "0.1 (a density) or 1 (mu) wide.",
         "",
-        "| measure | by the paper's definition | the paper | cheap estimate | seeds needed |",
-        "|---|---|---|---|---|",
+        f"| measure | seed {seeds[0]} | seeds {seeds[0]}-{seeds[-1]} | the paper | cheap estimate | seeds needed |",
+        "|---|---|---|---|---|---|",
     ]
 
-    def add(measure: str, values: list[float], paper: str, estimate: str, width: float | None, digits: int) -> None:
+    def add(measure: str, single: str, values: list[float], paper: str, estimate: str, width: float | None,
+            digits: int) -> None:  # fmt: skip
         shown = _cell(values, digits=digits)
         if len(values) > 1 and digits == 0:
             shown += f" ({', '.join(f'{value:.0f}' for value in values)})"
         needed = _seeds(values, width) if width else "-"
-        lines.append(f"| {measure} | {shown} | {paper} | {estimate} | {needed} |")
+        lines.append(f"| {measure} | {single} | {shown} | {paper} | {estimate} | {needed} |")
 
-    for fact in rows[0]["awareness"]:
-        estimate = _cell([100 * row["awareness_estimate"][fact] for row in rows], digits=0)
+    def interval(value: float, bounds: list[float] | None, scale: float, digits: int) -> str:
+        if not bounds:
+            return f"{scale * value:.{digits}f}"
+        low, high = bounds
+        return f"{scale * value:.{digits}f} [{scale * low:.{digits}f}, {scale * high:.{digits}f}]"
+
+    for fact in one["awareness"]:
+        runs = [100 * row["awareness_estimate"][fact] for row in rows]
+        estimate = f"{runs[0]:.0f}; {_cell(runs, digits=0)}"
+        single = interval(one["awareness"][fact], one.get("awareness_interval", {}).get(fact), 100, 0)
         values = [100 * row["awareness"][fact] for row in rows]
-        add(f"awareness of {fact} (%)", values, PAPER_FIGURES.get(fact, "-"), estimate, 10, 0)
-    estimate = _cell([row["relationship_density_estimate"] for row in rows], digits=3)
-    add("relationship density, mutual", [row["relationship_density"] for row in rows], PAPER_FIGURES["density"],
-        estimate, 0.1, 3)  # fmt: skip
-    add("relationship density, directed", [row["relationship_density_directed"] for row in rows], "-", "-", 0.1, 3)
+        add(f"awareness of {fact} (%)", single, values, PAPER_FIGURES.get(fact, "-"), estimate, 10, 0)
+    runs = [row["relationship_density_estimate"] for row in rows]
+    single = interval(one["relationship_density"], one.get("relationship_density_interval"), 1, 3)
+    add("relationship density, mutual", single, [row["relationship_density"] for row in rows],
+        PAPER_FIGURES["density"], f"{runs[0]:.3f}; {_cell(runs, digits=3)}", 0.1, 3)  # fmt: skip
+    directed = [row["relationship_density_directed"] for row in rows]
+    add("relationship density, directed", f"{directed[0]:.3f}", directed, "-", "-", 0.1, 3)
     attendance = [row["attendance"] for row in rows]
     pairs = ", ".join(f"{a['came']} of {a['invited']}" for a in attendance)
-    present = _cell([a["present"] for a in attendance], digits=1)
-    lines.append(f"| invitees who came | {pairs} | {PAPER_FIGURES['attendance']} | {present} present | - |")
-    control_present = _cell([a.get("control_present", 0) for a in attendance], digits=1)
-    add("control window, invitees who came", [a.get("control_came", 0) for a in attendance], "0",
-        f"{control_present} present", None, 1)  # fmt: skip
-    add("hallucinated claims (% of answers checked)", [100 * row["hallucination_rate"] for row in rows], "-", "-",
-        10, 1)  # fmt: skip
-    chance = _cell([100 * row["position_bias"]["chance"] for row in rows], digits=1)
-    add("judge's rankings in the shown order (%)", [100 * row["position_bias"]["kept_order"] for row in rows], "-",
-        f"chance {chance}", 10, 1)  # fmt: skip
+    present = f"{attendance[0]['present']}; {_cell([a['present'] for a in attendance], digits=1)} present"
+    first = f"{attendance[0]['came']} of {attendance[0]['invited']}"
+    lines.append(f"| invitees who came | {first} | {pairs} | {PAPER_FIGURES['attendance']} | {present} | - |")
+    control = [a.get("control_came", 0) for a in attendance]
+    control_present = [a.get("control_present", 0) for a in attendance]
+    add("control window, invitees who came", f"{control[0]:.0f}", control, "0",
+        f"{control_present[0]:.0f}; {_cell(control_present, digits=1)} present", None, 1)  # fmt: skip
+    rates = [100 * row["hallucination_rate"] for row in rows]
+    add("hallucinated claims (% of answers checked)", f"{rates[0]:.1f}", rates, "-", "-", 10, 1)
+    kept = [100 * row["position_bias"]["kept_order"] for row in rows]
+    chance = [100 * row["position_bias"]["chance"] for row in rows]
+    add("judge's rankings in the shown order (%)", f"{kept[0]:.1f}", kept, "-",
+        f"chance {chance[0]:.1f}; {_cell(chance, digits=1)}", 10, 1)  # fmt: skip
     for condition, paper in (("full", 29.89), ("no_reflection", 26.88), ("no_reflection_planning", 25.64),
                              ("persona_only", 21.21)):  # fmt: skip
-        add(f"TrueSkill mu, {condition}", [row["mu"][condition] for row in rows if condition in row["mu"]],
-            str(paper), "-", 1, 2)  # fmt: skip
+        values = [row["mu"][condition] for row in rows if condition in row["mu"]]
+        single = f"{one['mu'][condition]:.2f} (sigma {one['sigma'][condition]:.2f})" if "sigma" in one else "-"
+        add(f"TrueSkill mu, {condition}", single, values, str(paper), "-", 1, 2)
     full = [row["mu"]["full"] for row in rows]
     for condition, paper in (("no_reflection", 3.01), ("no_reflection_planning", 4.25), ("persona_only", 8.68)):
         found = difference([row["mu"][condition] for row in rows], full, paired=True)
         p = "-" if found.p != found.p else f"{found.p:.3g}"
-        lines.append(f"| mu full - {condition} | {found.mean:.2f} [{found.low:.2f}, {found.high:.2f}], "
+        single = f"{one['mu']['full'] - one['mu'][condition]:.2f}"
+        lines.append(f"| mu full - {condition} | {single} | {found.mean:.2f} [{found.low:.2f}, {found.high:.2f}], "
                      f"{found.test} p = {p} | {paper:.2f} | - | - |")  # fmt: skip
     return "\n".join(lines)
 

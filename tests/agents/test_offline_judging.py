@@ -79,8 +79,18 @@ def test_the_host_speaking_of_herself_shows_her_own_fact():
         ("I know Maria Lopez; she's my friend from class.", False),
         ("Maria Lopez is talking with Wolfgang Schulz", False),
         ("About Wolfgang Schulz: I have a secret crush on Maria Lopez", False),
+        ("Klaus Mueller told me: Wolfgang Schulz knows of Maria Lopez who lives next block", False),
     ],
-    ids=["identity", "talked", "seen-only", "sighting", "someone-else", "seen-talking", "a name-s-not-a-verb"],
+    ids=[
+        "identity",
+        "talked",
+        "seen-only",
+        "sighting",
+        "someone-else",
+        "seen-talking",
+        "a name-s-not-a-verb",
+        "whom-he-knows",
+    ],
 )
 def test_knowing_who_someone_is_is_not_having_seen_them(answer, shows):
     claim = "Ayesha Khan knows who Wolfgang Schulz is"
@@ -122,6 +132,12 @@ def test_asked_about_someone_only_seen_the_interview_says_so():
     met = InterviewRequest(ISABELLA, now, "Do you know Klaus Mueller?",
                            ("conversation with Klaus Mueller: we talked about his research",))  # fmt: skip
     assert met.parse(offline_answer(met, seed=0)).startswith("Yes, I know Klaus. I talked with Klaus Mueller")
+    told = ("Wolfgang Schulz told me: Wolfgang Schulz studies at Hobbs Cafe; Klaus Mueller is my classmate at the "
+            "college and a dormmate")  # fmt: skip
+    asked = InterviewRequest(ISABELLA, now, "Do you know Klaus Mueller?", (told,))
+    assert asked.parse(offline_answer(asked, seed=0)) == (
+        "Yes, I know Klaus. Wolfgang Schulz told me: Klaus Mueller is my classmate at the college and a dormmate."
+    )  # the part of the memory that names him, not its first clause
 
 
 def test_the_speaker_says_its_own_part_in_the_first_person():

@@ -333,10 +333,13 @@ def _says_who(known: str, text: str, speaker: str, question: str) -> bool:
 
 
 def _habit(person: str, clause: str) -> bool:
-    """A habit said of the person ("Mei Lin teaches philosophy", "Arthur runs the bar"): a verb in the present."""
+    """A habit said of the person ("Mei Lin teaches philosophy", "Arthur runs the bar"): a verb in the present.
+
+    Knowing is not a habit: "John Lin knows of Tamara Taylor" says whom John knows, not who John is.
+    """
     first = re.escape(person.split(maxsplit=1)[0])
     match = re.search(rf"\b{first}(?:\s+[A-Z][a-z]+)?(?:\s+and\s+[^,]+?)?\s+([a-z]\w*)", clause)
     if not match:
         return False
     verb = match.group(1).lower()
-    return verb.endswith("s") and not verb.endswith("ss") and verb not in {"is", "was", "has", "does"}
+    return verb.endswith("s") and not verb.endswith("ss") and verb not in {"is", "was", "has", "does", "knows"}

@@ -90,7 +90,7 @@ def _about_person(me: Identity, person: str, memories: tuple[str, ...]) -> str:
     knowing = [memory for memory in about if states(claim, memory, speaker=me.name)]
     if status or knowing:
         said = [in_my_voice(sentence, me) for sentence in status] + [
-            _talk_in_first_person(gist(memory)).rstrip(".") + "." for memory in knowing
+            _talk_in_first_person(_naming(memory, first)).rstrip(".") + "." for memory in knowing
         ]
         return f"Yes, I know {first}. " + " ".join(said[:QUOTED])
     heard = [memory for memory in about if not seen_only(memory, person)]
@@ -99,6 +99,15 @@ def _about_person(me: Identity, person: str, memories: tuple[str, ...]) -> str:
     if about:
         return f"I have seen {person} around ({gist(about[0]).rstrip('.')}), but I don't really know them."
     return f"I don't think I know {person}."
+
+
+def _naming(memory: str, first: str) -> str:
+    """The part of the memory that names the person (with who told it), else its gist."""
+    frame, _, told = memory.rpartition(" told me: ") if " told me: " in memory else ("", "", memory)
+    part = next((part for part in re.split(r";\s+", told) if re.search(rf"\b{re.escape(first)}\b", part)), "")
+    if not part:
+        return gist(memory)
+    return gist(f"{frame} told me: {part}" if frame else part)
 
 
 def seen_only(memory: str, person: str) -> bool:
