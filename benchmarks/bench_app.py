@@ -1,6 +1,7 @@
 """The browser page's cost per step, for 25 and 250 agents: the server's re-render and the browser's frame.
 
-Two parts, each with the town started at 08:00 (agents awake and walking; bench_scale.py's `build`):
+Two parts, each with the town started at 08:00 (bench_scale.py's `build`) and run to 08:30 first, so that its
+first thoughts have taken effect and agents walk at every step measured:
 
 1. In process (no browser): the Town tab (map, inspector, feed) rendered with solara.render, then per step
    `model.step()` and the re-render after it (force_update) timed apart, over --steps steps.
@@ -24,6 +25,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from datetime import timedelta
 from pathlib import Path
 
 import solara
@@ -37,6 +39,9 @@ from smallville.app.town_panels import ConversationFeed
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
+# The town runs this long from 08:00 before a step is timed: its first thoughts take effect 20 steps in, and until
+# then nobody moves (a step that changes no marker draws nothing).
+WARM_UP_MINUTES = 30
 
 
 def summary(name: str, seconds: list[float]) -> str:
@@ -53,6 +58,7 @@ def load() -> str:
 def in_process(size: int, steps: int, folder: Path) -> None:
     """Time model.step() and the Town tab's re-render after it."""
     model = build(size, "hashing", "08:00", folder)
+    model.run_until(model.now + timedelta(minutes=WARM_UP_MINUTES))
     started = time.perf_counter()
     size_kb = len(background_png(model.ville)) / 1024
     print(f"  map background: {1000 * (time.perf_counter() - started):.0f} ms once, {size_kb:.0f} KB")
@@ -111,8 +117,14 @@ def in_browser(size: int, steps: int, folder: Path) -> None:
             page = browser.new_page(viewport={"width": 1600, "height": 1000})
             page.goto(url)
             page.wait_for_selector(".agent-marker", timeout=300_000)
-            page.wait_for_timeout(1000)
             clock = page.locator(".town-clock")
+            warm = f"08:{WARM_UP_MINUTES:02d}"
+            page.get_by_label("Run to (HH:MM)").fill(warm)
+            page.get_by_role("button", name="Run to", exact=True).click()
+            page.wait_for_function(
+                f"() => document.querySelector('.town-clock').innerText.includes('{warm}:00')", timeout=600_000
+            )
+            page.wait_for_timeout(1000)
             round_trips = []
             page.evaluate("() => { window.smallvilleMapFrames = []; }")
             for _ in range(steps):
