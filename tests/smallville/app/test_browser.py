@@ -153,13 +153,12 @@ def test_live_town_loads_offline_steps_and_shows_an_agents_plan_and_memories(out
 # The boxes between an element and the page that scroll on their own and hide part of it (the page's own scrolling
 # is not one: the inspector is a column the page scrolls, it once was a box showing 390 of its 1,022 pixels).
 HIDDEN_IN_SCROLL_BOX_JS = """(selector) => {
-    const element = document.querySelector(selector), box = element.getBoundingClientRect(), hiding = [];
+    const element = document.querySelector(selector), hiding = [];
     for (let outer = element.parentElement; outer && outer !== document.body; outer = outer.parentElement) {
         if (!/(auto|scroll)/.test(getComputedStyle(outer).overflowY)) continue;
         if (outer.scrollHeight <= outer.clientHeight + 1) continue;  // may scroll, but all of it shows
-        const frame = outer.getBoundingClientRect();
-        if (box.top < frame.top || box.bottom > frame.bottom || outer.clientHeight < 0.8 * window.innerHeight)
-            hiding.push(outer.className || outer.tagName);
+        if (outer.clientHeight < 0.8 * window.innerHeight)  // not the page's own scrolling: a box inside it
+            hiding.push(`${outer.className || outer.tagName} (${outer.clientHeight} of ${outer.scrollHeight} px)`);
     }
     return hiding;
 }"""
