@@ -1,47 +1,78 @@
-"""The browser app's server side: how long a step's re-render of the first tab takes with 25 agents.
+"""The browser page's cost per step, for 25 and 250 agents: the server's re-render and the browser's frame.
 
-Renders the map, the inspector, the feed and the voice box with solara.render (no browser), steps the offline town
-to the morning, then times model.step() and the re-render (force_update) separately. The browser adds its own
-paint; tests/smallville/app/test_browser.py drives a real one.
+Two parts, each with the town started at 08:00 (bench_scale.py's `build`) and run to 08:30 first, so that its
+first thoughts have taken effect and agents walk at every step measured:
 
-Usage: python benchmarks/bench_app.py [steps]
+1. In process (no browser): the Town tab (map, inspector, feed) rendered with solara.render, then per step
+   `model.step()` and the re-render after it (force_update) timed apart, over --steps steps.
+2. In headless chromium (Debian's, through playwright): `run.py serve` on that town, Step clicked --steps times; for
+   each, the time from the click to the clock showing the new step (the whole round trip: the step, the re-render,
+   the websocket, the drawing), and the map's own frame: from its new markers arriving in the browser to the frame
+   drawn with them (town_map.vue records it in window.smallvilleMapFrames).
+
+Prints medians and 90th percentiles with the load average before and after. The target (issue 46): a step of 25
+agents drawn in under 100 ms.
+
+Usage: python benchmarks/bench_app.py [--sizes 25,250] [--steps 30] [--no-browser]
 """
 
+import argparse
+import os
+import socket
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
-from datetime import datetime
+import urllib.request
+from datetime import timedelta
+from pathlib import Path
 
 import solara
+from bench_scale import build
 from mesa.visualization.utils import force_update
 
 from smallville.app.inspector import AgentInspector
 from smallville.app.map_image import background_png
 from smallville.app.map_panel import TownMap
 from smallville.app.town_panels import ConversationFeed
-from smallville.app.voice import VoiceBox
-from smallville.model import SmallvilleModel
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+# The town runs this long from 08:00 before a step is timed: its first thoughts take effect 20 steps in, and until
+# then nobody moves (a step that changes no marker draws nothing).
+WARM_UP_MINUTES = 30
 
 
-def main(steps: int = 60) -> None:
-    model = SmallvilleModel(embedder="hashing")
+def summary(name: str, seconds: list[float]) -> str:
+    """ "name: median X ms, p90 Y ms (n)"."""
+    ordered = sorted(seconds)
+    p90 = ordered[int(0.9 * (len(ordered) - 1))]
+    return f"{name}: median {1000 * statistics.median(ordered):.1f} ms, p90 {1000 * p90:.1f} ms (n={len(ordered)})"
+
+
+def load() -> str:
+    return "load {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+
+
+def in_process(size: int, steps: int, folder: Path) -> None:
+    """Time model.step() and the Town tab's re-render after it."""
+    model = build(size, "hashing", "08:00", folder)
+    model.run_until(model.now + timedelta(minutes=WARM_UP_MINUTES))
     started = time.perf_counter()
-    background_png(model.ville)
-    size = len(background_png(model.ville)) / 1024
-    print(f"map background: {1000 * (time.perf_counter() - started):.0f} ms once, {size:.0f} KB")
-    model.run_until(datetime(2023, 2, 13, 8, 0))
+    size_kb = len(background_png(model.ville)) / 1024
+    print(f"  map background: {1000 * (time.perf_counter() - started):.0f} ms once, {size_kb:.0f} KB")
 
     @solara.component
-    def FirstTab():  # noqa: N802 - a solara component
+    def TownTab():  # noqa: N802 - a solara component
         with solara.Column():
             TownMap(model)
             AgentInspector(model)
             ConversationFeed(model)
-            VoiceBox(model)
 
     started = time.perf_counter()
-    _, rc = solara.render(FirstTab(), handle_error=False)
-    print(f"first render of the first tab: {1000 * (time.perf_counter() - started):.0f} ms")
+    _, rc = solara.render(TownTab(), handle_error=False)
+    print(f"  first render of the Town tab: {1000 * (time.perf_counter() - started):.0f} ms")
     step_times, render_times = [], []
     for _ in range(steps):
         started = time.perf_counter()
@@ -50,16 +81,89 @@ def main(steps: int = 60) -> None:
         started = time.perf_counter()
         force_update()
         render_times.append(time.perf_counter() - started)
-    for name, times in (("model.step()", step_times), ("re-render after a step", render_times)):
-        ordered = sorted(times)
-        p90 = ordered[int(0.9 * (len(ordered) - 1))]
-        print(
-            f"{name}: median {1000 * statistics.median(ordered):.1f} ms, "
-            f"p90 {1000 * p90:.1f} ms, max {1000 * ordered[-1]:.1f} ms over {steps} steps"
-        )
+    print("  " + summary("model.step()", step_times))
+    print("  " + summary("server re-render of the Town tab after a step", render_times))
     rc.close()
     model.close()
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def in_browser(size: int, steps: int, folder: Path) -> None:
+    """Click Step in a real page; time the round trip and the map's own frame."""
+    from playwright.sync_api import sync_playwright
+
+    build(size, "hashing", "08:00", folder).close()  # writes the scenario moved to 08:00
+    (scenario,) = folder.glob(f"the_ville_n{size}_from_0800.json")
+    port = free_port()
+    command = [sys.executable, "run.py", "serve", "--scenario", str(scenario), "--embedder", "hashing"]
+    server = subprocess.Popen(
+        [*command, "--port", str(port)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
+    )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        for _ in range(240):
+            try:
+                with urllib.request.urlopen(url, timeout=2):
+                    break
+            except OSError:
+                time.sleep(0.5)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            page.goto(url)
+            page.wait_for_selector(".agent-marker", timeout=300_000)
+            clock = page.locator(".town-clock")
+            warm = f"08:{WARM_UP_MINUTES:02d}"
+            page.get_by_label("Run to (HH:MM)").fill(warm)
+            page.get_by_role("button", name="Run to", exact=True).click()
+            page.wait_for_function(
+                f"() => document.querySelector('.town-clock').innerText.includes('{warm}:00')", timeout=600_000
+            )
+            page.wait_for_timeout(1000)
+            round_trips = []
+            page.evaluate("() => { window.smallvilleMapFrames = []; }")
+            for _ in range(steps):
+                before = clock.inner_text()
+                started = time.perf_counter()
+                page.get_by_role("button", name="Step", exact=True).click()
+                page.wait_for_function(
+                    "(before) => document.querySelector('.town-clock').innerText !== before",
+                    arg=before,
+                    timeout=120_000,
+                )
+                round_trips.append(time.perf_counter() - started)
+                page.wait_for_timeout(100)
+            frames = [ms / 1000 for ms in page.evaluate("() => window.smallvilleMapFrames")]
+            markers = page.locator(".agent-marker").count()
+            browser.close()
+        print(f"  {markers} markers drawn")
+        print("  " + summary("click on Step to the clock showing the new step (round trip)", round_trips))
+        print("  " + summary("the map's frame: new markers arrived to the frame drawn", frames))
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="25,250")
+    parser.add_argument("--steps", type=int, default=30)
+    parser.add_argument("--no-browser", action="store_true")
+    args = parser.parse_args()
+    for size in [int(text) for text in args.sizes.split(",")]:
+        print(f"{size} agents ({load()})")
+        with tempfile.TemporaryDirectory() as folder:
+            in_process(size, args.steps, Path(folder))
+        if not args.no_browser and Path(CHROMIUM).exists():
+            with tempfile.TemporaryDirectory() as folder:
+                in_browser(size, args.steps, Path(folder))
+        print(f"  ({load()} after)")
+
+
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 60)
+    main()

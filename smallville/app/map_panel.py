@@ -6,6 +6,7 @@ trails, the lines being said) and answers clicks: a marker selects its agent, a 
 """
 
 import base64
+import json
 from collections.abc import Callable
 
 import solara
@@ -35,17 +36,21 @@ def TownMapView(
     background: str,
     map_w: int,
     map_h: int,
-    labels: list,
-    markers: list,
-    trails: dict,
-    speech: list,
-    place: dict | None,
+    labels_json: str,
+    markers_json: str,
+    trails_json: str,
+    speech_json: str,
+    place_json: str,
     event_select_agent: Callable[[str], None],
     event_click_place: Callable[[dict], None],
     event_close_place: Callable[[dict], None],
     event_pick_object: Callable[[str], None],
 ):
-    """The map in the browser (see town_map.vue for its props)."""
+    """The map in the browser (see town_map.vue).
+
+    The records travel as JSON text: reacton walks every list and dict a component is given, looking for elements
+    inside, and 25 markers with their trails made that walk most of a step's re-render; a string it passes by.
+    """
 
 
 def marker_props(markers: list[Marker], names: list[str], selected: str) -> list[dict]:
@@ -103,7 +108,7 @@ def TownMap(model):
     background = solara.use_memo(
         lambda: "data:image/png;base64," + base64.b64encode(background_png(ville)).decode("ascii"), [ville]
     )
-    labels = solara.use_memo(lambda: labels_as_props(ville), [ville])
+    labels = solara.use_memo(lambda: json.dumps(labels_as_props(ville)), [ville])
 
     def click_place(tile: dict) -> None:
         set_building(building_at(ville, (int(tile["x"]), int(tile["y"]))))
@@ -112,11 +117,15 @@ def TownMap(model):
         background=background,
         map_w=ville.width,
         map_h=ville.height,
-        labels=labels,
-        markers=marker_props(markers, names, name),
-        trails={agent: [list(tile) for tile in tiles] for agent, tiles in town.trails(TRAIL_MINUTES).items()},
-        speech=[{"name": speaker, "text": text} for speaker, text in town.speech()],
-        place=place_props(town, ville, building, markers, names, getattr(model, "state", None)) if building else None,
+        labels_json=labels,
+        markers_json=json.dumps(marker_props(markers, names, name)),
+        trails_json=json.dumps(
+            {agent: [list(tile) for tile in tiles] for agent, tiles in town.trails(TRAIL_MINUTES).items()}
+        ),
+        speech_json=json.dumps([{"name": speaker, "text": text} for speaker, text in town.speech()]),
+        place_json=json.dumps(
+            place_props(town, ville, building, markers, names, getattr(model, "state", None)) if building else None
+        ),
         event_select_agent=selected_agent.set,
         event_click_place=click_place,
         event_close_place=lambda *_: set_building(None),

@@ -10,7 +10,7 @@ import pytest
 from agents.language.offline.news import news_in
 from agents.language.offline.salience import importance_of
 from agents.language.offline.talk import line, summarize
-from agents.language.offline.voice import third_person
+from agents.language.offline.voice import own_voice, third_person
 from agents.language.requests import ConversationLineRequest, ConversationSummaryRequest
 
 from .personas import NOON, identity
@@ -89,6 +89,30 @@ def test_what_someone_said_is_kept_and_retold_in_the_third_person_with_their_nam
     request = ConversationLineRequest(identity("Hailey Johnson"), "Rajiv Patel", "the Ville:pub", NOON, (told,), ())
     assert line(request, seed=0)["line"] == (
         "Hi Rajiv! Arthur Burton doesn't like it when people fight at Arthur's bar."
+    )
+
+
+def test_a_speaker_retells_what_others_said_of_it_in_its_own_voice():
+    kept = third_person("I have a secret crush on Abigail Chen but I haven't asked her out.", "Francisco Lopez")
+    assert kept == "Francisco Lopez has a secret crush on Abigail Chen but Francisco hasn't asked her out."
+    assert own_voice(kept, "Francisco Lopez") == "I have a secret crush on Abigail Chen but I haven't asked her out."
+    assert (
+        own_voice(kept, "Abigail Chen")
+        == "Francisco Lopez has a secret crush on me but Francisco hasn't asked her out."
+    )
+    assert (
+        own_voice("Francisco Lopez thinks Abigail Chen is cute.", "Abigail Chen") == "Francisco Lopez thinks I am cute."
+    )
+    assert (
+        own_voice("Eddy Lin has known Eddy's neighbours for years.", "Eddy Lin")
+        == "I have known my neighbours for years."
+    )
+    # Another person of the same first name is not the speaker.
+    said = "Rhea Brennan is moving, and Rhea's house is for sale."
+    assert own_voice(said, "Rhea Delgado") == said
+    # "I and Francisco Lopez are": a compound subject keeps its verb.
+    assert third_person("I and Francisco Lopez are housemates.", "Rajiv Patel") == (
+        "Rajiv Patel and Francisco Lopez are housemates."
     )
 
 

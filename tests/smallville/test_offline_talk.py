@@ -41,6 +41,15 @@ def day() -> tuple[SmallvilleModel, list]:
     return model, asked
 
 
+@cache
+def town_day() -> SmallvilleModel:
+    """The 25 agents' first day offline (a few seconds with the hashing embedder): talk among many people."""
+    model = SmallvilleModel(scenario_name="the_ville_n25", embedder="hashing")
+    model.run_until(datetime(2023, 2, 14, 0, 0))
+    model.close()
+    return model
+
+
 def _body(line: str) -> str:
     return GREETING.sub("", line).strip()
 
@@ -88,3 +97,16 @@ def test_no_line_repeats_another_agents_first_person_sentence():
         (speaker,) = names
         others = [name for name, seeds in own.items() if name != speaker and sentence in seeds]
         assert not others, f"{speaker} said {others}'s own words: {sentence!r}"
+
+
+@pytest.mark.parametrize("town", ["the_ville_n3", "the_ville_n25"])
+def test_no_one_speaks_of_itself_by_name(town):
+    """A speaker retelling news about itself says "I", "me", "my": "Francisco hasn't had the courage" said by
+    Francisco Lopez, or "Wolfgang Schulz is close with Ayesha Khan" said by Ayesha Khan, read as broken."""
+    model = day()[0] if town == "the_ville_n3" else town_day()
+    lines = [event for event in model.event_log if event["kind"] == "line"]
+    assert len(lines) >= 6
+    for event in lines:
+        first, surname = event["agent"].split(maxsplit=1)
+        body = _body(event["text"])
+        assert not re.search(rf"\b{first}\b(?! (?!{surname})[A-Z])", body), (event["agent"], event["text"])

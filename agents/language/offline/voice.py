@@ -95,6 +95,8 @@ def _conjugate_after(tokens: list[str], index: int, out: list[str]) -> int:
     while position + 1 < len(tokens) and tokens[position].isspace():
         word = tokens[position + 1]
         lower = word.lower()
+        if lower in ("and", "or"):  # "I and Maria Lopez are": a compound subject, its verb stays as it is
+            return index
         out.append(tokens[position])
         if lower in _ADVERBS:
             out.append(word)
@@ -126,14 +128,48 @@ def _cap(text: str, like: str, keep_i: bool = False) -> str:
 
 
 def own_voice(sentence: str, me: str) -> str:
-    """A sentence about oneself, as one says it: "Eddy Lin is cooking" said by Eddy Lin is "I am cooking"."""
-    if not sentence.startswith(f"{me} "):
-        return sentence.replace(f"{me}'s ", "my ")
-    verb, _, rest = sentence[len(me) + 1 :].partition(" ")
-    return f"I {_first_person_verb(verb)} {rest}".rstrip()
+    """A sentence about oneself, as one says it: "Eddy Lin is cooking" said by Eddy Lin is "I am cooking".
+
+    The speaker named later in the sentence (third_person names a speaker's later "I" by the first name) is said in
+    the first person too: "Eddy's" is "my", "Eddy" or "Eddy Lin" before a verb is "I" with the verb after "I", and
+    elsewhere "me": "Maria Lopez is waiting for Eddy Lin" said by Eddy Lin is "Maria Lopez is waiting for me".
+    """
+    if sentence.startswith(f"{me} "):
+        verb, _, rest = sentence[len(me) + 1 :].partition(" ")
+        sentence = f"I {_first_person_verb(verb)} {rest}".rstrip()
+    first = me.split(maxsplit=1)[0]
+    namesakes = {m for m in re.findall(rf"\b{re.escape(first)} [A-Z][a-z]+", sentence) if m != me}
+    # The first name alone is the speaker's unless someone else of that first name is named in the sentence.
+    alone = "" if namesakes else rf"|{re.escape(first)}(?! [A-Z])"
+    named = re.compile(rf"\b(?:{re.escape(me)}{alone})(?:('s)\b|( [A-Za-z']+))?")
+
+    def said_by_me(match: re.Match) -> str:
+        before = sentence[: match.start()].rstrip()
+        start = not before or before.endswith((".", "!", "?", ":"))
+        possessive, after = match.group(1), match.group(2)
+        if possessive:
+            return "My" if start else "my"
+        if after and _is_verb(after.strip()):
+            return f"I {_first_person_verb(after.strip())}"
+        return ("Me" if start else "me") + (after or "")
+
+    return named.sub(said_by_me, sentence)
 
 
-_FIRST_PERSON_VERBS = {"is": "am", "has": "have", "does": "do", "was": "was", "doesn't": "don't", "hasn't": "haven't"}
+# Words ending in s after a name that are not its verb ("Eddy Lin as a friend", "Maria and Eddy's").
+_NOT_VERBS = frozenset(("as", "us", "his", "its", "this", "yes", "plus", "towards", "always", "sometimes", "perhaps"))
+
+
+def _is_verb(word: str) -> bool:
+    """Whether the word after a name is its verb in the third person ("is", "knows", "hasn't", "can", "went")."""
+    lower = word.lower()
+    if lower in _FIRST_PERSON_VERBS or lower in _UNCHANGED:
+        return True
+    return lower.endswith("s") and not lower.endswith("ss") and len(lower) > 2 and lower not in _NOT_VERBS
+
+
+_FIRST_PERSON_VERBS = {"is": "am", "has": "have", "does": "do", "was": "was", "doesn't": "don't", "hasn't": "haven't",
+                       "isn't": "am not", "wasn't": "wasn't"}  # fmt: skip
 
 
 def _first_person_verb(word: str) -> str:

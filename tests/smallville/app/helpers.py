@@ -1,6 +1,7 @@
 """Reading rendered panels: their HTML as text, the markers of the map."""
 
 import html
+import json
 import re
 
 import ipyvuetify
@@ -38,12 +39,17 @@ def descendants(rc) -> list:
 
 def town_map(rc):
     """The map's browser component (town_map.vue): its props are what the browser draws."""
-    return next(w for w in descendants(rc) if hasattr(w, "markers") and hasattr(w, "labels"))
+    return next(w for w in descendants(rc) if hasattr(w, "markers_json") and hasattr(w, "labels_json"))
+
+
+def map_prop(rc, name: str):
+    """One of the records the map sends to the browser (as JSON text), read back."""
+    return json.loads(getattr(town_map(rc), f"{name}_json"))
 
 
 def markers(rc) -> list[dict]:
     """The agent markers the map sends to the browser, in the scenario's order."""
-    return town_map(rc).markers
+    return map_prop(rc, "markers")
 
 
 def selected_markers(rc) -> list[str]:

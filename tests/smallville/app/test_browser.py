@@ -131,6 +131,9 @@ def test_live_town_loads_offline_steps_and_shows_an_agents_plan_and_memories(out
         memories = page.locator(".agent-mind table.recent tbody tr")
         expect(memories.first).to_be_visible()
         assert memories.count() >= 3
+        for shown in (".agent-card .current-plan-item", ".agent-mind table.recent tbody tr"):
+            in_no_small_scroll_box(page, shown)
+        assert page.locator(".agent-card .current-plan-item").bounding_box()["y"] < 1000  # on the first screen
         no_emoji_shows_as_an_empty_box(page)
         page.screenshot(path=tmp_path / "town.png", full_page=True)
         page.get_by_role("tab", name="Relationships and news").click()
@@ -145,6 +148,25 @@ def test_live_town_loads_offline_steps_and_shows_an_agents_plan_and_memories(out
         stop(process)
     assert (tmp_path / "town.png").stat().st_size > 10_000
     assert_stayed_home(page, outside)
+
+
+# The boxes between an element and the page that scroll on their own and hide part of it (the page's own scrolling
+# is not one: the inspector is a column the page scrolls, it once was a box showing 390 of its 1,022 pixels).
+HIDDEN_IN_SCROLL_BOX_JS = """(selector) => {
+    const element = document.querySelector(selector), hiding = [];
+    for (let outer = element.parentElement; outer && outer !== document.body; outer = outer.parentElement) {
+        if (!/(auto|scroll)/.test(getComputedStyle(outer).overflowY)) continue;
+        if (outer.scrollHeight <= outer.clientHeight + 1) continue;  // may scroll, but all of it shows
+        if (outer.clientHeight < 0.8 * window.innerHeight)  // not the page's own scrolling: a box inside it
+            hiding.push(`${outer.className || outer.tagName} (${outer.clientHeight} of ${outer.scrollHeight} px)`);
+    }
+    return hiding;
+}"""
+
+
+def in_no_small_scroll_box(page, selector: str) -> None:
+    """What the inspector shows is read by scrolling the page, not a small box inside it."""
+    assert page.evaluate(HIDDEN_IN_SCROLL_BOX_JS, selector) == [], selector
 
 
 def markers_are_distinct_and_each_takes_its_own_click(page) -> None:
@@ -365,6 +387,7 @@ def test_a_slow_model_thinks_in_the_background_while_the_page_keeps_answering(ou
 
             expect(clock).to_have_text("Mon Feb 13, 2023, 00:00:10", timeout=120_000)
             expect(page.locator(".voice-answer")).to_contain_text("Klaus Mueller: ", timeout=60_000)
+            in_no_small_scroll_box(page, ".voice-answer")
             expect(pending).to_have_count(0)
             expect(page.locator(".work-running")).to_have_count(0)
             expect(page.get_by_role("button", name="Step", exact=True)).to_be_enabled()

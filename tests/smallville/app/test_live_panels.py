@@ -25,6 +25,7 @@ from tests.smallville.app.conftest import FAST
 from tests.smallville.app.helpers import (
     all_html_text,
     button,
+    map_prop,
     markers,
     panel_html,
     panel_text,
@@ -81,7 +82,7 @@ def test_markers_move_when_the_model_steps():
     after = {marker["name"]: (marker["x"], marker["y"]) for marker in markers(rc)}
     assert after[walker.name] != before[walker.name] and after[walker.name] == walker.tile
     # The trail holds where the walker was and where it is now.
-    assert town_map(rc).trails[walker.name][-2:] == [list(before[walker.name]), list(walker.tile)]
+    assert map_prop(rc, "trails")[walker.name][-2:] == [list(before[walker.name]), list(walker.tile)]
     model.close()
 
 

@@ -1,5 +1,7 @@
 """The map's fixed geometry: where place names go, the agents' labels and colours, who is in a building."""
 
+import json
+
 import numpy as np
 import pytest
 import solara
@@ -17,6 +19,7 @@ from smallville.app.map_layout import (
 from smallville.app.map_panel import TownMap
 from smallville.scenario import load_scenario
 from smallville.town import town_map
+from tests.smallville.app.helpers import map_prop
 from tests.smallville.app.helpers import town_map as map_widget
 
 N25 = load_scenario("the_ville_n25").select(None)
@@ -106,17 +109,17 @@ def test_a_building_lists_who_is_inside_and_where(ville):
 def test_clicking_a_building_on_the_map_opens_who_is_inside(talking_model):
     _, rc = solara.render(TownMap(talking_model), handle_error=False)
     view = map_widget(rc)
-    assert view.place is None
+    assert json.loads(view.place_json) is None
     speaker = talking_model.people[0]
     view.vue_click_place({"x": speaker.tile[0], "y": speaker.tile[1]})
-    place = map_widget(rc).place
+    place = map_prop(rc, "place")
     sector = talking_model.ville.place_at(speaker.tile).sector
     assert place["building"] == sector and place["title"].startswith(f"{sector} at {talking_model.now:%H:%M}")
     expected = [a.name for a in talking_model.people if talking_model.ville.place_at(a.tile).sector == sector]
     assert [person["name"] for person in place["people"]] == expected
     assert place["people"][0]["activity"] == speaker.action.description
     map_widget(rc).vue_close_place({})
-    assert map_widget(rc).place is None
+    assert map_prop(rc, "place") is None
     rc.close()
 
 
@@ -124,5 +127,5 @@ def test_speech_shows_each_talks_latest_line_at_its_speaker(talking_model):
     _, rc = solara.render(TownMap(talking_model), handle_error=False)
     conversation = talking_model.conversations[0]
     speaker, text = conversation.lines[-1]
-    assert {"name": speaker, "text": text} in map_widget(rc).speech
+    assert {"name": speaker, "text": text} in map_prop(rc, "speech")
     rc.close()
