@@ -136,6 +136,8 @@ def load_whispers(path: Path) -> dict[str, tuple[str, ...]]:
             raise PersonaFileError(f"{path}: the header must be 'Name,Whisper' (got {reader.fieldnames})")
         for row_number, row in enumerate(reader, start=2):
             name, text = (row.get("Name") or "").strip(), row.get("Whisper")
+            if text is not None and row.get(None):  # an unquoted whisper with commas ("For planning, you ...")
+                text = ",".join([text, *row[None]])
             if not name or text is None:
                 raise PersonaFileError(f"{path}: row {row_number}: needs a name and a whisper")
             statements = tuple(part.strip() for part in text.split(";") if part.strip())
@@ -144,6 +146,7 @@ def load_whispers(path: Path) -> dict[str, tuple[str, ...]]:
 
 
 _FIRST_PERSON = [
+    (r"\byou two\b", "we"),  # "Maria Lopez and you ..., and you two are close": the two of them
     (r"\byou are\b", "I am"),
     (r"\byou were\b", "I was"),
     (r"\byou've\b", "I've"),

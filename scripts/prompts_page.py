@@ -45,7 +45,10 @@ def page() -> str:
     """The page's Markdown, from a fresh offline run (the same every time: the offline mind is deterministic)."""
     from smallville.model import SmallvilleModel  # noqa: PLC0415 - heavy
 
-    model = SmallvilleModel(scenario_name="the_ville_n3", embedder="hashing", reflection_threshold=60)
+    # A low reflection threshold so that they reflect, a short wait for a ride so that importance is asked alone.
+    model = SmallvilleModel(
+        scenario_name="the_ville_n3", embedder="hashing", reflection_threshold=60, importance_batch_minutes=60
+    )
     first: dict[str, tuple] = {}
     ask = model.gateway.ask
 

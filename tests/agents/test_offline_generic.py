@@ -9,9 +9,10 @@ import pytest
 
 from agents.language.offline.news import news_in
 from agents.language.offline.salience import importance_of
-from agents.language.offline.talk import line, summarize
+from agents.language.offline.talk import GOODBYE, line, summarize
 from agents.language.offline.voice import own_voice, third_person
 from agents.language.requests import ConversationLineRequest, ConversationSummaryRequest
+from agents.persona import to_first_person
 
 from .personas import NOON, identity
 
@@ -131,3 +132,66 @@ def test_the_listener_keeps_each_line_whole_in_the_third_person_and_the_summary_
         "Isabella Rodriguez and Maria Lopez talked: Isabella Rodriguez is hosting a Valentine's Day party at Hobbs "
         "Cafe on February 14th at 5pm"
     )
+
+
+def test_a_sentence_about_oneself_turns_whole_into_the_first_person():
+    """The possessive and later mentions turn with the subject; a pair puts the other first ("X and I")."""
+    assert own_voice("Eddy Lin has known Eddy's next door neighbours, the Moores, for years", "Eddy Lin") == (
+        "I have known my next door neighbours, the Moores, for years"
+    )
+    assert own_voice("Tom Moreno knows of Tamara Taylor but Tom hasn't really chatted with her", "Tom Moreno") == (
+        "I know of Tamara Taylor but I haven't really chatted with her"
+    )
+    assert own_voice("Hailey Johnson and Latoya Williams are housemates", "Hailey Johnson") == (
+        "Latoya Williams and I are housemates"
+    )
+    assert own_voice("Maria Lopez likes Eddy's new song", "Eddy Lin") == "Maria Lopez likes my new song"
+
+
+def test_a_pair_with_the_speaker_is_retold_as_a_pair():
+    """'I and X are' keeps its plural verb; a later 'we' is the two of them (never 'ands', 'twoes')."""
+    assert third_person("I and Francisco Lopez are housemates", "Hailey Johnson") == (
+        "Hailey Johnson and Francisco Lopez are housemates"
+    )
+    said = "Rajiv Patel and I are housemates and we are somewhat close"
+    assert (
+        third_person(said, "Abigail Chen") == "Rajiv Patel and Abigail Chen are housemates and they are somewhat close"
+    )
+    assert third_person("Francisco Lopez is my housemate and we grew up together", "Hailey Johnson") == (
+        "Francisco Lopez is Hailey's housemate and Hailey and Francisco Lopez grew up together"
+    )
+    assert to_first_person("You and Rajiv Patel are friends and you two are close") == (
+        "Rajiv Patel and I are friends and we are close"
+    )
+
+
+def test_notes_to_the_planner_and_emphasis_are_not_said():
+    assert news_in("For planning, I frequent the bakery for writing") == ["I frequent the bakery for writing"]
+    assert news_in("In terms of my daily plans, I walk in the park at noon") == ["I walk in the park at noon"]
+    request = ConversationLineRequest(
+        identity("Carmen Ortiz"), "Tamara Taylor", "home", NOON, ("I am hosting a *book swap on Friday at 3 pm*",), ()
+    )
+    assert line(request, seed=0)["line"] == "Hi Tamara! I am hosting a book swap on Friday at 3 pm."
+
+
+def test_what_people_happen_to_be_doing_and_what_the_listener_knows_of_themself_are_no_news():
+    memories = (
+        "Francisco Lopez is rehearsing (planning the work)",
+        "Abigail Chen is waiting for Francisco Lopez to finish having lunch",
+        "Latoya Williams is talking with Hailey Johnson",
+        "I had a short chat with Hailey Johnson.",
+        "conversation with Rajiv Patel: Rajiv Patel and Latoya Williams talked about how they are doing",
+        "Tamara Taylor told me: Tamara Taylor has known the bakery's owner for years",
+    )
+    request = ConversationLineRequest(identity("Carmen Ortiz"), "Tamara Taylor", "home", NOON, memories, ())
+    assert line(request, seed=0)["line"] == "Hi Tamara! How are you doing?"
+
+
+def test_nothing_said_in_a_talk_is_said_again_in_another_voice_or_echoed():
+    """A retelling of what the partner said of themself, or the same fact of oneself, is not said again."""
+    lines = (("Mei Lin", "Hi Eddy! I've known my neighbours, the Moores, for a few years."),)
+    retold = ("Mei Lin told me: Mei Lin has known Mei's neighbours, the Moores, for a few years",)
+    own = ("I have known my neighbours, the Moores, for a few years",)
+    for memories in (retold, own):
+        request = ConversationLineRequest(identity("Eddy Lin"), "Mei Lin", "home", NOON, memories, lines)
+        assert line(request, seed=0)["line"] == GOODBYE

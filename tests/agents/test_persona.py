@@ -80,3 +80,10 @@ def test_bad_whisper_file(tmp_path):
     path.write_text("Who,What\nA,b\n")
     with pytest.raises(PersonaFileError, match="header must be 'Name,Whisper'"):
         load_whispers(path)
+
+
+def test_an_unquoted_whisper_with_a_comma_is_kept_whole(tmp_path):
+    """The_ville_n3's file is not quoted: "For planning, you frequent Hobbs Cafe" was cut to "For planning"."""
+    path = tmp_path / "w.csv"
+    path.write_text("Name,Whisper\nMaria Lopez,You study hard; For planning, you frequent the bakery\n")
+    assert load_whispers(path) == {"Maria Lopez": ("You study hard", "For planning, you frequent the bakery")}

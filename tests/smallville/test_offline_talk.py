@@ -14,7 +14,7 @@ from functools import cache
 import pytest
 
 from agents.language.offline import offline_answer
-from agents.language.offline.news import GREETING, news_in, sentences
+from agents.language.offline.news import GREETING, news_in, sentences, spoken
 from agents.language.offline.talk import GOODBYE
 from agents.language.offline.voice import in_first_person, own_voice
 from smallville.model import SmallvilleModel
@@ -66,7 +66,8 @@ def test_every_line_is_a_whole_piece_of_what_the_speaker_retrieved_in_its_own_vo
         body = _body(line).rstrip(".")
         if line == GOODBYE or body in ("How are you doing?", ""):
             continue
-        pieces = {own_voice(piece, request.speaker.name).rstrip(".") for m in request.memories for piece in news_in(m)}
+        said = (own_voice(spoken(piece), request.speaker.name) for m in request.memories for piece in news_in(m))
+        pieces = {piece.rstrip(".") for piece in said}
         assert body in pieces, f"{request.speaker.name} said {line!r}, which is none of its memories' pieces"
 
 

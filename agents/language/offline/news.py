@@ -15,6 +15,11 @@ _PROVENANCE = re.compile(
     r"[A-Z][\w'-]* [A-Z][\w'-]* told me:|conversation with [^:]{1,80}:|"
     r"[A-Z][\w'-]* [A-Z][\w'-]* and [A-Z][\w'-]* [A-Z][\w'-]* talked(?: about|:))\s*"
 )
+# A note the persona data addresses to the planner, not something one says: "For planning, ..." and "In terms of
+# your daily plans, ..." (the original's persona files).
+_PLANNER_NOTE = re.compile(r"^(?:for planning|in terms of [\w ]{0,30}\bplans?),\s*", re.IGNORECASE)
+# Emphasis marks a file may hold ("*Hobbs Cafe on February 14th*"): not said aloud.
+_EMPHASIS = re.compile(r"\*+")
 # Clauses of a memory: insights and takeaways join several pieces of news with "; ".
 _CLAUSES = re.compile(r";\s+")
 # Sentences of a clause (a full stop, "!" or "?" and a space).
@@ -40,7 +45,7 @@ def news_in(memory: str) -> list[str]:
         stripped = clause.strip()
         while (bare := _PROVENANCE.sub("", stripped, count=1)) != stripped:
             stripped = bare.strip()
-        stripped = GREETING.sub("", stripped)
+        stripped = _PLANNER_NOTE.sub("", GREETING.sub("", stripped))
         whole = sentences(stripped)
         piece = whole[0] if whole else ""
         if len(whole) > 1 and len(piece) + 1 + len(whole[1]) <= LONGEST_NEWS:
@@ -48,3 +53,8 @@ def news_in(memory: str) -> list[str]:
         if len(piece.split()) > 2:
             found.append(piece.rstrip(" ,;:"))
     return found
+
+
+def spoken(piece: str) -> str:
+    """A piece of news as said aloud: without emphasis marks."""
+    return _EMPHASIS.sub("", piece).strip()

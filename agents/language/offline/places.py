@@ -15,7 +15,7 @@ from agents.language.offline.words import emoji_for, stable_fraction
 from agents.language.requests import ActionRequest
 
 WHERE = {
-    "sleep": ("bed",), "nap": ("bed",), "shower": ("shower", "bathroom"), "brush": ("bathroom sink", "bathroom"),
+    "sleep": ("bed",), "nap": ("bed",), "shower": ("shower", "bathroom"), "brushing": ("bathroom sink", "bathroom"),
     "teeth": ("bathroom sink",), "toilet": ("toilet",), "dress": ("closet", "wardrobe"), "getting ready": ("bathroom",),
     "cook": ("kitchen", "cooking area", "stove"), "preparing food": ("kitchen", "cooking area", "stove"),
     "breakfast": ("kitchen", "dining", "table"), "lunch": ("kitchen", "dining", "table"),
@@ -38,33 +38,65 @@ HOME_WORDS = ("sleep", "bed", "shower", "brush", "teeth", "dress", "getting read
 
 
 def choose_places(request: ActionRequest, seed: int) -> list[dict]:
-    """One place choice per action of the request, as the JSON the action template asks for."""
-    return [_choose(request, action, seed) for action in request.actions]
+    """One place choice per action of the request, as the JSON the action template asks for.
+
+    A step whose own words match nothing of any place ("painting (working on a piece)" where there is no easel) stays
+    where a step of the same activity found what it asked for ("painting (sketching ideas)": the desk), not at
+    whichever object a hash picks.
+    """
+    chosen = [_choose(request, action, seed) for action in request.actions]
+    found = {}
+    for action, (choice, matched) in zip(request.actions, chosen, strict=True):
+        if matched:
+            found.setdefault(_activity(action), choice)
+    return [
+        choice
+        if matched or _activity(action) not in found
+        else _same_place(action, choice, found[_activity(action)], request)
+        for action, (choice, matched) in zip(request.actions, chosen, strict=True)
+    ]
 
 
-def _choose(request: ActionRequest, action: str, seed: int) -> dict:
+def _activity(action: str) -> str:
+    """The activity an action is a step of: "painting" of "painting (sketching ideas)"."""
+    return action.split(" (", 1)[0].strip().lower()
+
+
+def _same_place(action: str, choice: dict, other: dict, request: ActionRequest) -> dict:
+    """`choice` (of `action`) moved to `other`'s sector, arena and object."""
+    game_object = other["game_object"]
+    moved = {**choice, "sector": other["sector"], "arena": other["arena"], "game_object": game_object}
+    moved["object_state"] = f"being used by {request.identity.name} for {_core(action)}" if game_object else ""
+    if choice["target"] == choice["game_object"]:
+        moved["target"] = game_object
+    return moved
+
+
+def _choose(request: ActionRequest, action: str, seed: int) -> tuple[dict, bool]:
+    """The place of one action, and whether a word of the action (or the persona's own words) decided it."""
     lower = action.lower()
     home = request.identity.living_area.split(":")
     wanted = [word for key, words in WHERE.items() if key in lower for word in words]
     named = any(_names(option.sector, lower) for option in request.places)
     usual = set() if named else _usual_places(request, set(wanted))
     homely = not named and not usual and any(word in lower for word in HOME_WORDS)  # else eaten where named
-    best, best_score = None, -1.0
+    best, best_score, best_matched = None, -1.0, False
     for option in request.places:
         sector_named = _names(option.sector, lower)
         at_home = len(home) > 2 and option.sector == home[1]
         own_room = at_home and option.arena == home[2]
         for game_object in option.objects or ("",):
             text = f"{option.arena} {game_object}".lower()
-            score = 4.0 * (sector_named or option.sector in usual) + sum(2.0 for word in wanted if word in text)
-            score += (6.0 * at_home + 1.0 * own_room) * homely + 0.5 * ((option.sector, option.arena) == _here(request))
+            matched = 4.0 * (sector_named or option.sector in usual) + sum(2.0 for word in wanted if word in text)
+            score = matched + (6.0 * at_home + 1.0 * own_room) * homely
+            score += 0.5 * ((option.sector, option.arena) == _here(request))
             score += stable_fraction(seed, action, option.sector, option.arena, game_object) * 0.1
             if score > best_score:
-                best, best_score = (option, game_object), score
+                best, best_score, best_matched = (option, game_object), score, matched > 0
     option, game_object = best
     core = _core(action)
     predicate, _, target = core.partition(" ")
-    return {
+    answer = {
         "sector": option.sector,
         "arena": option.arena,
         "game_object": game_object,
@@ -74,6 +106,7 @@ def _choose(request: ActionRequest, action: str, seed: int) -> dict:
         "object_state": f"being used by {request.identity.name} for {core}" if game_object else "",
         "importance": importance_of(action),
     }
+    return answer, best_matched
 
 
 def _usual_places(request: ActionRequest, wanted: set[str]) -> set[str]:

@@ -6,7 +6,9 @@ other said retold the same way (voice.py), so news travels from memory to memory
 listener's own.
 """
 
-from agents.language.offline.news import GREETING, news_in, sentences
+import re
+
+from agents.language.offline.news import GREETING, news_in, sentences, spoken
 from agents.language.offline.salience import importance_of
 from agents.language.offline.voice import own_voice, third_person
 from agents.language.offline.words import stable_fraction
@@ -36,7 +38,7 @@ def react(request: ReactionRequest, seed: int) -> dict:
     draw = stable_fraction(seed, request.identity.name, request.other, request.now.date(), request.now.hour)
     if draw < chance:
         reason = f"I know {request.other}" if knows else f"I would like to meet {request.other}"
-        opening = _opening(request.other, _news(memories, "", request.identity.name, request.other))
+        opening = _opening(request.other, _news(memories, (), request.identity.name, request.other))
         relationship = relationship_with(memories, request.other)
         return {"choice": "talk", "reason": reason, "relationship": relationship, "line": opening}
     if "wait" in request.choices and knows:
@@ -55,24 +57,65 @@ def relationship_with(memories: list[str], partner: str) -> str:
     return max(about, key=importance_of) if about else f"I do not know {partner} well yet."
 
 
-def _trivial(piece: str, people: tuple[str, ...]) -> bool:
-    """Idle objects, objects in use, sleep, plans, questions and what the two are doing right now make no news."""
+# Someone seen at an action, as perception writes it: "Maria Lopez is studying (reading notes)", with the step in
+# brackets, or at an activity of the moment ("Maria Lopez is talking with Eddy Lin", "... is waiting for Eddy Lin to
+# finish ..."). What people happen to be doing is no news to pass on.
+_SIGHTING = re.compile(r"^[A-Z][\w'-]* [A-Z][\w'-]* is (?:[^()]+ \([^()]*\)|(?:talking with|waiting for) [A-Z].*)$")
+# A sentence's subject when it is someone's name (two capitalized words and a lower-case word after them).
+_SUBJECT = re.compile(r"^[A-Z][\w'-]* [A-Z][\w'-]* (?=[a-z])")
+# What a talk without news leaves (summarize, below): a takeaway of a short chat, a summary about how they are doing.
+SHORT_CHAT = "had a short chat with"
+NO_TOPIC = "how they are doing"
+
+
+def _trivial(piece: str, me: str, partner: str) -> bool:
+    """Whether a piece is no news to pass on.
+
+    Idle objects, objects in use, sleep, plans, questions, someone seen at an action, what the two are doing right
+    now, and what is about the listener (told to them in the third person, it is their own fact).
+    """
     lower = piece.lower()
-    doing = tuple(f"{name.lower()} is " for name in people)
-    seen = "is idle" in lower or "is being used by" in lower or "sleeping" in lower
-    return seen or piece.rstrip().endswith("?") or lower.startswith(("this is", "summary of", *doing))
+    doing = tuple(f"{name.lower()} is " for name in (me, partner))
+    seen = "is idle" in lower or "is being used by" in lower or "sleeping" in lower or bool(_SIGHTING.match(piece))
+    seen = seen or SHORT_CHAT in lower or lower.rstrip(".") == NO_TOPIC
+    theirs = piece.startswith(f"{partner} ")
+    return seen or theirs or piece.rstrip().endswith("?") or lower.startswith(("this is", "summary of", *doing))
 
 
-def _said(news: str, transcript: str) -> bool:
-    return news[:60].lower() in transcript
+def _key(sentence: str, speaker: str) -> str:
+    """What a sentence says, whoever says it and of whom: its start, lower case, the speaker's names as "X".
+
+    In the third person and with the speaker unnamed, a retelling ("Mei Lin has known the Moores" after Mei Lin's
+    "I've known the Moores") and an echo ("I've known my neighbours" after the partner said it of theirs) have the
+    same key as what was said.
+    """
+    text = _SUBJECT.sub("", third_person(sentence, speaker, kept_by_listener=False))
+    for name in (speaker, speaker.split(maxsplit=1)[0]):
+        text = re.sub(rf"\b{re.escape(name)}\b", "X", text)
+    return re.sub(r"\W+", " ", text.lower()).strip()[:60]
 
 
-def _news(memories: list[str], transcript: str, me: str, partner: str) -> list[str]:
-    """The news in these memories not yet told in the talk, the most important first, as `me` says it."""
+def _told(lines: tuple[tuple[str, str], ...]) -> set[str]:
+    """The keys of every sentence said in the talk so far."""
+    return {_key(sentence, speaker) for speaker, text in lines for sentence in sentences(GREETING.sub("", text))}
+
+
+def _among(key: str, told: set[str]) -> bool:
+    """Whether a piece's key was said: the same start as a sentence said (a piece may be two sentences)."""
+    return any(key.startswith(said) or said.startswith(key) for said in told if said)
+
+
+def _news(memories: list[str], lines: tuple[tuple[str, str], ...], me: str, partner: str) -> list[str]:
+    """The news in these memories not yet told in the talk, the most important first, as `me` says it.
+
+    A piece counts as told when either side already said it in any voice: "I've known the Moores" said by Mei Lin is
+    told when Eddy Lin said "Mei Lin has known the Moores".
+    """
     told = (memory for memory in memories if not memory.startswith(OWN_RECORDS))
-    pieces = (piece for memory in told for piece in news_in(memory) if not _trivial(piece, (me, partner)))
-    candidates = dict.fromkeys(own_voice(piece, me) for piece in pieces)
-    untold = [piece for piece in candidates if not _said(piece, transcript)]
+    pieces = (piece for memory in told for piece in news_in(memory) if not _trivial(piece, me, partner))
+    candidates = dict.fromkeys(own_voice(spoken(piece), me) for piece in pieces)
+    told = _told(lines)
+    untold = [piece for piece in candidates if not _among(_key(piece, me), told)]
     return sorted(untold, key=lambda piece: -importance_of(piece))
 
 
@@ -96,9 +139,8 @@ def line(request: ConversationLineRequest, seed: int) -> dict:
     A first line that is asked what the speaker feels and knows about the partner answers that too.
     """
     del seed
-    transcript = " ".join(text for _, text in request.lines).lower()
     memories = list(request.memories)
-    news = _news(memories, transcript, request.speaker.name, request.partner)
+    news = _news(memories, tuple(request.lines), request.speaker.name, request.partner)
     turn: dict = {}
     if request.asks_relationship:
         turn["relationship"] = relationship_with(memories, request.partner)
@@ -151,8 +193,8 @@ def summarize(request: ConversationSummaryRequest, seed: int) -> dict:
             for sentence in _heard(text, other, name)
         ]
         kept = _whole([sentence for sentence in told if len(sentence.split()) > 3], LONGEST_TAKEAWAY)
-        takeaways[name] = f"{other} told me: {kept}" if kept else f"I had a short chat with {other}."
-    about = f": {topic.rstrip('. ')}" if topic else " about how they are doing"
+        takeaways[name] = f"{other} told me: {kept}" if kept else f"I {SHORT_CHAT} {other}."
+    about = f": {topic.rstrip('. ')}" if topic else f" about {NO_TOPIC}"
     summary = f"{request.first} and {request.second} talked{about}"
     importance = {
         name: {

@@ -23,6 +23,10 @@ _ADVERBS = frozenset(
     ("also", "just", "still", "never", "always", "often", "sometimes", "really", "usually", "already", "even", "only")
 )
 _WORD = re.compile(r"[A-Za-z']+|[^A-Za-z']+")
+# The speaker paired with someone by name ("Maria Lopez and I", "I and Maria Lopez"): a later "we" is the two.
+_PAIRED = re.compile(r"\b[A-Z][\w'-]* (?:[A-Z][\w'-]* )?and I\b|\bI and [A-Z]")
+# A person's full name: two capitalized words.
+_NAME = re.compile(r"\b[A-Z][a-z][\w'-]* [A-Z][a-z][\w'-]*\b")
 # A first-person word anywhere in a sentence.
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'll|I'd|me|my|mine|myself|we|us|our|ours|ourselves)\b")
 
@@ -42,13 +46,15 @@ def third_person(sentence: str, speaker: str, listener: str = "", *, kept_by_lis
     first = speaker.split(maxsplit=1)[0]
     named = False
     tokens = _WORD.findall(sentence)
+    # "X and I ... and we are close": "we" is those two, "they" once the speaker is named.
+    paired = bool(_PAIRED.search(sentence))
     out: list[str] = []
     index = 0
     while index < len(tokens):
         token = tokens[index]
         lower = token.lower()
         if token in ("I", "I'm", "I've", "I'll", "I'd"):
-            compound = _compound_subject(out)
+            compound = _compound_subject(out) or _joined_after(tokens, index)
             out.append(first if named else speaker)
             named = True
             if token != "I" and not compound:
@@ -61,8 +67,10 @@ def third_person(sentence: str, speaker: str, listener: str = "", *, kept_by_lis
             out.append(_cap(f"{first}'s", token))
         elif lower in ("me", "myself"):
             out.append(first)
+        elif lower in ("we", "us", "our", "ours") and paired:
+            out.append(_cap({"we": "they", "us": "them", "our": "their", "ours": "theirs"}[lower], token))
         elif lower in ("we", "us"):
-            out.append(_cap(f"{first} and others", token))
+            out.append(_cap(f"{first} and {_the_other(''.join(tokens[:index]), speaker) or 'others'}", token))
         elif lower in ("our", "ours"):
             out.append(_cap(f"{first}'s", token))
         elif listener and lower in ("you", "your", "yours", "yourself"):
@@ -75,6 +83,17 @@ def third_person(sentence: str, speaker: str, listener: str = "", *, kept_by_lis
         index += 1
     kept = "".join(out)
     return re.sub(r"\bI (are|were)\b", lambda match: "I am" if match.group(1) == "are" else "I was", kept)
+
+
+def _the_other(before: str, speaker: str) -> str:
+    """The one person other than the speaker named before a "we", if exactly one ("we" is the two of them)."""
+    named = set(_NAME.findall(before)) - {speaker}
+    return named.pop() if len(named) == 1 else ""
+
+
+def _joined_after(tokens: list[str], index: int) -> bool:
+    """Whether an "I" starts a compound subject ("I and Maria Lopez are": no verb of its own follows it)."""
+    return index + 2 < len(tokens) and tokens[index + 1] == " " and tokens[index + 2].lower() in ("and", "or")
 
 
 def _compound_subject(before: list[str]) -> bool:
@@ -132,9 +151,13 @@ def own_voice(sentence: str, me: str) -> str:
 
     The speaker named later in the sentence (third_person names a speaker's later "I" by the first name) is said in
     the first person too: "Eddy's" is "my", "Eddy" or "Eddy Lin" before a verb is "I" with the verb after "I", and
-    elsewhere "me": "Maria Lopez is waiting for Eddy Lin" said by Eddy Lin is "Maria Lopez is waiting for me".
+    elsewhere "me": "Maria Lopez is waiting for Eddy Lin" said by Eddy Lin is "Maria Lopez is waiting for me". A pair
+    with the speaker puts the other first: "Eddy Lin and Maria Lopez are classmates" is "Maria Lopez and I are
+    classmates".
     """
-    if sentence.startswith(f"{me} "):
+    if pair := re.match(rf"{re.escape(me)} (and|or) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*) (?=[a-z])", sentence):
+        sentence = f"{pair.group(2)} {pair.group(1)} I {sentence[pair.end() :]}"
+    elif sentence.startswith(f"{me} "):
         verb, _, rest = sentence[len(me) + 1 :].partition(" ")
         sentence = f"I {_first_person_verb(verb)} {rest}".rstrip()
     first = me.split(maxsplit=1)[0]

@@ -157,3 +157,18 @@ def test_sleeping_rates_lower_than_hosting_a_party():
     request = ActionRequest(ISABELLA, ("sleeping", "hosting a Valentine's Day party"), "", "", PLACES)
     sleep, party = _ask(request)
     assert sleep.importance < party.importance
+
+
+def test_a_step_whose_words_match_no_object_stays_where_its_activity_went():
+    """A painter with no easel: the step that finds something (sketching: a desk) takes the others with it."""
+    home = PlaceOption("Isabella Rodriguez's apartment", "main room", ("closet", "bed", "desk", "kitchen sink"))
+    steps = ("painting (working on a piece)", "painting (sketching ideas)", "painting (cleaning the brushes)")
+    request = ActionRequest(ISABELLA, steps, home.sector, home.arena, (home, BATH))
+    choices = _ask(request)
+    assert [choice.game_object for choice in choices] == ["desk", "desk", "desk"]
+    assert all(
+        choice.object_state.endswith(step.split("(")[1].rstrip(")"))
+        for choice, step in zip(choices, steps, strict=True)
+    )
+    alone = _ask(ActionRequest(ISABELLA, steps[:1], home.sector, home.arena, (home, BATH)))
+    assert len(alone) == 1  # with no step that matches, a place is still chosen

@@ -2,7 +2,8 @@
 memory once, and an answer schema the offline answer meets.
 
 The three agents of the_ville_n3 live a day and wake into the next (so the day's look back and the next day's plan
-are asked), with a low reflection threshold so that they reflect; every request the gateway is asked is kept.
+are asked), with a low reflection threshold so that they reflect and a short wait for a ride so that importance is
+asked alone; every request the gateway is asked is kept.
 """
 
 import json
@@ -30,7 +31,10 @@ pytestmark = pytest.mark.slow  # a day of three agents
 @cache
 def asked() -> dict[str, list]:
     """The requests of a short offline run, by kind (a rider's inner request under its own kind too)."""
-    model = SmallvilleModel(scenario_name="the_ville_n3", embedder="hashing", reflection_threshold=60)
+    # A low reflection threshold so that they reflect, a short wait for a ride so that importance is asked alone.
+    model = SmallvilleModel(
+        scenario_name="the_ville_n3", embedder="hashing", reflection_threshold=60, importance_batch_minutes=60
+    )
     requests: list = []
     ask = model.gateway.ask
 
