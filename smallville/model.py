@@ -342,6 +342,7 @@ class SmallvilleModel(mesa.Model):
             "social": self.social.get_state(),
             "thoughts": self.thoughts.get_state(),
             "interventions": self.timeline.get_state(),
+            "gateway": self.gateway.get_state(),
         }
         if ledger:
             state["ledger"] = self.gateway.ledger.get_state()
@@ -382,6 +383,7 @@ class SmallvilleModel(mesa.Model):
                 self.by_name[name].talk.conversation = conversation
         self.social.set_state(state["social"])
         self.gateway.ledger.set_state(state["ledger"])
+        self.gateway.set_state(state.get("gateway", {}))  # absent from checkpoints written before it
         self.thoughts.set_state(state["thoughts"])
         if "interventions" in state:
             self.timeline.set_state(state["interventions"])

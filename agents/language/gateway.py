@@ -182,6 +182,22 @@ class Gateway:
                 )
         return self._backends[model]
 
+    def get_state(self) -> dict:
+        """What a checkpoint keeps of the gateway beyond its ledger.
+
+        The long prefixes the offline mind has sent (what a provider's cache would hold), so that a resumed run counts
+        cached tokens as the uninterrupted one did.
+        """
+        offline = self._backends.get(OFFLINE)
+        return {"sent_prefixes": sorted(offline.sent_prefixes) if isinstance(offline, OfflineBackend) else []}
+
+    def set_state(self, state: dict) -> None:
+        """Restore `get_state`'s data."""
+        if state.get("sent_prefixes"):
+            backend = self.backend(OFFLINE)
+            if isinstance(backend, OfflineBackend):
+                backend.sent_prefixes = set(state["sent_prefixes"])
+
     async def ask(self, request: Request, agent: str) -> Any:
         """The answer to a request: parsed, repaired once if needed, else the request's fallback."""
         with long_prefix(self._caches_long_prefix(self.config.model_for(request.kind))):

@@ -1,5 +1,7 @@
 """The offline backend: the deterministic offline mind behind the same interface as a model."""
 
+import hashlib
+
 from agents.language.backends.base import Completion, estimate_tokens
 from agents.language.backends.prompt_cache import MIN_CACHED_TOKENS
 from agents.language.offline import offline_answer
@@ -12,14 +14,15 @@ class OfflineBackend:
     Of the prompt tokens, those a provider's prompt cache would serve are counted apart (`cached_tokens`), as a
     caching model reports them: a system message of at least MIN_CACHED_TOKENS that this run has sent before (an
     agent's long prefix, the same all day), as Anthropic's breakpoint and, to within its 128-token steps, OpenAI's
-    automatic cache serve it. So the offline figures say what a caching model reads at full price.
+    automatic cache serve it. So the offline figures say what a caching model reads at full price. The messages sent
+    are part of a checkpoint (`sent_prefixes`), so a resumed run counts as the uninterrupted one did.
     """
 
     name = "offline"
 
     def __init__(self, seed: int = 0):
         self.seed = seed
-        self._sent_prefixes: set[int] = set()  # hashes of the long system messages sent so far
+        self.sent_prefixes: set[str] = set()  # digests of the long system messages sent so far
 
     async def complete(self, request: Request, messages: list[dict[str, str]], parameters: dict) -> Completion:
         """The offline mind's answer to the request (it reads the request's fields, the prompt's facts)."""
@@ -38,8 +41,8 @@ class OfflineBackend:
         """The tokens of a long system message sent before (the cache's hit), else 0 (its first sending: a write)."""
         if not messages or messages[0]["role"] != "system" or tokens[0] < MIN_CACHED_TOKENS:
             return 0
-        key = hash(messages[0]["content"])
-        if key in self._sent_prefixes:
+        key = hashlib.sha256(messages[0]["content"].encode()).hexdigest()[:24]
+        if key in self.sent_prefixes:
             return tokens[0]
-        self._sent_prefixes.add(key)
+        self.sent_prefixes.add(key)
         return 0
