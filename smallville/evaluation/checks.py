@@ -3,10 +3,9 @@
 A fact check (the judge) reads the answer; a "yes" is then shown to the judge again with the memories the agent
 holds that bear on it, retrieved by relevance alone to the question, the answer and the claim in turn (and its status
 at the start, which may hold a seeded fact): the ids of those that support it are recorded, and none makes the "yes"
-a hallucination. For a fact, the
-earliest supporting memory says how the agent learned it; when all that support it are derived (a reflection, a
-plan), the judge is shown the first-hand memories from before them. Agents present at the gathering's place whose
-actions do not name it are asked why they were there.
+a hallucination. For a fact, the earliest supporting memory says how the agent learned it, after the judge is shown
+the first-hand memories from before the earliest it found (a talk the day before may be less relevant than the
+gathering seen). Agents present at the gathering's place whose actions do not name it are asked why they were there.
 """
 
 from datetime import datetime, timedelta
@@ -62,7 +61,12 @@ def _status(session: Session, name: str) -> str:
 
 
 async def _trace(session: Session, name: str, support: list, record: dict) -> dict:
-    """How the agent first learned a fact: the origin of the earliest first-hand memory that supports it."""
+    """How the agent first learned a fact: the origin of the earliest first-hand memory that supports it.
+
+    The memories shown to the judge are the dozen most relevant, and a late one (seeing the party itself) may push out
+    the talk that told of it the day before: so the judge is also shown the first-hand memories from before the
+    earliest that supports it, and an earlier one it finds supporting is where the agent learned it.
+    """
     start = session.model.start
     stream = session.stream(name, EVERYTHING)
     found = []
@@ -77,9 +81,10 @@ async def _trace(session: Session, name: str, support: list, record: dict) -> di
             derived.append(node.created)
         else:
             found.append((node.created, HOW.index(how[0]), how[0], how[1]))
-    if not found and derived:
-        first = min(derived)
-        candidates = await _retrieve(session, name, [record["claim"]], until=first, first_hand=True)
+    earliest = min([*derived, *(item[0] for item in found)])
+    if earliest > start:
+        candidates = await _retrieve(session, name, [record["claim"]], until=earliest, first_hand=True)
+        candidates = [node for node in candidates if node.created < earliest]
         if candidates:
             request = GroundRequest(record["question"], record["answer"], record["claim"], name,
                                     tuple(node.description for node in candidates))  # fmt: skip
@@ -89,8 +94,8 @@ async def _trace(session: Session, name: str, support: list, record: dict) -> di
             for node in picked:
                 how, source = origin(node, start)
                 found.append((node.created, HOW.index(how), how, source))
-        if not found:
-            found.append((first, HOW.index("inferred"), "inferred", None))
+    if not found:
+        found.append((min(derived), HOW.index("inferred"), "inferred", None))
     created, _, how, source = min(found, key=lambda item: item[:2])
     return {"how": how, "source": source, "when": created.isoformat()}
 

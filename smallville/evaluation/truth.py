@@ -95,6 +95,33 @@ SIGHTINGS = [
     (_at(14, 16), "Wolfgang Schulz", "Isabella Rodriguez is decorating Hobbs Cafe for her Valentine's Day party"),
     (_at(13, 11), "Tom Moreno", "Ayesha Khan is reading a book"),
     (_at(13, 11), "Carmen Ortiz", "Klaus Mueller is having lunch"),
+    # Klaus, told by Maria the day before, sees the party at dinner: more memories as relevant as the telling than the
+    # judge is shown, all later; he still learned it from Maria (the cascade traces back before them).
+    *(
+        (
+            _at(14, 17) + timedelta(minutes=5 + 5 * index),
+            "Klaus Mueller",
+            f"{PARTY} ({doing})",
+        )
+        for index, doing in enumerate(
+            (
+                "serving cake",
+                "pouring drinks",
+                "greeting guests",
+                "playing music",
+                "lighting candles",
+                "taking photos",
+                "handing out roses",
+                "dancing",
+                "telling a story",
+                "clearing plates",
+                "making a toast",
+                "cutting the cake",
+                "hanging hearts",
+                "thanking guests",
+            )
+        )
+    ),
 ]
 WHISPERS = [(_at(14, 9), "Ayesha Khan", PARTY)]
 # Actions: (who, from, to, what, where); the rest of the time each agent is at home.

@@ -122,8 +122,11 @@ _WHEN = re.compile(
     rf"(?:\s*(?:to|until|till|-|and)\s*(?:{_CLOCK}))?)",
     re.IGNORECASE,
 )
-# A clause after the first, which says more than what happens: ", and is eager to ...", "; she ...".
-_LATER_CLAUSE = re.compile(r"(?:,\s*and\b|;|\band (?:is|am|are|will)\b).*$")
+# A clause after the first, which says more than what happens: ", and is eager to ...", "; she ...", "and she is
+# ...", "and Isabella is eager to ..." (a subject of its own, a name or a pronoun, then its verb).
+_LATER_CLAUSE = re.compile(
+    r"(?:,\s*and\b|;|\band (?:(?:[A-Z][a-z]+(?: [A-Z][a-z]+)?|she|he|they|I|we) )?(?:is|am|are|was|will)\b).*$"
+)
 _SUBJECT = re.compile(
     r"^(?:(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)|I|She|He|They)\s+"
     r"(?P<verb>is|am|are|'m|will be|will|was)\s+(?P<rest>.+)$"
@@ -169,11 +172,23 @@ def event_activity(sentence: str, identity: Identity) -> str:
     return _fit(f"joining {name}, who {verb} {rest}")
 
 
+# Where an activity takes place, when its words name it: " at Hobbs Cafe", " in Johnson Park".
+_NAMED_PLACE = re.compile(r" (?:at|in) (?:the )?[A-Z][\w']*(?: (?:(?:and|of|for) )?[A-Z][\w']*)*")
+
+
 def _fit(activity: str) -> str:
-    """An activity short enough for a schedule block: trailing phrases (" with ...", ", ...") dropped until it is."""
+    """An activity short enough for a schedule block: trailing phrases (" with ...", ", ...") dropped until it is.
+
+    The place it names is kept (put back after a shorter start when it was dropped): it is what sends the persona there.
+    """
+    place = _NAMED_PLACE.search(activity)
     while len(activity) > LONGEST_ACTIVITY:
         shorter = re.sub(r"(?:,| with| and| for| at| on| to| in)\s[^,]*$", "", activity)
         activity = shorter if shorter != activity else activity[:LONGEST_ACTIVITY].rsplit(" ", 1)[0]
+    if place and place.group(0) not in activity:
+        room = LONGEST_ACTIVITY - len(place.group(0))
+        start = activity if len(activity) <= room else activity[:room].rsplit(" ", 1)[0]
+        activity = f"{start.rstrip(' ,')}{place.group(0)}"
     return activity
 
 

@@ -94,6 +94,20 @@ def test_an_event_in_the_status_enters_the_plan_on_its_day_at_its_own_time():
     assert not any("hosting" in item or item.endswith("having a Valentine's Day party") for item in plan)
 
 
+def test_an_event_heard_with_a_later_clause_keeps_its_place_in_the_plan():
+    """A second clause with a subject of its own ("and she is asking ...") says more than what happens, and an
+    activity cut to fit keeps the place it names: without it the persona would not go there."""
+    heard = (
+        "Lately: Carmen Ortiz is excited to be hosting a very long afternoon of reading picture books aloud to "
+        "children at Johnson Park on February 14th from 3pm and Carmen is asking friends to bring two books."
+    )
+    tom = dataclasses.replace(identity("Tom Moreno"), currently=f"{identity('Tom Moreno').currently} {heard}")
+    _, plan, _ = _day(tom, VALENTINES)
+    joining = [item for item in plan if "joining Carmen Ortiz" in item]
+    assert joining and joining[0].startswith("from 3:00 pm to ") and joining[0].endswith(" at Johnson Park")
+    assert not any("bring two books" in item for item in plan)
+
+
 @pytest.mark.parametrize(
     ("name", "hour", "expected"),
     [

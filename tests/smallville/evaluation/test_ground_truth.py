@@ -1,10 +1,11 @@
 """The validation suite's fast part: on a town whose truth is known by construction, every measure is exact."""
 
 import json
+from datetime import datetime
 
 import pytest
 
-from smallville.evaluation import evaluate_run
+from smallville.evaluation import checks, evaluate_run
 from smallville.evaluation.truth import TRUTH, build_truth_town, mismatches, scripted_backends
 
 
@@ -38,3 +39,24 @@ def test_a_gathering_no_fact_announces_has_no_invitee_who_came(tmp_path):
     present = json.loads((folder / "measures.json").read_text())["attendance"]
     assert (present["invited"], present["came"]) == (0, 0)
     assert present["present"] == len(TRUTH.present)  # the same people were there
+
+
+def test_the_cascade_traces_a_fact_back_past_the_memories_the_judge_was_shown(tmp_path, monkeypatch):
+    """Klaus was told of the party by Maria the day before and saw it at dinner: when the dozen memories shown to the
+    judge are all sightings (a real stream holds many more late ones than the judge reads), he still learned it from
+    Maria, and is one of the invited."""
+    retrieve = checks._retrieve
+
+    async def late_only(session, name, texts, *, until=None, first_hand=False):
+        found = await retrieve(session, name, texts, until=until, first_hand=first_hand)
+        if name == "Klaus Mueller" and until is None:  # the telling pushed out by the party's sightings
+            return [node for node in found if node.created >= datetime(2023, 2, 14, 17)]
+        return found
+
+    monkeypatch.setattr(checks, "_retrieve", late_only)
+    town = build_truth_town(tmp_path / "town")
+    folder = evaluate_run(town, backends=scripted_backends(), conditions=["full", "persona_only"], repeats=1)
+    cascade = (folder / "cascade.csv").read_text().splitlines()
+    assert "party,Klaus Mueller,told,Maria Lopez,2023-02-13T15:00:00" in cascade
+    attendance = (folder / "attendance.csv").read_text().splitlines()
+    assert any(line.startswith("gathering,Klaus Mueller,yes,") for line in attendance)
