@@ -15,47 +15,16 @@ loopback port, drives Debian's chromium with playwright at 1600 x 1250 (1000 sid
 """
 
 import argparse
-import socket
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
+from page_driver import CHROMIUM, ROOT, run_to, serve
+
 TOWN = ["--scenario", "the_ville_n3", "--embedder", "hashing"]
 REPORTER = "a news reporter from the Ville Gazette"
 TOLD = "Isabella Rodriguez is throwing a Valentine's Day party at Hobbs Cafe tomorrow evening"
-
-
-def serve(*args: str) -> tuple[subprocess.Popen, str]:
-    """Start `run.py serve ARGS` on a free loopback port and wait until it answers."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    command = [sys.executable, "run.py", "serve", *args, "--port", str(port)]
-    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/"
-    for _ in range(240):
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return server, url
-        except OSError:
-            time.sleep(0.5)
-    server.kill()
-    raise SystemExit("the page server did not answer within 2 minutes")
-
-
-def run_to(page, clock: str) -> None:
-    """Move the town (or the replay) to a time of day with the page's own "Run to"."""
-    page.get_by_label("Run to (HH:MM)").fill(clock)
-    page.get_by_role("button", name="Run to", exact=True).click()
-    page.wait_for_function(
-        f"() => document.querySelector('.town-clock').innerText.includes('{clock}:00')", timeout=180_000
-    )
-    page.wait_for_timeout(1500)
 
 
 def open_building(page, name: str) -> None:

@@ -8,49 +8,9 @@ busiest building clicked to list who is inside) and page-end.png (the last minut
 """
 
 import argparse
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-
-
-def free_port() -> int:
-    """A port nothing listens on."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def serve(run: Path) -> tuple[subprocess.Popen, str]:
-    """Start the replay's page server and wait until it answers."""
-    port = free_port()
-    command = [sys.executable, "run.py", "serve", str(run), "--port", str(port)]
-    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/"
-    for _ in range(240):
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return server, url
-        except OSError:
-            time.sleep(0.5)
-    server.kill()
-    raise SystemExit("the page server did not answer within 2 minutes")
-
-
-def run_to(page, clock: str) -> None:
-    """Jump the replay to a time of day with the page's own "Run to"."""
-    page.get_by_label("Run to (HH:MM)").fill(clock)
-    page.get_by_role("button", name="Run to", exact=True).click()
-    page.wait_for_function(
-        f"() => document.querySelector('.town-clock').innerText.includes('{clock}:00')", timeout=60_000
-    )
-    page.wait_for_timeout(1500)
-
+from page_driver import CHROMIUM, ROOT, run_to, serve
 
 # A free spot of a place's name: one no marker or speech bubble covers (a crowd can hide most of it).
 FREE_SPOT_JS = """(name) => {
@@ -89,7 +49,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright  # noqa: PLC0415 - a dev dependency, needed only here
 
     args.out.mkdir(parents=True, exist_ok=True)
-    server, url = serve(args.run.resolve())
+    server, url = serve(str(args.run.resolve()))
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])

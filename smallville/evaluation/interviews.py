@@ -111,23 +111,28 @@ async def answer_phase(session: Session) -> None:
     await _run(session, session.answers, items)
 
 
-def shown_order(conditions: list[str], name: str, question_id: str, repeat: int, seed: int) -> list[str]:
-    """A shuffled order for one judgement; repeats rotate it, so each condition moves through the positions."""
-    order = list(conditions)
+def shown_order(answers: list[str], name: str, question_id: str, repeat: int, seed: int) -> list[str]:
+    """The distinct answers to one question in a shuffled order; repeats rotate it, so each moves through the places.
+
+    The distinct answers are shuffled themselves, not the conditions before identical answers are merged: the first
+    place would otherwise go to an answer that several conditions share (3 conditions of 4 giving it: 3 times in 4),
+    and a judge blind to the order would seem to keep it far more often than chance.
+    """
+    order = sorted(set(answers))
     random.Random(f"{seed}|{name}|{question_id}").shuffle(order)
     shift = repeat % len(order)
     return order[shift:] + order[:shift]
 
 
-async def _rank(session: Session, name: str, question_id: str, text: str, order: list[str], answers: dict) -> dict:
+async def _rank(session: Session, name: str, question_id: str, text: str, distinct: list[str], answers: dict) -> dict:
     """One ranking: identical answers are shown once and share a place; all identical is a draw, asked of nobody."""
-    distinct = list(dict.fromkeys(answers[condition].strip() for condition in order))
     positions: tuple[tuple[int, ...], ...] = (tuple(range(len(distinct))),)
     if len(distinct) > 1:
         context = session.model.by_name[name].identity.describe()
         positions = await _ask(session, RankRequest(question=text, context=context, answers=tuple(distinct)), name)
-    groups = [[c for c in order if distinct.index(answers[c].strip()) in group] for group in positions]
-    return {"agent": name, "question_id": question_id, "shown": order, "distinct": len(distinct),
+    groups = [[c for c in answers if distinct.index(answers[c]) in group] for group in positions]
+    shown = [c for answer in distinct for c in answers if answers[c] == answer]
+    return {"agent": name, "question_id": question_id, "shown": shown, "distinct": len(distinct),
             "positions": [list(group) for group in positions], "groups": groups}  # fmt: skip
 
 
@@ -137,9 +142,9 @@ async def judge_phase(session: Session) -> None:
     items = []
     for name in session.names:
         for question, text in questions_for(session, name):
-            answers = {c: session.answers.get(f"{name}|{question.id}|{c}")["answer"] for c in names}
+            answers = {c: session.answers.get(f"{name}|{question.id}|{c}")["answer"].strip() for c in names}
             for repeat in range(session.repeats):
-                order = shown_order(names, name, question.id, repeat, session.model.seed)
+                order = shown_order(list(answers.values()), name, question.id, repeat, session.model.seed)
                 key = f"{name}|{question.id}|{repeat}|{','.join(names)}"
                 items.append((key, partial(_rank, session, name, question.id, text, order, answers)))
     await _run(session, session.judgements, items)

@@ -7,6 +7,7 @@ from openskill.models import ThurstoneMostellerFull
 from scipy import stats
 
 from smallville.evaluation import dunn, holm, kruskal_wallis, rate
+from smallville.evaluation.interviews import shown_order
 from smallville.evaluation.ratings import position_bias, positions_of
 from smallville.evaluation.statistics import difference, mean_interval, seeds_needed
 
@@ -100,3 +101,14 @@ def test_dunn_pairs_carry_the_mean_difference_of_places_when_paired():
     assert comparison.low <= 0.5 <= comparison.high
     (unpaired,) = dunn({"full": [1, 1], "none": [2, 2, 1]})
     assert math.isnan(unpaired.difference)
+
+
+def test_answers_several_conditions_share_are_first_shown_no_more_often_than_the_others():
+    """Three conditions of four give the same answer: shown once, it is first in about half the rankings (two
+    distinct answers), not three times in four; so a judge blind to the order keeps it as often as chance."""
+    answers = ["I am planning a party.", "I am planning a party.", "I am planning a party.", "I don't know."]
+    firsts = [shown_order(answers, "Isabella Rodriguez", f"q{index}", 0, seed=0)[0] for index in range(400)]
+    assert sorted(set(firsts)) == ["I am planning a party.", "I don't know."]
+    assert 0.42 < firsts.count("I am planning a party.") / len(firsts) < 0.58
+    rotated = [shown_order(answers, "Isabella Rodriguez", "q0", repeat, seed=0) for repeat in range(2)]
+    assert rotated[0] == rotated[1][::-1]  # repeats move each answer through the places
