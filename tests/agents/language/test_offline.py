@@ -156,8 +156,9 @@ PLACES = (CAFE, LIBRARY, HOME, BATH)
         ("studying for the exam", ("Oak Hill College", "library", "library table"), "📚"),
         ("taking a shower", ("Isabella Rodriguez's apartment", "bathroom", "shower"), "🚿"),
         ("playing the piano", ("Hobbs Cafe", "cafe", "piano"), "🎵"),
+        ("having lunch (eating)", ("Isabella Rodriguez's apartment", "main room", "refrigerator"), "🍳"),
     ],
-    ids=["sleep-bed", "cafe-counter", "study-library", "shower", "piano"],
+    ids=["sleep-bed", "cafe-counter", "study-library", "shower", "piano", "lunch-at-home-refrigerator"],
 )
 def test_actions_go_to_the_place_their_words_name(action, place, emoji):
     request = ActionRequest(ISABELLA, (action,), "Hobbs Cafe", "cafe", PLACES)
