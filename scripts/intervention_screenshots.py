@@ -20,7 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from page_driver import CHROMIUM, ROOT, run_to, serve
+from page_driver import CHROMIUM, ROOT, run_to, serve, zoom_to_building
 
 TOWN = ["--scenario", "the_ville_n3", "--embedder", "hashing"]
 REPORTER = "a news reporter from the Ville Gazette"
@@ -29,12 +29,7 @@ TOLD = "Isabella Rodriguez is throwing a Valentine's Day party at Hobbs Cafe tom
 
 def open_building(page, name: str) -> None:
     """Zoom in on a building at its name and click the edge of its name: the map lists its objects."""
-    label = page.locator(f".place-label.sector[data-text='{name}']").bounding_box()
-    page.mouse.move(label["x"] + label["width"] / 2, label["y"] + label["height"] / 2)
-    for _ in range(3):
-        page.mouse.wheel(0, -100)
-        page.wait_for_timeout(150)
-    page.wait_for_timeout(800)
+    zoom_to_building(page, name, wheel_steps=3, settle_ms=800)
     label = page.locator(f".place-label.sector[data-text='{name}']").bounding_box()
     page.mouse.click(label["x"] + 2, label["y"] + label["height"] / 2)
     page.mouse.move(5, 5)  # no marker hovered: its tooltip would cover the map

@@ -37,3 +37,13 @@ def run_to(page, clock: str, timeout_ms: int = 180_000) -> None:
         f"() => document.querySelector('.town-clock').innerText.includes('{clock}:00')", timeout=timeout_ms
     )
     page.wait_for_timeout(1500)
+
+
+def zoom_to_building(page, name: str, wheel_steps: int, settle_ms: int) -> None:
+    """Zoom the map in on a building with the mouse wheel at its name, and let the map settle."""
+    label = page.locator(f".place-label.sector[data-text='{name}']").bounding_box()
+    page.mouse.move(label["x"] + label["width"] / 2, label["y"] + label["height"] / 2)
+    for _ in range(wheel_steps):
+        page.mouse.wheel(0, -100)
+        page.wait_for_timeout(150)
+    page.wait_for_timeout(settle_ms)

@@ -10,7 +10,7 @@ busiest building clicked to list who is inside) and page-end.png (the last minut
 import argparse
 from pathlib import Path
 
-from page_driver import CHROMIUM, ROOT, run_to, serve
+from page_driver import CHROMIUM, ROOT, run_to, serve, zoom_to_building
 
 # A free spot of a place's name: one no marker or speech bubble covers (a crowd can hide most of it).
 FREE_SPOT_JS = """(name) => {
@@ -28,12 +28,7 @@ FREE_SPOT_JS = """(name) => {
 
 def open_building(page, name: str) -> None:
     """Zoom in on a building (the mouse wheel, at its name) and click it: the map lists who is inside."""
-    label = page.locator(f".place-label.sector[data-text='{name}']").bounding_box()
-    page.mouse.move(label["x"] + label["width"] / 2, label["y"] + label["height"] / 2)
-    for _ in range(4):
-        page.mouse.wheel(0, -100)
-        page.wait_for_timeout(150)
-    page.wait_for_timeout(500)
+    zoom_to_building(page, name, wheel_steps=4, settle_ms=500)
     page.mouse.click(*page.evaluate(FREE_SPOT_JS, name))
     page.mouse.move(5, 5)  # no marker hovered: its tooltip would cover the map
     page.wait_for_timeout(1500)
