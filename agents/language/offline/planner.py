@@ -24,9 +24,9 @@ MOST_PLAN_ITEMS = 8
 FILLER = "relaxing at home"
 # Minutes of such time a neighbouring item may absorb (longer, and the neighbour would no longer describe it).
 LONGEST_ABSORBED_FILLER = 60
-_PLACE = re.compile(
-    r"\b(?:opens|goes to|go to|at|to)\s+(?:the\s+)?([A-Z][\w']*(?:\s+(?:(?:and|of|for)\s+)?[A-Z][\w']*)*)"
-)
+# A place's proper name: capitalized words, perhaps joined by "and", "of" or "for" ("The Rose and Crown Pub").
+_PLACE_NAME = r"[A-Z][\w']*(?:\s+(?:(?:and|of|for)\s+)?[A-Z][\w']*)*"
+_PLACE = re.compile(rf"\b(?:opens|goes to|go to|at|to)\s+(?:the\s+)?({_PLACE_NAME})")
 OCCUPATIONS = (
     ("student", "studying"), ("professor", "preparing lectures"), ("teacher", "preparing lessons"),
     ("painter", "painting"), ("artist", "working on art"), ("animator", "working on animations"),
@@ -173,7 +173,7 @@ def event_activity(sentence: str, identity: Identity) -> str:
 
 
 # Where an activity takes place, when its words name it: " at Hobbs Cafe", " in Johnson Park".
-_NAMED_PLACE = re.compile(r" (?:at|in) (?:the )?[A-Z][\w']*(?: (?:(?:and|of|for) )?[A-Z][\w']*)*")
+_NAMED_PLACE = re.compile(rf" (?:at|in) (?:the )?{_PLACE_NAME}")
 
 
 def _fit(activity: str) -> str:
