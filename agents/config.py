@@ -1,7 +1,7 @@
 """Every tunable of an agent's mind in one typed record, with where its value comes from.
 
 These fields are SmallvilleModel's keyword arguments, the CLI's flags and the Solara controls of the same names
-(smallville/parameters.py derives all three from here): a default is written once, in this file. Limits that belong
+(settings/parameters.py derives all three from here): a default is written once, in this file. Limits that belong
 to a request (how many memories one importance call scores, how many actions one action call resolves) stay with
 the request and are imported from it, never repeated.
 """

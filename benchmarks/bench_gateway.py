@@ -9,7 +9,7 @@ from agents.language.gateway import Gateway, GatewayConfig
 from agents.language.loopback_server import LoopbackServer
 from agents.language.requests import WakeUpRequest
 from agents.persona import load_persona, load_whispers
-from smallville.scenario import DATA_DIR
+from smallville.scenarios.scenario import DATA_DIR
 
 
 def main() -> None:

@@ -22,7 +22,7 @@ from scipy.stats import bootstrap
 
 from smallville.batch import Budget, LocalExecutor, expand, prepare, results_frame, run_batch, validate_grid
 from smallville.cli import main as cli
-from smallville.scenario import SCENARIOS_DIR
+from smallville.scenarios.scenario import SCENARIOS_DIR
 
 TOLD = "Isabella Rodriguez"
 FACT = "The town library will close early this Friday for repairs"
@@ -33,7 +33,7 @@ def scenario(folder: Path, fact: str, keywords: str) -> Path:
     """A copy of the 25-agent scenario that also tracks the fact as `news` (paths stay relative to data/).
 
     `keywords` are groups separated by ";", the words of a group by "," (a memory knows it when it matches a word of
-    every group, smallville/scenario.py).
+    every group, smallville/scenarios/scenario.py).
     """
     data = json.loads((SCENARIOS_DIR / "the_ville_n25.json").read_text())
     groups = [[word.strip() for word in group.split(",")] for group in keywords.split(";")]

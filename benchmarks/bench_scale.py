@@ -2,7 +2,7 @@
 
 Two layouts: `crowded` (the default, as the issue asks) puts every size on one Ville (the_ville_n<size>), so a
 bigger town crowds the same cafe and each agent meets more people and makes more calls; `tiled` lays the map once
-per 25 people, each copy of the 25 on its own copy (smallville/derived_town.py `write_tiled_town`), so every
+per 25 people, each copy of the 25 on its own copy (smallville/scenarios/derived_town.py `write_tiled_town`), so every
 neighbourhood is as crowded as the original and what grows is the engine's own cost.
 
 Each run is a fresh process (so its peak memory is its own): it builds the town with the start moved to --start
@@ -38,10 +38,10 @@ from pathlib import Path
 
 from timing import time_calls
 
-from smallville.derived_town import write_tiled_town
 from smallville.heap import settled_heap
 from smallville.model import SmallvilleModel
-from smallville.scenario import load_scenario, scenario_file
+from smallville.scenarios.derived_town import write_tiled_town
+from smallville.scenarios.scenario import load_scenario, scenario_file
 
 BASE_SIZE = 25  # the original town: a tiled town of n people lays the map n / 25 times (rounded up)
 

@@ -58,7 +58,7 @@ def unusual(event: Event) -> bool:
     """Whether an event is an object's state that the world's own rules did not make (neither idle nor in use).
 
     The world makes only these two: an object is idle until an agent uses it, and idle again once it is left. Any
-    other state was set from outside (smallville/intervening.py), and the agents who see it may react to it.
+    other state was set from outside (smallville/interventions/applying.py), and the agents who see it may react to it.
     """
     return ":" in event.subject and event.object not in ("idle", IN_USE)
 

@@ -1,6 +1,6 @@
 """Write the scale series' towns: data/scenarios/the_ville_n100.json and the_ville_n250.json, and their people.
 
-The personas are derived from the 25 (smallville/derived_town.py says how); the output is a function of the seed,
+The personas are derived from the 25 (scenarios/derived_town.py says how); the output is a function of the seed,
 and tests/smallville/test_derived_town.py checks that the committed files are what this writes. With --tiled FOLDER
 it writes instead, into FOLDER, the towns whose copies of the 25 each live on their own copy of the map (not
 committed; run one with `run.py simulate --scenario FOLDER/the_ville_tiled_n100.json`).
@@ -11,7 +11,7 @@ committed; run one with `run.py simulate --scenario FOLDER/the_ville_tiled_n100.
 import argparse
 from pathlib import Path
 
-from smallville.derived_town import write_derived_town, write_tiled_town
+from smallville.scenarios.derived_town import write_derived_town, write_tiled_town
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ import traceback
 from collections.abc import Sequence
 from typing import NoReturn
 
-from smallville import option_types
+from smallville.settings import option_types
 
 DESCRIPTION = """Generative agents (Park et al. 2023) in the Ville, on Mesa.
 Offline by default: no API key, no network; --llm names any litellm model to use a real one."""
@@ -26,7 +26,7 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
 
     def add_model_options(parser: argparse.ArgumentParser, name: str) -> None:
         if command in ("", name):
-            from smallville.options import add_model_options as add  # noqa: PLC0415 - see the module's docstring
+            from smallville.settings.options import add_model_options as add  # noqa: PLC0415 - see the module's docstring
 
             add(parser)
 

@@ -24,11 +24,11 @@ from agents.language.prompt_log import PromptLog
 from environment import WorldState, make_grid
 from memory import RetrievalWeights, embed_async
 from smallville.conversations import apply_decisions
-from smallville.intervening import apply_intervention, check_interventions
-from smallville.interventions import Intervention, Timeline, parse_interventions
-from smallville.parameters import MIND_SETTINGS, resolve, signature
+from smallville.interventions.applying import apply_intervention, check_interventions
+from smallville.interventions.records import Intervention, Timeline, parse_interventions
 from smallville.reporters import make_datacollector
-from smallville.scenario import Scenario, load_scenario
+from smallville.scenarios.scenario import Scenario, load_scenario
+from smallville.settings.parameters import MIND_SETTINGS, resolve, signature
 from smallville.social import SocialTracker
 from smallville.thinking import Thoughts
 from smallville.town import build_people, town_map
@@ -39,7 +39,7 @@ logger = logging.getLogger(__name__)
 class SmallvilleModel(mesa.Model):
     """The town, a Mesa model of the Ville and its generative agents.
 
-    Every parameter is a keyword argument with a default, declared once in smallville/parameters.py (the same names
+    Every parameter is a keyword argument with a default, declared once in settings/parameters.py (the same names
     as the CLI's flags, the browser's controls and a batch grid's keys); `help(SmallvilleModel)` shows them all.
 
     The main ones: `scenario_name` (a scenario in data/scenarios/ or a path; not `scenario`, which Mesa reserves),
@@ -52,7 +52,7 @@ class SmallvilleModel(mesa.Model):
             the persona's seeded memories are then not scored, which would spend model calls the restore discards.
         prompt_log: A file to write every rendered prompt and its answer to, as JSON lines (agents.PromptLog), from
             the seeded memories' ratings on; None keeps none.
-        **settings: The town's parameters (smallville/parameters.py); an unknown name is a TypeError.
+        **settings: The town's parameters (smallville/settings/parameters.py); an unknown name is a TypeError.
     """
 
     def __init__(self, *, seed_memories: bool = True, prompt_log: str | Path | None = None, **settings):
@@ -261,7 +261,7 @@ class SmallvilleModel(mesa.Model):
             self._log_actions(view)
 
     def intervene(self) -> None:
-        """Apply the timeline's interventions whose time has come, in order, each logged (smallville/intervening.py)."""
+        """Apply the timeline's interventions whose time has come, in order, each logged (interventions/applying.py)."""
         for item in self.timeline.due(self.now):
             apply_intervention(self, item)
             self.timeline.applied += 1

@@ -8,7 +8,7 @@ from functools import partial
 
 from mesa import DataCollector
 
-from smallville.scenario import TrackedFact
+from smallville.scenarios.scenario import TrackedFact
 
 
 def _time(model) -> str:

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 import networkx as nx
 
-from smallville.scenario import Gathering, TrackedFact
+from smallville.scenarios.scenario import Gathering, TrackedFact
 
 _NAME = re.compile(r"\b[A-Z][a-z]+ [A-Z][a-z]+\b")
 # How close a misspelled first and last name must be to a persona's: the data's misspellings are "Haily" for

@@ -6,7 +6,7 @@ from pathlib import Path
 from agents import AgentMemory, GenerativeAgent, load_persona, load_whispers, make_agent_embedder
 from environment import PathFinder, SpatialMemory, Ville, load_ville
 from memory import MemoryStream
-from smallville.scenario import DATA_DIR, Scenario
+from smallville.scenarios.scenario import DATA_DIR, Scenario
 
 
 def town_map(setting: Scenario) -> tuple[Ville, PathFinder]:

@@ -1,12 +1,12 @@
-"""SolaraViz's model controls, derived from the parameter table (smallville/parameters.py) under the CLI's names.
+"""SolaraViz's model controls, derived from the parameter table (settings/parameters.py) under the CLI's names.
 
 The values `run.py serve` was started with are the controls' initial values; the parameters without a control
 (routes, API base, budget, cache, the cognition tunables) are passed through unchanged, so Reset builds the model
 the command asked for. The seed is a slider: a text seed reaches Mesa as a string and breaks Reset (Mesa #3516).
 """
 
-from smallville.parameters import BY_NAME, PARAMETERS, defaults
-from smallville.scenario import available_scenarios, load_scenario
+from smallville.scenarios.scenario import available_scenarios, load_scenario
+from smallville.settings.parameters import BY_NAME, PARAMETERS, defaults
 
 # The choices offered for the select controls (any other value given on the command line is added to them).
 CHOICES = {

@@ -28,10 +28,10 @@ from smallville.app.views import (
     plan_items,
     without_repeats,
 )
-from smallville.run_check import read_snapshot
-from smallville.run_folder import RunFolder, read_events
-from smallville.run_store import RunFolderError
-from smallville.scenario import DATA_DIR, load_scenario
+from smallville.runs.folder import RunFolder, read_events
+from smallville.runs.integrity import read_snapshot
+from smallville.runs.store import RunFolderError
+from smallville.scenarios.scenario import DATA_DIR, load_scenario
 from smallville.town import town_map
 
 TALKING = "talking with "

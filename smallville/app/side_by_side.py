@@ -2,7 +2,7 @@
 
 The page's replay slider (and its Play) moves the first run; the second follows to its own row at the same
 simulated time. Each map shows its run as the Town tab does, with the run's figures at that moment under it; above
-them, where the two event logs first part (smallville/comparing.py) and what each has done since. Reading only:
+them, where the two event logs first part (smallville/runs/compare.py) and what each has done since. Reading only:
 nothing is asked of a model and nothing is written.
 """
 
@@ -13,7 +13,7 @@ from mesa.visualization.utils import update_counter
 
 from smallville.app.map_panel import TownMap
 from smallville.app.replay import ReplayModel
-from smallville.comparing import first_difference
+from smallville.runs.compare import first_difference
 
 
 @solara.component

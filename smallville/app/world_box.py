@@ -2,7 +2,7 @@
 
 The object is picked from a list (the selected agent's arena first, the one a user watches; typing filters it) or in
 the box a building opens on the map, which lists its objects and their states. Setting is an intervention
-(smallville/interventions.py) applied now and kept in the model's timeline and event log, run as background work like
+(interventions/records.py) applied now and kept in the model's timeline and event log, run as background work like
 a whisper; the agents who see the object notice it at their next look and may go and see to it. A replay only
 shows: `run.py fork RUN --at TIME --set ADDRESS STATE` changes its past.
 """
@@ -39,7 +39,7 @@ def objects_in(ville, building: str, world) -> list[dict]:
 
 def set_object_job(model, address: str, state: str) -> Job:
     """Put an object in a state now; then the panels redraw."""
-    from smallville.interventions import Intervention  # noqa: PLC0415
+    from smallville.interventions.records import Intervention  # noqa: PLC0415
 
     def applied(_) -> None:
         world_note.set(f"At {model.now:%H:%M:%S} the {address.rsplit(':', 1)[-1]} is {state}.")

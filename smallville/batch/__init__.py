@@ -23,8 +23,8 @@ from smallville.batch.grid import (
     parse_seeds,
     validate_grid,
 )
+from smallville.batch.grid_keys import parameter_names
 from smallville.batch.local import LocalExecutor
-from smallville.batch.parameters import parameter_names
 from smallville.batch.report import is_batch_folder, write_batch_report
 from smallville.batch.results import VOLATILE, cell_row, results_frame
 from smallville.batch.runner import NoDisplay, prepare, run_batch

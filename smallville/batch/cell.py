@@ -134,9 +134,9 @@ def _simulate_and_evaluate(spec: CellSpec, folder: Path, hooks: CellHooks) -> tu
 def _simulate(spec: CellSpec, folder: Path, hooks: CellHooks) -> tuple[str, str]:
     from agents import BudgetExceeded, ModelUnavailable  # noqa: PLC0415 - heavy: only in the worker
     from smallville.model import SmallvilleModel  # noqa: PLC0415
-    from smallville.parameters import resolve  # noqa: PLC0415
-    from smallville.run_check import model_settings  # noqa: PLC0415
-    from smallville.run_store import RunStore  # noqa: PLC0415
+    from smallville.runs.integrity import model_settings  # noqa: PLC0415
+    from smallville.runs.store import RunStore  # noqa: PLC0415
+    from smallville.settings.parameters import resolve  # noqa: PLC0415
 
     limits = {"max_calls": hooks.max_calls, "max_cost": hooks.max_cost}
     if (folder / "checkpoint" / "state.json").is_file():

@@ -21,7 +21,7 @@ reflection_threshold = [150, 250]
 calls = 100000
 cost = 20.0
 
-[[interventions]]                 # optional: for every cell (smallville/interventions.py); a condition's own go
+[[interventions]]                 # optional: for every cell (smallville/interventions/records.py); a condition's own go
 time = 2023-02-13T08:00:00        # in [[conditions.NAME.interventions]], e.g. a town with and without a whisper
 kind = "whisper"
 target = "Klaus Mueller"
@@ -41,10 +41,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from smallville import option_types
-from smallville.batch.parameters import GRID_OWNED, parameter_names, parameters_model
-from smallville.simulated_time import SimulatedTime
-from smallville.text_files import TextFileError, read_text
+from smallville.batch.grid_keys import GRID_OWNED, parameter_names, parameters_model
+from smallville.settings import option_types
+from smallville.settings.simulated_time import SimulatedTime
+from smallville.settings.text_files import TextFileError, read_text
 
 
 class GridError(ValueError):
@@ -221,7 +221,7 @@ def validate_grid(data: dict[str, Any], source: str, shared: frozenset[str] = fr
 
 
 def _check_interventions(entries: list, where: str, source: str) -> None:
-    from smallville.interventions import InterventionError, parse_interventions  # noqa: PLC0415
+    from smallville.interventions.records import InterventionError, parse_interventions  # noqa: PLC0415
 
     try:
         parse_interventions(entries, f"{source}: {where}")
@@ -231,15 +231,15 @@ def _check_interventions(entries: list, where: str, source: str) -> None:
 
 def _cell_interventions(*lists: list) -> list[dict]:
     """A cell's interventions (the grid's, then its condition's) as plain JSON data: its config and fingerprint."""
-    from smallville.interventions import parse_interventions  # noqa: PLC0415
+    from smallville.interventions.records import parse_interventions  # noqa: PLC0415
 
     entries = [entry for entries in lists for entry in entries or ()]
     return [item.model_dump(mode="json") for item in parse_interventions(entries, "interventions")]
 
 
 def _check_parameters(values: dict[str, Any], where: str, source: str) -> None:
-    """Each value's type by the model's signature, then its command-line flag's validator (smallville/checks.py)."""
-    from smallville.checks import SettingError, check_value  # noqa: PLC0415 - the parameter table loads the agents
+    """Each value's type by the model's signature, then its command-line flag's validator (settings/validation.py)."""
+    from smallville.settings.validation import SettingError, check_value  # noqa: PLC0415 - the parameter table loads the agents
 
     for name, value in values.items():
         key = f"{where}.{name}"
@@ -263,13 +263,13 @@ def _check_parameters(values: dict[str, Any], where: str, source: str) -> None:
 def check_cells(grid: Grid, cells: list["CellSpec"], source: str) -> None:
     """What only a cell's scenario can tell (its agents, map, start, models), for every cell before any starts.
 
-    The checks are `run.py simulate`'s own (smallville/checks.py); a cell that fails names the grid's key that set
+    The checks are `run.py simulate`'s own (settings/validation.py); a cell that fails names the grid's key that set
     the value at fault, so the batch never starts cells the CLI would refuse one by one.
 
     Raises:
         GridError: Naming `source`, the key and the fix.
     """
-    from smallville.checks import SettingError, check_end, check_town  # noqa: PLC0415 - heavy
+    from smallville.settings.validation import SettingError, check_end, check_town  # noqa: PLC0415 - heavy
 
     seen: set[str] = set()
     for cell in cells:

@@ -105,7 +105,7 @@ def results_frame(batch: Path, cell_ids: list[str] | None = None):
 
 def _with_defaults(frame):
     """A parameter some cells set and others left to the model's default shows that default, not a blank."""
-    from smallville.batch.parameters import model_parameters  # noqa: PLC0415
+    from smallville.batch.grid_keys import model_parameters  # noqa: PLC0415
 
     defaults = model_parameters()
     for column in (name for name in frame.columns if name.startswith("param_")):

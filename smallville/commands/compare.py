@@ -15,8 +15,8 @@ from smallville.cli import UserError
 
 def run(args: argparse.Namespace) -> int:
     """Print the comparison, then write the plots and the summary."""
-    from smallville.comparing import compare_runs, read_run  # noqa: PLC0415 - pandas
-    from smallville.run_check import RunFolderError  # noqa: PLC0415
+    from smallville.runs.compare import compare_runs, read_run  # noqa: PLC0415 - pandas
+    from smallville.runs.integrity import RunFolderError  # noqa: PLC0415
 
     try:
         a, b = read_run(Path(args.a)), read_run(Path(args.b))

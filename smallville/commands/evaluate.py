@@ -5,8 +5,8 @@ import re
 from datetime import datetime
 from pathlib import Path
 
-from smallville import option_types
 from smallville.cli import UserError
+from smallville.settings import option_types
 
 
 def _time(text: str | None) -> datetime | None:
@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
 
     from agents.language.gateway import BudgetExceeded, ModelUnavailable  # noqa: PLC0415
     from smallville.evaluation import BatteryError, EvaluationError, evaluate_run  # noqa: PLC0415
-    from smallville.run_store import RunFolderError  # noqa: PLC0415
+    from smallville.runs.store import RunFolderError  # noqa: PLC0415
 
     console = Console(stderr=True)
     columns = (TextColumn("[bold]evaluating"), BarColumn(), MofNCompleteColumn(), TextColumn("items"),

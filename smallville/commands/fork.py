@@ -1,9 +1,9 @@
 """`run.py fork RUN --at TIME --out NEW [changes]`: a new run from a moment of another, with a change: "what if".
 
-The fork starts from the run's latest kept checkpoint at or before TIME (smallville/forking.py) and replays the
+The fork starts from the run's latest kept checkpoint at or before TIME (smallville/runs/fork.py) and replays the
 shared past up to TIME exactly (from the response cache: no model call with a cached real model, none at all offline);
 at TIME its change takes effect, then it runs on to the source's end (or --until/--days). A change is interventions
-(--whisper, --set, --broadcast, --interventions FILE: smallville/interventions.py) and/or the town's parameters (any
+(--whisper, --set, --broadcast, --interventions FILE: interventions/records.py) and/or the town's parameters (any
 of simulate's model options except those the stored state depends on). A fork with no change reproduces its source.
 """
 
@@ -16,7 +16,7 @@ from rich.console import Console
 
 from smallville.cli import UserError
 from smallville.commands.loading import build_model
-from smallville.stopping import StopRequests
+from smallville.runs.stopping import StopRequests
 
 # Parameters the stored state is built on: a fork cannot change them (another town, step or embedding space).
 FIXED = ("scenario_name", "agents", "seconds_per_step", "embedder", "embedding_cache")
@@ -24,9 +24,9 @@ FIXED = ("scenario_name", "agents", "seconds_per_step", "embedder", "embedding_c
 
 def run(args: argparse.Namespace) -> int:
     """Check the change, copy the run at its kept checkpoint, replay to --at, change, and run on to the end."""
-    from smallville.parameters import BY_NAME  # noqa: PLC0415 - heavy
-    from smallville.run_check import RunFolderError, check_databases, read_config, read_snapshot  # noqa: PLC0415
-    from smallville.run_folder import RunFolder  # noqa: PLC0415
+    from smallville.runs.folder import RunFolder  # noqa: PLC0415
+    from smallville.runs.integrity import RunFolderError, check_databases, read_config, read_snapshot  # noqa: PLC0415
+    from smallville.settings.parameters import BY_NAME  # noqa: PLC0415 - heavy
 
     given = {name: getattr(args, name) for name in BY_NAME if hasattr(args, name)}
     file_changes = given.pop("interventions", None) or []
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _changes(args: argparse.Namespace, at: datetime, file_changes: list[dict]) -> list:
     """The interventions the fork makes: the flags' at --at, a file's at their own times (not before --at)."""
-    from smallville.interventions import Intervention, parse_interventions  # noqa: PLC0415
+    from smallville.interventions.records import Intervention, parse_interventions  # noqa: PLC0415
 
     changes = [Intervention(time=at, kind="whisper", target=name, text=text) for name, text in args.whisper or ()]
     changes += [Intervention(time=at, kind="object", target=address, text=state) for address, state in args.set or ()]
@@ -87,7 +87,7 @@ def _changes(args: argparse.Namespace, at: datetime, file_changes: list[dict]) -
 
 def _end(args: argparse.Namespace, config: dict, at: datetime) -> datetime:
     from smallville.commands.simulate import end_time  # noqa: PLC0415
-    from smallville.scenario import load_scenario  # noqa: PLC0415
+    from smallville.scenarios.scenario import load_scenario  # noqa: PLC0415
 
     if args.until is None and args.days is None:
         end = datetime.fromisoformat(config["end"])
@@ -100,10 +100,10 @@ def _end(args: argparse.Namespace, config: dict, at: datetime) -> datetime:
 
 def _start(source, args, config: dict, at: datetime, end: datetime, changes: list, given: dict):
     """The fork's folder and its model at the kept checkpoint, the change's targets checked against the town."""
-    from smallville.forking import start_fork  # noqa: PLC0415
-    from smallville.intervening import check_interventions  # noqa: PLC0415
-    from smallville.interventions import InterventionError  # noqa: PLC0415
-    from smallville.run_check import RunFolderError, read_snapshot  # noqa: PLC0415
+    from smallville.interventions.applying import check_interventions  # noqa: PLC0415
+    from smallville.interventions.records import InterventionError  # noqa: PLC0415
+    from smallville.runs.fork import start_fork  # noqa: PLC0415
+    from smallville.runs.integrity import RunFolderError, read_snapshot  # noqa: PLC0415
 
     forked_from = {"run": str(source.root), "at": at.isoformat(), "changes": [item.describe() for item in changes],
                    "parameters": {name: value for name, value in given.items()}}  # fmt: skip
@@ -135,7 +135,7 @@ def _source_timeline(model, source_state: dict) -> None:
     Raises:
         InterventionError: If the kept checkpoint's applied interventions are not the start of the source's timeline.
     """
-    from smallville.interventions import InterventionError, Timeline  # noqa: PLC0415
+    from smallville.interventions.records import InterventionError, Timeline  # noqa: PLC0415
 
     saved = source_state["model"].get("interventions")
     if saved is None:

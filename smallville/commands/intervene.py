@@ -1,6 +1,6 @@
 """`run.py set` (and `whisper --at`): change a run's world or an agent's mind, now or at a later simulated time.
 
-The change is an intervention (smallville/interventions.py) added to the run's timeline at its last checkpoint: one
+The change is an intervention (interventions/records.py) added to the run's timeline at its last checkpoint: one
 for now is applied at once and saved; one for later is applied when the resumed run reaches its time. A time before
 the checkpoint cannot be changed in place: that is a fork (`run.py fork RUN --at TIME --set ...`).
 """
@@ -15,8 +15,8 @@ from smallville.commands.loading import save_checkpoint
 
 def set_object(args: argparse.Namespace) -> int:
     """Give an object of the run's map a new state, now or --at a later time."""
-    from smallville.intervening import check_object  # noqa: PLC0415 - heavy
-    from smallville.interventions import Intervention, InterventionError  # noqa: PLC0415
+    from smallville.interventions.applying import check_object  # noqa: PLC0415 - heavy
+    from smallville.interventions.records import Intervention, InterventionError  # noqa: PLC0415
 
     model, store = load_run(args.run, write=True)
     try:
@@ -35,7 +35,7 @@ def set_object(args: argparse.Namespace) -> int:
 
 def whisper_later(args: argparse.Namespace) -> int:
     """Queue a whisper for a later simulated time in the run's timeline."""
-    from smallville.interventions import Intervention  # noqa: PLC0415 - heavy
+    from smallville.interventions.records import Intervention  # noqa: PLC0415 - heavy
 
     model, store = load_run(args.run, write=True)
     try:

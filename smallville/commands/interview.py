@@ -2,9 +2,9 @@
 
 import argparse
 
-from smallville.agent_names import UnknownAgent, resolve_agent
 from smallville.cli import UserError
 from smallville.commands.loading import build_model, open_store, save_checkpoint
+from smallville.scenarios.agent_names import UnknownAgent, resolve_agent
 
 
 def load_run(run_folder: str, llm: str | None = None, *, write: bool = False):

@@ -12,7 +12,7 @@ def open_store(run_folder: str, *, write: bool):
     Raises:
         UserError: If it is not a run folder, a file is damaged, or another process writes to it.
     """
-    from smallville.run_store import RunFolderError, RunStore  # noqa: PLC0415 - heavy
+    from smallville.runs.store import RunFolderError, RunStore  # noqa: PLC0415 - heavy
 
     try:
         store = RunStore.open(Path(run_folder), write=write)
@@ -26,13 +26,13 @@ def open_store(run_folder: str, *, write: bool):
 
 
 def checked_town(kwargs: dict):
-    """The scenario of these settings, after the checks a batch grid's cells get too (smallville/checks.py).
+    """The scenario of these settings, after the checks a batch grid's cells get too (settings/validation.py).
 
     Raises:
         UserError: Naming the flag at fault.
     """
-    from smallville.checks import SettingError, check_town  # noqa: PLC0415 - heavy
-    from smallville.parameters import BY_NAME  # noqa: PLC0415
+    from smallville.settings.parameters import BY_NAME  # noqa: PLC0415
+    from smallville.settings.validation import SettingError, check_town  # noqa: PLC0415 - heavy
 
     try:
         return check_town(kwargs)
@@ -52,9 +52,9 @@ def build_model(store, *, overrides: dict | None = None, restore: bool = True, t
     from agents import PersonaFileError, check_models  # noqa: PLC0415 - heavy
     from agents.language.embeddings import check_embedder  # noqa: PLC0415
     from smallville.model import SmallvilleModel  # noqa: PLC0415
-    from smallville.run_check import model_settings  # noqa: PLC0415
-    from smallville.run_store import RunFolderError  # noqa: PLC0415
-    from smallville.scenario import ScenarioError  # noqa: PLC0415
+    from smallville.runs.integrity import model_settings  # noqa: PLC0415
+    from smallville.runs.store import RunFolderError  # noqa: PLC0415
+    from smallville.scenarios.scenario import ScenarioError  # noqa: PLC0415
 
     config = model_settings(store.config()) | (overrides or {})
     try:  # as simulate checks them: a missing key is one line now, not four failed tries at the first call
@@ -86,7 +86,7 @@ def save_checkpoint(store, model) -> None:
     Raises:
         UserError: If a file cannot be written; the previous checkpoint stays intact.
     """
-    from smallville.run_store import RunFolderError  # noqa: PLC0415
+    from smallville.runs.store import RunFolderError  # noqa: PLC0415
 
     try:
         store.checkpoint(model)

@@ -21,8 +21,8 @@ MARKS = {"parsed": "ok", "repaired": "repaired", "fell back": "FELL BACK", "refu
 def run(args: argparse.Namespace) -> int:
     """Check each model named; print the table (or the matrix) and each model's verdict."""
     from agents import GatewayConfig, check_model  # noqa: PLC0415 - heavy
-    from smallville.model_check import check_model as check_kinds  # noqa: PLC0415
-    from smallville.model_check import sample_requests  # noqa: PLC0415
+    from smallville.model_trial import check_model as check_kinds  # noqa: PLC0415
+    from smallville.model_trial import sample_requests  # noqa: PLC0415
 
     named = [name.strip() for name in (args.matrix or args.llm or "").split(",") if name.strip()]
     if not named:

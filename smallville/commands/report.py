@@ -12,8 +12,9 @@ from pathlib import Path
 
 from smallville.baseline import OFFLINE_BASELINE, is_offline
 from smallville.cli import UserError
-from smallville.diagnosis import explain, read_only_uri
-from smallville.run_check import (
+from smallville.runs.diagnosis import explain, read_only_uri
+from smallville.runs.folder import RunFolder
+from smallville.runs.integrity import (
     RunFolderError,
     Snapshot,
     check_databases,
@@ -22,7 +23,6 @@ from smallville.run_check import (
     read_config,
     read_snapshot,
 )
-from smallville.run_folder import RunFolder
 
 
 def run(args: argparse.Namespace) -> int:

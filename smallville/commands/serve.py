@@ -22,7 +22,7 @@ from pathlib import Path
 
 from smallville.cli import UserError
 from smallville.commands.loading import checked_town
-from smallville.options import model_kwargs
+from smallville.settings.options import model_kwargs
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,7 +34,7 @@ def settings_for(args: argparse.Namespace) -> dict:
         UserError: For model options given with a run folder: a replay makes no model, so they would do nothing.
     """
     if args.replay_run:
-        from smallville.parameters import BY_NAME, defaults  # noqa: PLC0415
+        from smallville.settings.parameters import BY_NAME, defaults  # noqa: PLC0415
 
         given = [name for name, value in model_kwargs(args).items() if value != defaults()[name]]
         if given:
@@ -58,14 +58,14 @@ def check(settings: dict) -> None:
     Raises:
         UserError: Naming what is wrong and how to fix it.
     """
-    from smallville.run_store import RunFolderError  # noqa: PLC0415
-    from smallville.scenario import ScenarioError  # noqa: PLC0415
+    from smallville.runs.store import RunFolderError  # noqa: PLC0415
+    from smallville.scenarios.scenario import ScenarioError  # noqa: PLC0415
 
     try:
         if "replay" in settings:
             from smallville.app.replay import ReplayModel  # noqa: PLC0415
-            from smallville.run_check import check_databases, read_config, read_snapshot  # noqa: PLC0415
-            from smallville.run_folder import RunFolder  # noqa: PLC0415
+            from smallville.runs.folder import RunFolder  # noqa: PLC0415
+            from smallville.runs.integrity import check_databases, read_config, read_snapshot  # noqa: PLC0415
 
             folder = RunFolder(Path(settings["replay"]))
             read_config(folder)

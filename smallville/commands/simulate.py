@@ -15,9 +15,9 @@ from rich.console import Console
 from smallville.cli import UserError
 from smallville.commands.loading import build_model, checked_town, open_store
 from smallville.heap import settled_heap
-from smallville.options import model_kwargs
 from smallville.progress import fallback_share, print_summary, step_with_progress
-from smallville.stopping import StopRequests
+from smallville.runs.stopping import StopRequests
+from smallville.settings.options import model_kwargs
 
 # Exit code of a run that finished but whose answers were mostly fallbacks (1 is a user error, 2 a stopped run).
 FALLBACK_EXIT = 3
@@ -31,8 +31,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _simulate(args: argparse.Namespace, stop: StopRequests) -> int:
     from smallville.model import SmallvilleModel  # noqa: PLC0415
-    from smallville.run_store import RunFolderError, RunStore  # noqa: PLC0415
-    from smallville.scenario import ScenarioError  # noqa: PLC0415
+    from smallville.runs.store import RunFolderError, RunStore  # noqa: PLC0415
+    from smallville.scenarios.scenario import ScenarioError  # noqa: PLC0415
 
     kwargs = model_kwargs(args)
     try:
@@ -59,12 +59,12 @@ def _simulate(args: argparse.Namespace, stop: StopRequests) -> int:
 
 
 def end_time(args: argparse.Namespace, start: datetime) -> datetime:
-    """The run's end: --until, or the start plus --days (smallville/checks.py, as for a grid's cells).
+    """The run's end: --until, or the start plus --days (smallville/settings/validation.py, as for a grid's cells).
 
     Raises:
         UserError: If --until is not after the scenario's start, or too far after it.
     """
-    from smallville.checks import SettingError, check_end  # noqa: PLC0415
+    from smallville.settings.validation import SettingError, check_end  # noqa: PLC0415
 
     try:
         return check_end(start, args.until, args.days)
@@ -82,7 +82,7 @@ def resume(args: argparse.Namespace) -> int:
 
 
 def _resume(store, args: argparse.Namespace, console: Console, started: float, stop: StopRequests) -> int:
-    from smallville.run_store import RunFolderError  # noqa: PLC0415
+    from smallville.runs.store import RunFolderError  # noqa: PLC0415
 
     try:
         config = store.config()
@@ -182,7 +182,7 @@ def _run_to_end(
 ) -> int:
     """Step to the end with checkpoints; a stop (budget, dead model, SIGTERM, Ctrl-C) checkpoints and says what next."""
     from agents import BudgetExceeded, ModelUnavailable  # noqa: PLC0415
-    from smallville.run_store import RunFolderError  # noqa: PLC0415
+    from smallville.runs.store import RunFolderError  # noqa: PLC0415
 
     every = max(1, int(args.checkpoint_minutes * 60 // model.seconds_per_step))
     root = store.folder.root
@@ -253,7 +253,7 @@ def _judge_fallbacks(model, args: argparse.Namespace, console: Console) -> int:
 def _loading_failed(error: BaseException, out: Path) -> None:
     """Turn a failure while building the model into one line; a mistake in the input leaves no folder behind."""
     from agents import BudgetExceeded, ModelUnavailable, PersonaFileError  # noqa: PLC0415
-    from smallville.scenario import ScenarioError  # noqa: PLC0415
+    from smallville.scenarios.scenario import ScenarioError  # noqa: PLC0415
 
     if isinstance(error, (ValueError, ScenarioError, PersonaFileError)):
         _discard(out)
@@ -284,7 +284,7 @@ def _discard(out: Path) -> None:
 
 def _keeper(model, store):
     """What keeps the run's checkpoints for forks on its --keep-checkpoints schedule (does nothing without one)."""
-    from smallville.kept import Keeper, KeepSchedule  # noqa: PLC0415
+    from smallville.runs.kept_checkpoints import Keeper, KeepSchedule  # noqa: PLC0415
 
     schedule = KeepSchedule.from_config(store.config().get("keep_checkpoints"))
     return Keeper(schedule, store, model) if schedule is not None else lambda: None

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from smallville.scenario import Gathering, TrackedFact
+from smallville.scenarios.scenario import Gathering, TrackedFact
 
 # Share of the gathering's window an agent must spend at its place to count as present (a quarter: 30 minutes of
 # the paper's two-hour party; passing through, or buying a coffee, is not attending).

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from smallville.scenario import DATA_DIR
-from smallville.text_files import TextFileError, read_text
+from smallville.scenarios.scenario import DATA_DIR
+from smallville.settings.text_files import TextFileError, read_text
 
 BATTERIES_DIR = DATA_DIR / "evaluation"
 DEFAULT_BATTERY = BATTERIES_DIR / "paper.toml"

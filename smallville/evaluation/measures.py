@@ -17,7 +17,7 @@ from datetime import datetime
 import networkx as nx
 
 from memory import MemoryNode, NodeKind
-from smallville.scenario import Gathering, TrackedFact
+from smallville.scenarios.scenario import Gathering, TrackedFact
 
 # Memories an interview itself left (with `interview --remember`) never ground an answer.
 INTERVIEW_PARTNER = "interviewer"
@@ -25,7 +25,7 @@ INTERVIEW_PARTNER = "interviewer"
 # (agents/cognition/planning.py, conversing.py, agents/agent.py): the predicates that tell a memory's origin.
 TAKEAWAY_PREDICATE = "learned from"
 WHISPER_PREDICATE = "was told"
-# A user's broadcast (smallville/intervening.py): an event everyone remembers, whose subject says it was one.
+# A user's broadcast (smallville/interventions/applying.py): an event everyone remembers, whose subject says it was one.
 BROADCAST = "broadcast"
 # The id the agent's status at the start (its persona's "currently") is shown under, beside its memories.
 STATUS_ID = "status"

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from agents.language.gateway import Gateway, check_models
 from smallville.evaluation.errors import EvaluationError
-from smallville.run_check import model_settings
-from smallville.run_folder import read_events
-from smallville.run_store import RunStore
+from smallville.runs.folder import read_events
+from smallville.runs.integrity import model_settings
+from smallville.runs.store import RunStore
 
 # The request kinds a --judge model answers: rankings, fact checks and groundings (the old pairwise judge too).
 JUDGE_KINDS = ("rank", "fact_check", "ground", "judge")

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from smallville.evaluation.attendance import attendance, invitees, to_ask
 from smallville.evaluation.battery import check_fact_questions, load_battery
-from smallville.evaluation.checks import measure_phase
 from smallville.evaluation.conditions import resolve
 from smallville.evaluation.errors import EvaluationError
 from smallville.evaluation.interviews import Session, answer_phase, judge_phase
 from smallville.evaluation.journal import Journal
+from smallville.evaluation.measure_phase import measure_phase
 from smallville.evaluation.measures import gathering_fact, learned_from
 from smallville.evaluation.report import write_all
 from smallville.evaluation.restore import load_model, read_event_log, rewind_status

@@ -256,7 +256,7 @@ def build_truth_town(folder: Path, *, facts: tuple[str, ...] = ("party", "exhibi
     `facts` are the tracked facts' ids; without "party", no fact announces the gathering: nobody is its invitee.
     """
     from smallville.model import SmallvilleModel  # noqa: PLC0415 - heavy
-    from smallville.run_store import RunStore  # noqa: PLC0415
+    from smallville.runs.store import RunStore  # noqa: PLC0415
 
     folder = Path(folder)
     folder.parent.mkdir(parents=True, exist_ok=True)

@@ -8,8 +8,8 @@ import sqlite3
 from pathlib import Path
 
 from smallville.cli import main
-from smallville.run_check import checkpoint_calls
-from smallville.run_folder import RunFolder
+from smallville.runs.folder import RunFolder
+from smallville.runs.integrity import checkpoint_calls
 
 
 def simulate_three(out: Path, until: str) -> Path:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from smallville.agent_names import UnknownAgent, resolve_agent
+from smallville.scenarios.agent_names import UnknownAgent, resolve_agent
 
 NAMES = ["Isabella Rodriguez", "Klaus Mueller", "Maria Lopez", "Mei Lin"]
 

@@ -5,10 +5,10 @@ import json
 import pytest
 
 from environment import SpatialMemory, copy_offset
-from smallville.derived_names import renamer
-from smallville.derived_town import derived_files, drops_fact, write_tiled_town
 from smallville.model import SmallvilleModel
-from smallville.scenario import DATA_DIR, load_scenario
+from smallville.scenarios.derived_names import renamer
+from smallville.scenarios.derived_town import derived_files, drops_fact, write_tiled_town
+from smallville.scenarios.scenario import DATA_DIR, load_scenario
 
 ORIGINALS = load_scenario("the_ville_n25")
 NAMES = {"Hailey Johnson": "Farah Hoffmann", "Abigail Chen": "Yara Costa", "Mei Lin": "Paloma Lindberg"}

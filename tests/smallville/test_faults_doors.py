@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from smallville.cli import main
-from smallville.diagnosis import diagnose
 from smallville.evaluation.battery import BatteryError, check_fact_questions, load_battery
-from smallville.scenario import SCENARIOS_DIR
+from smallville.runs.diagnosis import diagnose
+from smallville.scenarios.scenario import SCENARIOS_DIR
 from tests.smallville.fault_log import record
 from tests.smallville.test_faults_inputs import FAST, one_line
 

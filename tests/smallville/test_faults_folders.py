@@ -13,9 +13,9 @@ import pytest
 
 from memory import StoreError
 from smallville.cli import main
-from smallville.run_check import checkpoint_calls, read_config
-from smallville.run_folder import RunFolder, read_calls
-from smallville.run_lock import RunLock
+from smallville.runs.folder import RunFolder, read_calls
+from smallville.runs.integrity import checkpoint_calls, read_config
+from smallville.runs.lock import RunLock
 from tests.smallville.run_folders import events, final_state
 from tests.smallville.test_faults_inputs import FAST, one_line
 
@@ -207,7 +207,7 @@ def _extend(run: Path) -> None:
 
 
 def test_a_full_disk_names_the_file_and_keeps_the_last_checkpoint(run, capsys, monkeypatch):
-    from smallville import run_store
+    from smallville.runs import store as run_store
 
     _extend(run)
     before = (run / "checkpoint" / "state.json").read_bytes()

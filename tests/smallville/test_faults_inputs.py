@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from smallville import option_types
 from smallville.cli import main
-from smallville.option_types import MAX_STATEMENT_CHARS
-from smallville.scenario import SCENARIOS_DIR
+from smallville.scenarios.scenario import SCENARIOS_DIR
+from smallville.settings import option_types
+from smallville.settings.option_types import MAX_STATEMENT_CHARS
 from tests.smallville.fault_log import record
 
 FAST = ["--scenario", "the_ville_n3", "--embedder", "hashing"]

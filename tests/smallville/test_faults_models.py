@@ -15,8 +15,8 @@ from agents.language.backends.base import TransientError
 from agents.language.backends.litellm_backend import LiteLLMBackend
 from agents.language.loopback_server import LoopbackServer
 from smallville.cli import main
-from smallville.run_check import checkpoint_calls
-from smallville.run_folder import RunFolder
+from smallville.runs.folder import RunFolder
+from smallville.runs.integrity import checkpoint_calls
 from tests.smallville.fault_server import FaultInjectingServer
 
 # A hang lasts longer than the calls' timeout, so it is a timeout to retry; both short to keep the test quick.

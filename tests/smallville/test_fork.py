@@ -14,8 +14,8 @@ import pytest
 from agents.language.loopback_server import LoopbackServer
 from memory import MemoryStore
 from smallville.cli import main
-from smallville.run_check import RUN_KEYS, model_settings
-from smallville.run_folder import RunFolder
+from smallville.runs.folder import RunFolder
+from smallville.runs.integrity import RUN_KEYS, model_settings
 from tests.smallville.run_folders import events, final_state, metrics
 from tests.smallville.test_faults_inputs import FAST
 

@@ -5,7 +5,13 @@ from datetime import datetime
 import pytest
 
 from memory import NodeKind
-from smallville.interventions import Intervention, InterventionError, Timeline, load_interventions, parse_interventions
+from smallville.interventions.records import (
+    Intervention,
+    InterventionError,
+    Timeline,
+    load_interventions,
+    parse_interventions,
+)
 from smallville.model import SmallvilleModel
 
 PIANO = "the Ville:Hobbs Cafe:cafe:piano"

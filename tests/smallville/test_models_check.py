@@ -5,7 +5,7 @@ import pytest
 
 from agents.language.loopback_server import LoopbackServer
 from smallville.cli import main
-from smallville.model_check import sample_requests
+from smallville.model_trial import sample_requests
 
 # (model, which of the server's base URLs it takes, the form its table shows)
 FORMATS = [

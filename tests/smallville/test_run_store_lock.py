@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from smallville.run_lock import RunFolderLocked, RunLock, lock_run_folder
+from smallville.runs.lock import RunFolderLocked, RunLock, lock_run_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 HOLD = (
-    "import sys, time; from smallville.run_lock import RunLock; "
+    "import sys, time; from smallville.runs.lock import RunLock; "
     "RunLock(sys.argv[1]); print('held', flush=True); time.sleep(60)"
 )
 

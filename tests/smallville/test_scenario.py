@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from smallville.scenario import ScenarioError, available_scenarios, load_scenario
+from smallville.scenarios.scenario import ScenarioError, available_scenarios, load_scenario
 
 
 def test_shipped_scenarios_load():

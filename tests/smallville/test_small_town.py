@@ -1,8 +1,8 @@
 """A town of n agents (`--agents n`): the news's sources, then one person from each home, so there is news to
 spread and people who do not all live together."""
 
-from smallville.scenario import load_scenario
-from smallville.small_town import homes, mixed_order
+from smallville.scenarios.scenario import load_scenario
+from smallville.scenarios.small_town import homes, mixed_order
 
 N25 = load_scenario("the_ville_n25")
 

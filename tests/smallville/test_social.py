@@ -3,7 +3,7 @@ from datetime import datetime
 
 import pytest
 
-from smallville.scenario import load_scenario
+from smallville.scenarios.scenario import load_scenario
 from smallville.social import SocialTracker, town_names
 
 PEOPLE = load_scenario("the_ville_n25").agent_names

@@ -16,7 +16,7 @@ from agents.language.answers import ConversationSummary
 from agents.language.loopback_server import LoopbackServer
 from smallville.conversations import start_talk
 from smallville.model import SmallvilleModel
-from smallville.run_store import RunStore
+from smallville.runs.store import RunStore
 from smallville.thinking import Thoughts
 
 NOW = datetime(2023, 2, 13, 9, 0)

@@ -11,7 +11,7 @@ from agents.language.offline import offline_answer
 from memory import MemoryStore, NodeKind
 from smallville.cli import main
 from smallville.model import SmallvilleModel
-from smallville.run_folder import read_events
+from smallville.runs.folder import read_events
 from tests.smallville.run_folders import simulate_three
 
 STOVE = "the Ville:Hobbs Cafe:cafe:cooking area"

@@ -20,7 +20,7 @@ from pydantic import TypeAdapter
 from agents.language.backends import dialects
 from agents.language.gateway import Gateway, GatewayConfig
 from agents.language.loopback_server import LoopbackServer
-from smallville.model_check import sample_requests
+from smallville.model_trial import sample_requests
 
 from .test_dialects import ANTHROPIC_REFUSES, nodes
 

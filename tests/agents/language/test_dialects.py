@@ -18,7 +18,7 @@ from openai.lib._pydantic import _ensure_strict_json_schema
 
 from agents.language.backends import dialects, providers
 from agents.language.request import AnswerError
-from smallville.model_check import sample_requests
+from smallville.model_trial import sample_requests
 
 from .test_requests import REQUESTS as FIXTURES
 

@@ -17,7 +17,7 @@ import pytest
 
 from agents.language.backends import dialects
 from smallville.model import SmallvilleModel
-from smallville.model_check import sample_requests
+from smallville.model_trial import sample_requests
 
 ROOT = Path(__file__).resolve().parents[3]
 BUILT = ROOT / ".cache" / "llama" / ".built"

@@ -22,7 +22,7 @@ from agents.language.request import PROMPTS
 from agents.language.requests import ScoredRequest
 from environment import load_ville
 from smallville.model import SmallvilleModel
-from smallville.scenario import DATA_DIR
+from smallville.scenarios.scenario import DATA_DIR
 
 END = datetime(2023, 2, 14, 7, 0)
 pytestmark = pytest.mark.slow  # a day of three agents

@@ -17,7 +17,7 @@ from smallville.app.map_layout import (
     place_labels,
 )
 from smallville.app.map_panel import TownMap
-from smallville.scenario import load_scenario
+from smallville.scenarios.scenario import load_scenario
 from smallville.town import town_map
 from tests.smallville.app.helpers import map_prop
 from tests.smallville.app.helpers import town_map as map_widget

@@ -13,7 +13,7 @@ from smallville.app.map_panel import TownMap
 from smallville.app.replay import ReplayModel
 from smallville.app.replay_controls import ReplayScrubber
 from smallville.app.selection import selected_agent
-from smallville.run_store import RunFolderError
+from smallville.runs.store import RunFolderError
 from tests.smallville.app.helpers import all_html_text, markers, panel_text
 
 

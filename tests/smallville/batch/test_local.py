@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from smallville.batch import Budget, CellHooks, NoDisplay, cell_row, run_batch, run_cell, write_batch_report
-from smallville.run_store import RunStore
+from smallville.runs.store import RunStore
 
 from .conftest import comparable, tiny_cells
 

@@ -27,7 +27,7 @@ from smallville.evaluation.measures import (
     mutual_graph,
     origin,
 )
-from smallville.scenario import Gathering, TrackedFact
+from smallville.scenarios.scenario import Gathering, TrackedFact
 
 START = datetime(2023, 2, 13)
 PARTY = TrackedFact(

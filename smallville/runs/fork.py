@@ -2,7 +2,7 @@
 
 The data files only grow, so the copy keeps what the checkpoint counts (events, calls, metric rows, memories) and
 drops the rest, as a resume does; the memories' access times and reflection sums, which the memory store rewrites in
-place, are put back from the kept checkpoint (smallville/kept.py). The source is only read: its databases are copied
+place, are put back from the kept checkpoint (smallville/runs/kept_checkpoints.py). The source is only read: its databases are copied
 with SQLite's backup, which gives a consistent copy even of a run that is being written.
 """
 
@@ -14,10 +14,10 @@ from datetime import datetime
 from pathlib import Path
 
 from memory import MemoryStore
-from smallville.kept import kept_checkpoints, read_kept
-from smallville.run_check import RunFolderError, read_snapshot
-from smallville.run_folder import RunFolder
-from smallville.run_store import RunStore
+from smallville.runs.kept_checkpoints import kept_checkpoints, read_kept
+from smallville.runs.integrity import RunFolderError, read_snapshot
+from smallville.runs.folder import RunFolder
+from smallville.runs.store import RunStore
 
 __all__ = ["fork_points", "start_fork"]
 

@@ -1,7 +1,7 @@
 """One validation for every way a setting enters: CLI flags, batch grids, a run's config.json, the model's keywords.
 
-A value given as a flag is checked by its parameter's validator (smallville/option_types.py, declared once in
-smallville/parameters.py). A value from a file (a grid's TOML, a run's config.json) is turned back into the text a
+A value given as a flag is checked by its parameter's validator (smallville/settings/option_types.py, declared once in
+settings/parameters.py). A value from a file (a grid's TOML, a run's config.json) is turned back into the text a
 user would type and goes through the same validator, so `seed = -3` in a grid is refused with the very words
 `--seed -3` is. What needs the scenario (how many agents it has, its map, its start) is checked by `check_town` and
 `check_end`, which `simulate` and `batch` both call before anything runs: a grid whose cell the CLI would refuse
@@ -15,8 +15,8 @@ import argparse
 from datetime import datetime, timedelta
 from typing import Any
 
-from smallville.option_types import MAX_DAYS
-from smallville.parameters import BY_NAME
+from smallville.settings.option_types import MAX_DAYS
+from smallville.settings.parameters import BY_NAME
 
 __all__ = ["SettingError", "check_end", "check_town", "check_value", "check_values", "value_text"]
 
@@ -62,7 +62,7 @@ def check_value(name: str, value: Any) -> Any:
             raise SettingError(name, f"{value!r} is not true or false")
         return value
     if name == "interventions" and isinstance(value, list):  # already read from its file (a run's config)
-        from smallville.interventions import InterventionError, parse_interventions  # noqa: PLC0415
+        from smallville.interventions.records import InterventionError, parse_interventions  # noqa: PLC0415
 
         try:
             return [entry.model_dump(mode="json") for entry in parse_interventions(value, name)]
@@ -96,8 +96,8 @@ def check_town(settings: dict[str, Any], source: str = ""):
     """
     from agents import check_models  # noqa: PLC0415 - heavy
     from agents.language.embeddings import check_embedder  # noqa: PLC0415
-    from smallville.parameters import resolve  # noqa: PLC0415
-    from smallville.scenario import ScenarioError, load_scenario, scenario_file  # noqa: PLC0415
+    from smallville.scenarios.scenario import ScenarioError, load_scenario, scenario_file  # noqa: PLC0415
+    from smallville.settings.parameters import resolve  # noqa: PLC0415
     from smallville.town import town_map  # noqa: PLC0415
 
     values = resolve(settings)

@@ -11,7 +11,7 @@ from difflib import get_close_matches
 from agents import PendingMemory
 from environment import Ville, in_state
 from memory import NodeKind
-from smallville.interventions import Intervention, InterventionError
+from smallville.interventions.records import Intervention, InterventionError
 
 # How many addresses a wrong one is answered with.
 NEAREST = 3

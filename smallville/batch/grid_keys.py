@@ -21,7 +21,7 @@ def model_parameters() -> dict[str, tuple[Any, Any]]:
     from smallville.model import SmallvilleModel  # noqa: PLC0415 - mesa and the agents load only when needed
 
     parameters = {}
-    # The signature SmallvilleModel declares (smallville/parameters.py), annotations included.
+    # The signature SmallvilleModel declares (smallville/settings/parameters.py), annotations included.
     for name, parameter in inspect.signature(SmallvilleModel).parameters.items():
         if name == "seed_memories" or parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
             continue

@@ -13,8 +13,8 @@ from pathlib import Path
 import networkx as nx
 import pandas as pd
 
-from smallville.run_check import Snapshot, read_config, read_snapshot
-from smallville.run_folder import RunFolder, read_events
+from smallville.runs.integrity import Snapshot, read_config, read_snapshot
+from smallville.runs.folder import RunFolder, read_events
 
 __all__ = ["Comparison", "RunView", "compare_runs", "read_run"]
 
@@ -111,7 +111,7 @@ def read_run(root: Path) -> RunView:
     Raises:
         RunFolderError: If it is not a run folder or has no checkpoint yet.
     """
-    from smallville.run_check import RunFolderError  # noqa: PLC0415
+    from smallville.runs.integrity import RunFolderError  # noqa: PLC0415
 
     folder = RunFolder(Path(root))
     config = read_config(folder)

@@ -14,7 +14,7 @@ from typing import Any
 
 from agents import REASONING_EFFORTS, GatewayConfig, MindConfig
 from agents.config import POSITIVE
-from smallville import option_types as check
+from smallville.settings import option_types as check
 
 
 @dataclass(frozen=True)
@@ -345,7 +345,9 @@ def resolve(settings: dict[str, Any]) -> dict[str, Any]:
     """
     unknown = sorted(set(settings) - set(BY_NAME))
     if unknown:
-        raise TypeError(f"SmallvilleModel got unknown parameters: {', '.join(unknown)} (see smallville/parameters.py)")
+        raise TypeError(
+            f"SmallvilleModel got unknown parameters: {', '.join(unknown)} (see smallville/settings/parameters.py)"
+        )
     return {**defaults(), **settings}
 
 

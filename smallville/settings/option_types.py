@@ -315,8 +315,8 @@ def thinking_steps(text: str) -> int:
 
 
 def keep_checkpoints(text: str):
-    """--keep-checkpoints: "every 1h" (m, min, h), or comma-separated ISO times; a smallville.kept.KeepSchedule."""
-    from smallville.kept import KeepSchedule  # noqa: PLC0415 - numpy
+    """--keep-checkpoints: "every 1h" (m, min, h) or comma-separated ISO times, as a KeepSchedule."""
+    from smallville.runs.kept_checkpoints import KeepSchedule  # noqa: PLC0415 - numpy
 
     words = text.strip().split()
     if len(words) == 2 and words[0] == "every":
@@ -344,7 +344,7 @@ def keep_checkpoints(text: str):
 
 def interventions_file(text: str) -> list[dict]:
     """--interventions: a TOML or JSON file of interventions, read and checked now (the run keeps the data)."""
-    from smallville.interventions import InterventionError, load_interventions  # noqa: PLC0415 - pydantic
+    from smallville.interventions.records import InterventionError, load_interventions  # noqa: PLC0415 - pydantic
 
     try:
         return [item.model_dump(mode="json") for item in load_interventions(text)]

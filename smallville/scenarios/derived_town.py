@@ -1,7 +1,7 @@
 """A bigger town from the 25: copies of the personas with new names and homes, for the scale series.
 
 Copy k (k = 1, 2, ...) of the 25 keeps each original's occupation, traits, routine and seeded memories, renamed so
-that every person a copy's text names is a person of the same copy (smallville/derived_names.py). Each copy's
+that every person a copy's text names is a person of the same copy (smallville/scenarios/derived_names.py). Each copy's
 households (the people who share a home sector in the original) move to other homes: a seeded permutation of the
 Ville's living quarters (the sectors with spawning locations), so every house gains one household per copy and
 housemates stay housemates. Nothing of a copy states a tracked fact: the news and the gathering keep their original
@@ -22,8 +22,8 @@ import numpy as np
 
 from agents import load_whispers
 from environment import PathFinder, Ville, copy_offset, copy_sector_name, load_ville
-from smallville.derived_names import draw_copy_names, gender_of, renamer
-from smallville.scenario import DATA_DIR, Scenario, TrackedFact, load_scenario
+from smallville.scenarios.derived_names import draw_copy_names, gender_of, renamer
+from smallville.scenarios.scenario import DATA_DIR, Scenario, TrackedFact, load_scenario
 
 SOURCE_SCENARIO = "the_ville_n25"
 PERSONA_DIR = "the_ville/base_the_ville_derived/personas"
@@ -112,7 +112,7 @@ def write_tiled_town(size: int, folder: Path, seed: int = 0) -> Path:
         "description": (
             f"The tiled scale series: the 25 of {source.name} and {size - len(source.agents)} people derived from "
             f"them, copy k living on copy k of the map laid {copies} times side by side (seed {seed}; "
-            "smallville/derived_town.py)."
+            "smallville/scenarios/derived_town.py)."
         ),
         "map_copies": copies,
         "personas": str(folder / PERSONA_DIR),
@@ -265,7 +265,7 @@ def _scenario_text(source: Scenario, size: int, seed: int, starts: list[dict]) -
         "name": f"the_ville_n{size}",
         "description": (
             f"The scale series: the 25 of {source.name} and {size - len(source.agents)} people derived from them "
-            f"(new names and homes, seed {seed}; smallville/derived_town.py, scripts/generate_scenario.py)."
+            f"(new names and homes, seed {seed}; smallville/scenarios/derived_town.py, scripts/generate_scenario.py)."
         ),
         "personas": PERSONA_DIR,
         "whispers": WHISPER_FILE,

@@ -7,7 +7,7 @@ home in turn (home: the persona's living area), so the n start as people who mos
 about town. The rule reads only the scenario and the personas' homes, never what the news is about.
 """
 
-from smallville.scenario import DATA_DIR, Scenario
+from smallville.scenarios.scenario import DATA_DIR, Scenario
 
 
 def homes(scenario: Scenario) -> dict[str, str]:

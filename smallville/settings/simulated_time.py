@@ -9,7 +9,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator
 
-from smallville.option_types import naive_time
+from smallville.settings.option_types import naive_time
 
 SimulatedTime = Annotated[datetime, AfterValidator(naive_time)]
 

@@ -22,8 +22,8 @@ import networkx as nx
 from agents.language.backends.providers import without_credentials
 from agents.language.journal import AnswerJournal
 from memory import MemoryStore, StoreError
-from smallville.diagnosis import diagnose, explain
-from smallville.run_check import (
+from smallville.runs.diagnosis import diagnose, explain
+from smallville.runs.integrity import (
     EVENTS_SCHEMA_VERSION,
     RunFolderError,
     Snapshot,
@@ -33,8 +33,8 @@ from smallville.run_check import (
     read_config,
     read_snapshot,
 )
-from smallville.run_folder import CALL_COLUMNS, RunFolder, has_table
-from smallville.run_lock import LOCK_NAME, RunFolderLocked, RunLock
+from smallville.runs.folder import CALL_COLUMNS, RunFolder, has_table
+from smallville.runs.lock import LOCK_NAME, RunFolderLocked, RunLock
 
 __all__ = ["RunFolderError", "RunStore", "safe_config"]
 

@@ -18,9 +18,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from smallville.diagnosis import diagnose, needs_recovery, read_only_uri, writable
-from smallville.run_folder import CALL_COLUMNS, RunFolder, has_table, read_calls
-from smallville.simulated_time import SimulatedTime
+from smallville.runs.diagnosis import diagnose, needs_recovery, read_only_uri, writable
+from smallville.runs.folder import CALL_COLUMNS, RunFolder, has_table, read_calls
+from smallville.settings.simulated_time import SimulatedTime
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ class RunFolderError(ValueError):
 
 
 # Keys of config.json that belong to the run, not to SmallvilleModel's keyword arguments: when it ends, how often it
-# checkpoints, which checkpoints it keeps for forks (smallville/kept.py), and what it was forked from.
+# checkpoints, which checkpoints it keeps for forks (smallville/runs/kept_checkpoints.py), and what it was forked from.
 RUN_KEYS = ("end", "checkpoint_minutes", "keep_checkpoints", "forked_from")
 
 
@@ -151,8 +151,8 @@ def hand_edits(folder: RunFolder, config: dict) -> list[str]:
     Raises:
         RunFolderError: For an edited setting of the town, or a value its flag would refuse.
     """
-    from smallville.checks import SettingError, check_value  # noqa: PLC0415 - the parameter table loads the agents
-    from smallville.parameters import BY_NAME  # noqa: PLC0415
+    from smallville.settings.validation import SettingError, check_value  # noqa: PLC0415 - the parameter table loads the agents
+    from smallville.settings.parameters import BY_NAME  # noqa: PLC0415
 
     notes = []
     copy = folder.config_written

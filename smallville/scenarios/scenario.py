@@ -10,9 +10,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from smallville.interventions import Intervention
-from smallville.simulated_time import SimulatedTime
-from smallville.text_files import TextFileError, read_text
+from smallville.interventions.records import Intervention
+from smallville.settings.simulated_time import SimulatedTime
+from smallville.settings.text_files import TextFileError, read_text
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 SCENARIOS_DIR = DATA_DIR / "scenarios"
@@ -94,7 +94,7 @@ class Scenario(BaseModel):
     agents: list[AgentStart] = Field(min_length=1)
     facts: list[TrackedFact] = []
     gathering: Gathering | None = None
-    # Changes a user makes at set times (smallville/interventions.py): whispers, objects' states, broadcasts.
+    # Changes a user makes at set times (smallville/interventions/records.py): whispers, objects' states, broadcasts.
     interventions: list[Intervention] = []
 
     @model_validator(mode="after")
@@ -153,7 +153,7 @@ class Scenario(BaseModel):
         if isinstance(agents, int):
             if not 1 <= agents <= len(self.agents):
                 raise ScenarioError(f"scenario {self.name}: asked for {agents} agents; it has 1 to {len(self.agents)}")
-            from smallville.small_town import mixed_order  # noqa: PLC0415 - reads the personas' homes
+            from smallville.scenarios.small_town import mixed_order  # noqa: PLC0415 - reads the personas' homes
 
             keep = set(mixed_order(self)[:agents]) if agents < len(self.agents) else set(self.agent_names)
             chosen = [agent for agent in self.agents if agent.name in keep]

@@ -24,8 +24,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from smallville.simulated_time import SimulatedTime
-from smallville.text_files import TextFileError, read_text
+from smallville.settings.simulated_time import SimulatedTime
+from smallville.settings.text_files import TextFileError, read_text
 
 KINDS = ("whisper", "object", "broadcast")
 # A text is one memory or one object's state: a paragraph at most (as a whisper on the command line).

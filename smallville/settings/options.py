@@ -1,8 +1,8 @@
-"""Command-line options of a new model: one flag per parameter of smallville/parameters.py, nothing declared twice."""
+"""Command-line options of a new model: one flag per parameter of settings/parameters.py, nothing declared twice."""
 
 import argparse
 
-from smallville.parameters import add_arguments, from_arguments
+from smallville.settings.parameters import add_arguments, from_arguments
 
 __all__ = ["add_model_options", "model_kwargs"]
 

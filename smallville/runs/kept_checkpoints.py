@@ -4,7 +4,7 @@ A run folder's data files only grow, so a checkpoint plus the counts it records 
 per agent) is the whole run at its moment, save for two things `MemoryStore.save` rewrites in place: each memory's
 last access and each agent's importance since its last reflection. A kept checkpoint is `state.json` as written at its
 moment with those two added, in checkpoint/kept/<time>.json; a fork copies the run, cuts the files back to the counts
-and rewinds the two (smallville/forking.py). The start is always kept, so a run can be forked at any time of it.
+and rewinds the two (smallville/runs/fork.py). The start is always kept, so a run can be forked at any time of it.
 """
 
 import base64
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from smallville.run_folder import RunFolder
+from smallville.runs.folder import RunFolder
 
 __all__ = ["KeepSchedule", "Keeper", "kept_checkpoints", "read_kept", "write_kept"]
 

@@ -11,7 +11,7 @@
   checkpoint/          the latest checkpoint (state.json), replaced atomically, and the one before (previous.json)
   answers.sqlite       the model's answers since the last checkpoint, replayed when a stopped run resumes
   .config.written.json config.json as this program last wrote it: a hand edit is found and named on open
-  .lock                the writer's lock (smallville.run_lock): one writer per folder, its pid inside
+  .lock                the writer's lock (smallville.runs.lock): one writer per folder, its pid inside
   ledger.json          model calls, tokens and cost by agent and request kind
   report/              written by `run.py report`
 """
@@ -23,7 +23,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 from agents.language.accounting import CallRecord
-from smallville.diagnosis import read_only_uri
+from smallville.runs.diagnosis import read_only_uri
 
 # The `calls` table's columns after its id: a CallRecord's fields, in order (SQLite keeps the booleans as 0 and 1).
 CALL_COLUMNS = tuple(field.name for field in fields(CallRecord))
