@@ -6,6 +6,7 @@ parameter table, which imports the agents' configuration) are added only to the 
 """
 
 import argparse
+import importlib
 import logging
 import sys
 import traceback
@@ -18,6 +19,16 @@ DESCRIPTION = """Generative agents (Park et al. 2023) in the Ville, on Mesa.
 Offline by default: no API key, no network; --llm names any litellm model to use a real one."""
 
 
+def on_first_use(name: str):
+    """The function `module:function`, its module imported now: the one place where the CLI loads code late.
+
+    Every command's module, and the parameter table behind the model's options, load only when a command runs, so
+    `run.py --help` loads nothing but argparse and the flags' validators (benchmarks/bench_startup.py).
+    """
+    module_name, function_name = name.split(":")
+    return getattr(importlib.import_module(module_name), function_name)
+
+
 def build_parser(command: str | None = "") -> argparse.ArgumentParser:
     """The parser of every command; with `command`, the model's options are added to that command only.
 
@@ -26,9 +37,7 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
 
     def add_model_options(parser: argparse.ArgumentParser, name: str) -> None:
         if command in ("", name):
-            from smallville.settings.options import add_model_options as add  # noqa: PLC0415 - see the module's docstring
-
-            add(parser)
+            on_first_use("smallville.settings.parameters:add_arguments")(parser)
 
     parser = OneLineParser(prog="run.py", description=DESCRIPTION)
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-v info, -vv debug)")
@@ -326,10 +335,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return done.code if isinstance(done.code, int) else 2
     level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)]
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
-    module_name, function_name = args.handler.split(":")
-    import importlib  # noqa: PLC0415 - the command's module loads only when it runs
-
-    handler = getattr(importlib.import_module(module_name), function_name)
+    handler = on_first_use(args.handler)
     try:
         return handler(args)
     except KeyboardInterrupt:

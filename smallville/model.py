@@ -17,8 +17,10 @@ from math import ceil
 from pathlib import Path
 
 import mesa
+from mesa.time import EventGenerator, Priority, Schedule
 
 from agents import AgentStatus, Conversation, Gateway, GatewayConfig, GenerativeAgent, Mind, MindConfig, WorldView
+from agents.cognition.interviewing import interview
 from agents.language.gateway import budget_checked_by_caller
 from agents.language.prompt_log import PromptLog
 from environment import WorldState, make_grid
@@ -292,8 +294,6 @@ class SmallvilleModel(mesa.Model):
 
         It answers an interviewer, or the person `asker` describes ("a news reporter from the Ville Gazette").
         """
-        from agents.cognition.interviewing import interview  # noqa: PLC0415 - only interviews need it
-
         if remember:
             self.settle()
         agent = self.by_name[name]
@@ -397,8 +397,6 @@ class SmallvilleModel(mesa.Model):
         at `steps + 1`, or Mesa would replay every step from the first. This touches Mesa's private schedule, so
         tests/smallville/test_model.py checks it against Mesa's own count after more steps.
         """
-        from mesa.time import EventGenerator, Priority, Schedule  # noqa: PLC0415 - only restores need them
-
         self._default_schedule.stop()
         self.steps = steps
         self.time = float(steps)

@@ -32,7 +32,7 @@ def build_people(model, embedder_name: str, embedding_cache: str | None = None) 
     embedder = make_agent_embedder(embedder_name, api_base=model.gateway.config.api_base, disk_path=disk_path)
     people = []
     for start in setting.agents:
-        persona = load_persona(DATA_DIR / setting.personas, start.name, whispers)
+        persona = load_persona(setting.personas_folder, start.name, whispers)
         if not model.ville.is_walkable(start.tile):
             raise ValueError(f"scenario {setting.name}: {start.name} starts on {start.tile}, which is not walkable")
         people.append(

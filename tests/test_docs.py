@@ -255,6 +255,14 @@ def test_the_site_builds_with_no_warning(tmp_path):
     for page in ("index.html", "browser/index.html", "lab-notebook/index.html", "api/memory/index.html"):
         assert (tmp_path / "site" / page).is_file(), page
     assert "MemoryStream" in (tmp_path / "site" / "api" / "memory" / "index.html").read_text()
+    home = (tmp_path / "site" / "index.html").read_text()
+    # The home page is the README, its links into docs/ made the site's (scripts/mkdocs_readme.py).
+    assert "Generative agents after Park et al. 2023" in home
+    assert 'href="evaluation/' in home and 'src="img/' in home and 'href="docs/' not in home
+
+
+def test_the_site_home_includes_the_readme_rather_than_copying_it():
+    assert (ROOT / "docs" / "index.md").read_text().strip() == '--8<-- "README.md"'
 
 
 def quick_batch_tells_its_conditions_apart(cwd: Path) -> None:

@@ -27,6 +27,7 @@ from smallville.app.side_by_side import SideBySide
 from smallville.app.town_choice import TownChoice, town_title
 from smallville.app.town_panels import BaselineNote, ConversationFeed, Costs, Diffusion, RelationshipGraph
 from smallville.app.work import work_of
+from smallville.model import SmallvilleModel
 
 SETTINGS_VARIABLE = "SMALLVILLE_SERVE"
 
@@ -40,7 +41,6 @@ def build_model(settings: dict):
     """A new live model, or the replay of a run folder."""
     if settings.get("replay"):
         return ReplayModel(run_folder=settings["replay"])
-    from smallville.model import SmallvilleModel  # noqa: PLC0415 - a replay needs no minds
 
     return SmallvilleModel(**settings.get("model", {}))
 

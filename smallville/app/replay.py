@@ -31,7 +31,7 @@ from smallville.app.views import (
 from smallville.runs.folder import RunFolder, read_events
 from smallville.runs.integrity import read_snapshot
 from smallville.runs.store import RunFolderError
-from smallville.scenarios.scenario import DATA_DIR, load_scenario
+from smallville.scenarios.scenario import load_scenario
 from smallville.town import town_map
 
 TALKING = "talking with "
@@ -60,7 +60,7 @@ class ReplayModel(mesa.Model):
         setting = load_scenario(self.config["scenario_name"]).select(self.config.get("agents"))
         self.ville, _ = town_map(setting)
         self.identities = {
-            name: load_persona(DATA_DIR / setting.personas, name, {}).identity for name in setting.agent_names
+            name: load_persona(setting.personas_folder, name, {}).identity for name in setting.agent_names
         }
         # A run still being written (or killed) may hold rows and events past its last checkpoint, the last row
         # perhaps half written: the replay shows what the checkpoint covers.

@@ -14,6 +14,7 @@ from smallville.app.html import note
 from smallville.app.params import live_params
 from smallville.app.replay import ReplayModel
 from smallville.app.work import Job, work_of
+from smallville.model import SmallvilleModel
 
 # Where run folders are looked for (beside the one being replayed, too): `run.py simulate` writes to runs/.
 RUNS = Path("runs")
@@ -60,7 +61,6 @@ def TownChoice(model: solara.Reactive, parameters: solara.Reactive, settings: di
     work = work_of(town)
 
     def new_town() -> None:
-        from smallville.model import SmallvilleModel  # noqa: PLC0415 - a replay needs no minds
 
         kwargs = dict(live.value)
         work.playing.set(None)

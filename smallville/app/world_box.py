@@ -13,6 +13,7 @@ from mesa.visualization.utils import force_update, update_counter
 from smallville.app.selection import chosen
 from smallville.app.source import town_of
 from smallville.app.work import Job, work_of
+from smallville.interventions.records import Intervention
 
 # What the box last did, and what went wrong; and the object picked (here, or in a building's box on the map).
 world_note = solara.reactive("")
@@ -39,7 +40,6 @@ def objects_in(ville, building: str, world) -> list[dict]:
 
 def set_object_job(model, address: str, state: str) -> Job:
     """Put an object in a state now; then the panels redraw."""
-    from smallville.interventions.records import Intervention  # noqa: PLC0415
 
     def applied(_) -> None:
         world_note.set(f"At {model.now:%H:%M:%S} the {address.rsplit(':', 1)[-1]} is {state}.")

@@ -20,8 +20,14 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from agents import BudgetExceeded, ModelUnavailable
 from smallville.batch.grid import CellSpec
+from smallville.evaluation import evaluate_run
 from smallville.heap import settled_heap
+from smallville.model import SmallvilleModel
+from smallville.runs.integrity import model_settings
+from smallville.runs.store import RunStore
+from smallville.settings.parameters import resolve
 
 logger = logging.getLogger(__name__)
 
@@ -112,7 +118,6 @@ def run_cell(spec: CellSpec, batch: Path, hooks: CellHooks | None = None) -> Cel
 
 
 def _simulate_and_evaluate(spec: CellSpec, folder: Path, hooks: CellHooks) -> tuple[str, str]:
-    from agents import BudgetExceeded  # noqa: PLC0415 - heavy: only in the worker
 
     record = read_cell(folder)
     if record.get("status") != "simulated":
@@ -125,18 +130,12 @@ def _simulate_and_evaluate(spec: CellSpec, folder: Path, hooks: CellHooks) -> tu
         write_cell(folder, {**read_cell(folder), "status": "simulated"})  # a killed evaluation resumes, not the run
     if not spec.evaluate:
         return "done", ""
-    from smallville.evaluation import evaluate_run  # noqa: PLC0415 - loads only for evaluated cells
 
     evaluate_run(folder)
     return "done", "evaluated"
 
 
 def _simulate(spec: CellSpec, folder: Path, hooks: CellHooks) -> tuple[str, str]:
-    from agents import BudgetExceeded, ModelUnavailable  # noqa: PLC0415 - heavy: only in the worker
-    from smallville.model import SmallvilleModel  # noqa: PLC0415
-    from smallville.runs.integrity import model_settings  # noqa: PLC0415
-    from smallville.runs.store import RunStore  # noqa: PLC0415
-    from smallville.settings.parameters import resolve  # noqa: PLC0415
 
     limits = {"max_calls": hooks.max_calls, "max_cost": hooks.max_cost}
     if (folder / "checkpoint" / "state.json").is_file():

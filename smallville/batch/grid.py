@@ -42,9 +42,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from smallville.batch.grid_keys import GRID_OWNED, parameter_names, parameters_model
+from smallville.interventions.records import InterventionError, parse_interventions
 from smallville.settings import option_types
 from smallville.settings.simulated_time import SimulatedTime
 from smallville.settings.text_files import TextFileError, read_text
+from smallville.settings.validation import SettingError, check_end, check_town, check_value
 
 
 class GridError(ValueError):
@@ -221,7 +223,6 @@ def validate_grid(data: dict[str, Any], source: str, shared: frozenset[str] = fr
 
 
 def _check_interventions(entries: list, where: str, source: str) -> None:
-    from smallville.interventions.records import InterventionError, parse_interventions  # noqa: PLC0415
 
     try:
         parse_interventions(entries, f"{source}: {where}")
@@ -231,16 +232,12 @@ def _check_interventions(entries: list, where: str, source: str) -> None:
 
 def _cell_interventions(*lists: list) -> list[dict]:
     """A cell's interventions (the grid's, then its condition's) as plain JSON data: its config and fingerprint."""
-    from smallville.interventions.records import parse_interventions  # noqa: PLC0415
-
     entries = [entry for entries in lists for entry in entries or ()]
     return [item.model_dump(mode="json") for item in parse_interventions(entries, "interventions")]
 
 
 def _check_parameters(values: dict[str, Any], where: str, source: str) -> None:
     """Each value's type by the model's signature, then its command-line flag's validator (settings/validation.py)."""
-    from smallville.settings.validation import SettingError, check_value  # noqa: PLC0415 - the parameter table loads the agents
-
     for name, value in values.items():
         key = f"{where}.{name}"
         if name in GRID_OWNED:
@@ -269,8 +266,6 @@ def check_cells(grid: Grid, cells: list["CellSpec"], source: str) -> None:
     Raises:
         GridError: Naming `source`, the key and the fix.
     """
-    from smallville.settings.validation import SettingError, check_end, check_town  # noqa: PLC0415 - heavy
-
     seen: set[str] = set()
     for cell in cells:
         kwargs = cell.model_kwargs()

@@ -11,6 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, create_model
 
+from smallville.model import SmallvilleModel
+
 # Given by the grid's own fields, not as parameters: the seed by `seeds`, the scenario by `scenarios`.
 GRID_OWNED = {"rng": "seeds", "scenario_name": "scenarios"}
 
@@ -18,8 +20,6 @@ GRID_OWNED = {"rng": "seeds", "scenario_name": "scenarios"}
 @cache
 def model_parameters() -> dict[str, tuple[Any, Any]]:
     """Name -> (type hint, default) of every keyword argument of SmallvilleModel.__init__."""
-    from smallville.model import SmallvilleModel  # noqa: PLC0415 - mesa and the agents load only when needed
-
     parameters = {}
     # The signature SmallvilleModel declares (smallville/settings/parameters.py), annotations included.
     for name, parameter in inspect.signature(SmallvilleModel).parameters.items():

@@ -8,8 +8,12 @@ ladder across seeds when the cells were evaluated.
 import math
 from pathlib import Path
 
+import matplotlib
+import matplotlib.pyplot as plt
+import pandas as pd
+
 from smallville.batch.results import results_frame, write_results
-from smallville.batch.summary import differences, is_estimate, summarize
+from smallville.batch.summary import differences, is_estimate, summarize, width_for
 
 REPORT_DIR = "report"
 
@@ -21,8 +25,6 @@ def is_batch_folder(path: Path) -> bool:
 
 def write_batch_report(batch: Path) -> list[Path]:
     """Write results.csv/.parquet, summary.csv, the plots and summary.md; returns the files written."""
-    import matplotlib  # noqa: PLC0415 - plotting libraries load only for a report
-
     matplotlib.use("Agg")
     frame = results_frame(batch)
     written = write_results(batch, frame)
@@ -49,8 +51,6 @@ def write_batch_report(batch: Path) -> list[Path]:
 
 def _time_series(batch: Path, frame):
     """Every cell's model metrics with its condition and the simulated hours since its start."""
-    import pandas as pd  # noqa: PLC0415
-
     parts = []
     for cell, condition in zip(frame.get("cell", []), frame.get("condition", []), strict=True):
         path = batch / "cells" / cell / "metrics" / "model.csv"
@@ -70,7 +70,6 @@ def _over_time_columns(series) -> list[str]:
 
 
 def _plot_over_time(series, column: str, report: Path) -> Path:
-    import matplotlib.pyplot as plt  # noqa: PLC0415
 
     figure, axis = plt.subplots(figsize=(8, 4))
     for condition, rows in series.groupby("condition", sort=False):
@@ -90,8 +89,6 @@ def _plot_over_time(series, column: str, report: Path) -> Path:
 
 def _plot_ladder(frame, report: Path) -> Path | None:
     """The TrueSkill ladder: each evaluation condition's mu per seed (dots) and its mean over seeds (bar)."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
     columns = [name for name in frame.columns if name.startswith("mu_")]
     if not columns:
         return None
@@ -108,7 +105,6 @@ def _plot_ladder(frame, report: Path) -> Path | None:
 
 
 def _save(figure, path: Path) -> Path:
-    import matplotlib.pyplot as plt  # noqa: PLC0415
 
     figure.tight_layout()
     figure.savefig(path, dpi=100)
@@ -153,8 +149,6 @@ def _markdown(batch: Path, frame, summary, plots: list[Path], compared=None) -> 
 
 def _seeds_needed(summary) -> list[str]:
     """Seeds each measure needs for its interval to be no wider than the width named (from the spread seen)."""
-    from smallville.batch.summary import width_for  # noqa: PLC0415
-
     columns = [name for name in summary.columns if name.endswith("_seeds_needed")]
     varied = [name for name in columns if any(_missing(value) or value > 2 for value in summary[name])]
     if not columns:

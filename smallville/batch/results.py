@@ -13,7 +13,10 @@ import csv
 import json
 from pathlib import Path
 
+import pandas as pd
+
 from smallville.batch.cell import read_cell
+from smallville.batch.grid_keys import model_parameters
 
 # Columns that differ between two runs of the same cells (the rest must be equal).
 VOLATILE = ("wall_seconds",)
@@ -21,8 +24,6 @@ VOLATILE = ("wall_seconds",)
 
 def cell_row(folder: Path) -> dict:
     """The row of one cell folder."""
-    import pandas as pd  # noqa: PLC0415 - pandas loads only for the table
-
     record = read_cell(folder)
     row: dict = {
         "cell": folder.name,
@@ -94,8 +95,6 @@ EVALUATION_FIGURES = (
 
 def results_frame(batch: Path, cell_ids: list[str] | None = None):
     """The table of a batch folder: the cells of its plan (or the given ones), in plan order."""
-    import pandas as pd  # noqa: PLC0415
-
     if cell_ids is None:
         plan = batch / "batch.json"
         cell_ids = list(json.loads(plan.read_text())["cells"]) if plan.is_file() else []
@@ -105,8 +104,6 @@ def results_frame(batch: Path, cell_ids: list[str] | None = None):
 
 def _with_defaults(frame):
     """A parameter some cells set and others left to the model's default shows that default, not a blank."""
-    from smallville.batch.grid_keys import model_parameters  # noqa: PLC0415
-
     defaults = model_parameters()
     for column in (name for name in frame.columns if name.startswith("param_")):
         default = defaults.get(column.removeprefix("param_"), (None, None))[1]

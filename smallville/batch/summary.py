@@ -8,6 +8,7 @@ t-test. The seeds needed for an interval of a given width come from the spread s
 """
 
 import numpy as np
+import pandas as pd
 
 from smallville.evaluation.statistics import difference, mean_interval, seeds_needed
 
@@ -52,8 +53,6 @@ def _done(frame):
 
 def summarize(frame):
     """One row per condition (in the table's order): cells, then mean, ci_low, ci_high and seeds needed per measure."""
-    import pandas as pd  # noqa: PLC0415
-
     rows = []
     if frame.empty:
         return pd.DataFrame(rows)
@@ -74,8 +73,6 @@ def summarize(frame):
 
 def differences(frame):
     """Each condition against the first, per measure: the difference, its 95% interval, the test and its p."""
-    import pandas as pd  # noqa: PLC0415
-
     rows = []
     if frame.empty or frame["condition"].nunique() < 2:
         return pd.DataFrame(rows)

@@ -8,22 +8,25 @@ from pathlib import Path
 
 from rich.console import Console
 
+from smallville.batch import (
+    GridError,
+    LocalExecutor,
+    RichDisplay,
+    check_cells,
+    expand,
+    named_condition,
+    parse_seeds,
+    prepare,
+    run_batch,
+    validate_grid,
+    write_batch_report,
+)
+from smallville.batch.grid import read_grid
 from smallville.cli import UserError
 
 
 def run(args: argparse.Namespace) -> int:
     """Plan the cells, run the unfinished ones, write the table, summary and plots; 0 if every cell is done."""
-    from smallville.batch import (  # noqa: PLC0415 - the batch machinery loads only when it runs
-        GridError,
-        RichDisplay,
-        check_cells,
-        expand,
-        prepare,
-        run_batch,
-        validate_grid,
-        write_batch_report,
-    )
-
     console = Console(stderr=True)
     try:
         data = _grid_data(args)
@@ -64,8 +67,6 @@ def run(args: argparse.Namespace) -> int:
 
 def report(batch: Path) -> int:
     """`run.py report BATCH`: draw the batch's table, summary and plots again."""
-    from smallville.batch import write_batch_report  # noqa: PLC0415
-
     written = write_batch_report(batch)
     print(f"batch report written to {batch} ({', '.join(path.name for path in written)})")
     return 0
@@ -73,9 +74,6 @@ def report(batch: Path) -> int:
 
 def _grid_data(args: argparse.Namespace) -> dict:
     """The grid file's data (if any) with the flags laid over it."""
-    from smallville.batch import named_condition, parse_seeds  # noqa: PLC0415
-    from smallville.batch.grid import GridError, read_grid  # noqa: PLC0415
-
     data: dict = {}
     if args.grid:
         try:
@@ -163,6 +161,5 @@ def _executor(args: argparse.Namespace, batch: Path):
             return RayExecutor(batch, address=args.ray, workers=args.workers)
         except RayUnreachable as error:
             raise UserError(str(error)) from None
-    from smallville.batch import LocalExecutor  # noqa: PLC0415
 
     return LocalExecutor(batch, workers=args.workers or os.cpu_count())

@@ -7,17 +7,19 @@ Markdown summary go to --out (default: A/compare/<B's name>/).
 import argparse
 from pathlib import Path
 
+import matplotlib
+import matplotlib.pyplot as plt
+import pandas as pd
 from rich.console import Console
 from rich.table import Table
 
 from smallville.cli import UserError
+from smallville.runs.compare import compare_runs, read_run
+from smallville.runs.integrity import RunFolderError
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the comparison, then write the plots and the summary."""
-    from smallville.runs.compare import compare_runs, read_run  # noqa: PLC0415 - pandas
-    from smallville.runs.integrity import RunFolderError  # noqa: PLC0415
-
     try:
         a, b = read_run(Path(args.a)), read_run(Path(args.b))
     except RunFolderError as error:
@@ -84,10 +86,7 @@ def figures_table(comparison) -> Table:
 
 def write_plots(comparison, out: Path) -> list[Path]:
     """One panel per figure over time, both runs on one time axis, the first difference marked."""
-    import matplotlib  # noqa: PLC0415 - plotting libraries load only here
-
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
 
     a, b = comparison.a, comparison.b
     names = [name for name in comparison.figures if name in a.frame and name in b.frame]
@@ -111,8 +110,6 @@ def write_plots(comparison, out: Path) -> list[Path]:
 
 def pandas_time(text: str):
     """An ISO time as matplotlib's axis takes it (the frames' times are pandas timestamps)."""
-    import pandas as pd  # noqa: PLC0415
-
     return pd.Timestamp(text)
 
 

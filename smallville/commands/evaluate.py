@@ -5,7 +5,13 @@ import re
 from datetime import datetime
 from pathlib import Path
 
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from agents.language.gateway import BudgetExceeded, ModelUnavailable
 from smallville.cli import UserError
+from smallville.evaluation import BatteryError, EvaluationError, evaluate_run
+from smallville.runs.store import RunFolderError
 from smallville.settings import option_types
 
 
@@ -28,13 +34,6 @@ def _names(text: str | None, separator: str = ",", flag: str = "--agents") -> li
 
 def run(args: argparse.Namespace) -> int:
     """Evaluate, showing items, calls and cost; resumes where a killed evaluation stopped."""
-    from rich.console import Console  # noqa: PLC0415 - the CLI's heavy parts load only when the command runs
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn  # noqa: PLC0415
-
-    from agents.language.gateway import BudgetExceeded, ModelUnavailable  # noqa: PLC0415
-    from smallville.evaluation import BatteryError, EvaluationError, evaluate_run  # noqa: PLC0415
-    from smallville.runs.store import RunFolderError  # noqa: PLC0415
-
     console = Console(stderr=True)
     columns = (TextColumn("[bold]evaluating"), BarColumn(), MofNCompleteColumn(), TextColumn("items"),
                TextColumn("{task.fields[calls]} calls, ${task.fields[cost]}"), TimeRemainingColumn())  # fmt: skip

@@ -8,6 +8,7 @@ of simulate's model options except those the stored state depends on). A fork wi
 """
 
 import argparse
+import shutil
 import time
 from datetime import datetime
 from pathlib import Path
@@ -15,8 +16,17 @@ from pathlib import Path
 from rich.console import Console
 
 from smallville.cli import UserError
-from smallville.commands.loading import build_model
+from smallville.commands.loading import build_model, save_checkpoint
+from smallville.commands.simulate import _run_to_end, end_time
+from smallville.interventions.applying import check_interventions
+from smallville.interventions.records import Intervention, InterventionError, Timeline, parse_interventions
+from smallville.progress import step_with_progress
+from smallville.runs.folder import RunFolder
+from smallville.runs.fork import start_fork
+from smallville.runs.integrity import RunFolderError, check_databases, read_config, read_snapshot
 from smallville.runs.stopping import StopRequests
+from smallville.scenarios.scenario import load_scenario
+from smallville.settings.parameters import BY_NAME
 
 # Parameters the stored state is built on: a fork cannot change them (another town, step or embedding space).
 FIXED = ("scenario_name", "agents", "seconds_per_step", "embedder", "embedding_cache")
@@ -24,10 +34,6 @@ FIXED = ("scenario_name", "agents", "seconds_per_step", "embedder", "embedding_c
 
 def run(args: argparse.Namespace) -> int:
     """Check the change, copy the run at its kept checkpoint, replay to --at, change, and run on to the end."""
-    from smallville.runs.folder import RunFolder  # noqa: PLC0415
-    from smallville.runs.integrity import RunFolderError, check_databases, read_config, read_snapshot  # noqa: PLC0415
-    from smallville.settings.parameters import BY_NAME  # noqa: PLC0415 - heavy
-
     given = {name: getattr(args, name) for name in BY_NAME if hasattr(args, name)}
     file_changes = given.pop("interventions", None) or []
     fixed = [name for name in given if name in FIXED]
@@ -61,7 +67,6 @@ def run(args: argparse.Namespace) -> int:
             store.close()
             model.close()
             raise
-        from smallville.commands.simulate import _run_to_end  # noqa: PLC0415
 
         args.checkpoint_minutes = config["checkpoint_minutes"]
         console.print(f"fork {args.out} of {args.run} at {at:%Y-%m-%d %H:%M}: {_described(changes, given)}")
@@ -70,8 +75,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _changes(args: argparse.Namespace, at: datetime, file_changes: list[dict]) -> list:
     """The interventions the fork makes: the flags' at --at, a file's at their own times (not before --at)."""
-    from smallville.interventions.records import Intervention, parse_interventions  # noqa: PLC0415
-
     changes = [Intervention(time=at, kind="whisper", target=name, text=text) for name, text in args.whisper or ()]
     changes += [Intervention(time=at, kind="object", target=address, text=state) for address, state in args.set or ()]
     changes += [Intervention(time=at, kind="broadcast", text=text) for text in args.broadcast or ()]
@@ -86,8 +89,6 @@ def _changes(args: argparse.Namespace, at: datetime, file_changes: list[dict]) -
 
 
 def _end(args: argparse.Namespace, config: dict, at: datetime) -> datetime:
-    from smallville.commands.simulate import end_time  # noqa: PLC0415
-    from smallville.scenarios.scenario import load_scenario  # noqa: PLC0415
 
     if args.until is None and args.days is None:
         end = datetime.fromisoformat(config["end"])
@@ -100,11 +101,6 @@ def _end(args: argparse.Namespace, config: dict, at: datetime) -> datetime:
 
 def _start(source, args, config: dict, at: datetime, end: datetime, changes: list, given: dict):
     """The fork's folder and its model at the kept checkpoint, the change's targets checked against the town."""
-    from smallville.interventions.applying import check_interventions  # noqa: PLC0415
-    from smallville.interventions.records import InterventionError  # noqa: PLC0415
-    from smallville.runs.fork import start_fork  # noqa: PLC0415
-    from smallville.runs.integrity import RunFolderError, read_snapshot  # noqa: PLC0415
-
     forked_from = {"run": str(source.root), "at": at.isoformat(), "changes": [item.describe() for item in changes],
                    "parameters": {name: value for name, value in given.items()}}  # fmt: skip
     try:
@@ -135,8 +131,6 @@ def _source_timeline(model, source_state: dict) -> None:
     Raises:
         InterventionError: If the kept checkpoint's applied interventions are not the start of the source's timeline.
     """
-    from smallville.interventions.records import InterventionError, Timeline  # noqa: PLC0415
-
     saved = source_state["model"].get("interventions")
     if saved is None:
         return
@@ -155,9 +149,6 @@ def _replay_then_change(model, store, at: datetime, changes: list, given: dict, 
 
     New parameters rebuild the model from the checkpoint at `at` with them (as a resume with new terms does).
     """
-    from smallville.commands.loading import save_checkpoint  # noqa: PLC0415
-    from smallville.progress import step_with_progress  # noqa: PLC0415
-
     if given and model.now < at:
         step_with_progress(model, at, console, should_stop=lambda: stop.requested)
         if stop.requested:
@@ -180,6 +171,4 @@ def _described(changes: list, given: dict) -> str:
 
 def _discard(out: Path) -> None:
     """Remove a fork folder that failed before its first step (it holds only copies)."""
-    import shutil  # noqa: PLC0415
-
     shutil.rmtree(out, ignore_errors=True)

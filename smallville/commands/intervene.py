@@ -9,15 +9,13 @@ import argparse
 from datetime import datetime
 
 from smallville.cli import UserError
-from smallville.commands.interview import load_run
-from smallville.commands.loading import save_checkpoint
+from smallville.commands.loading import load_run, save_checkpoint
+from smallville.interventions.applying import check_object
+from smallville.interventions.records import Intervention, InterventionError
 
 
 def set_object(args: argparse.Namespace) -> int:
     """Give an object of the run's map a new state, now or --at a later time."""
-    from smallville.interventions.applying import check_object  # noqa: PLC0415 - heavy
-    from smallville.interventions.records import Intervention, InterventionError  # noqa: PLC0415
-
     model, store = load_run(args.run, write=True)
     try:
         try:
@@ -35,8 +33,6 @@ def set_object(args: argparse.Namespace) -> int:
 
 def whisper_later(args: argparse.Namespace) -> int:
     """Queue a whisper for a later simulated time in the run's timeline."""
-    from smallville.interventions.records import Intervention  # noqa: PLC0415 - heavy
-
     model, store = load_run(args.run, write=True)
     try:
         if args.agent not in model.by_name:

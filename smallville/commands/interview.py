@@ -2,27 +2,11 @@
 
 import argparse
 
+from agents import check_model
 from smallville.cli import UserError
-from smallville.commands.loading import build_model, open_store, save_checkpoint
+from smallville.commands.intervene import whisper_later
+from smallville.commands.loading import load_run, save_checkpoint
 from smallville.scenarios.agent_names import UnknownAgent, resolve_agent
-
-
-def load_run(run_folder: str, llm: str | None = None, *, write: bool = False):
-    """The run's model at its last checkpoint, and the store it came from (locked when the command writes).
-
-    A reader (an interview that is not remembered) leaves every file as it is, so it can run beside a writer.
-    """
-    store = open_store(run_folder, write=write)
-    try:
-        if store.snapshot is None:
-            raise UserError(
-                f"{run_folder}: no checkpoint yet; wait for the run's first one, or `run.py resume {run_folder}`"
-            )
-        model = build_model(store, overrides={"llm": llm} if llm else None, truncate=write)
-    except BaseException:
-        store.close()
-        raise
-    return model, store
 
 
 def _agents(model, name: str | None, everyone: bool) -> list:
@@ -44,8 +28,6 @@ def run(args: argparse.Namespace) -> int:
             'or ask everyone: run.py interview RUN --all "QUESTION"'
         )
     if args.llm:
-        from agents import check_model  # noqa: PLC0415 - heavy
-
         try:
             check_model(args.llm)
         except ValueError as error:
@@ -66,8 +48,6 @@ def run(args: argparse.Namespace) -> int:
 def whisper(args: argparse.Namespace) -> int:
     """Queue the statement in the agent's memory and save it into the checkpoint (--at: later, in the timeline)."""
     if getattr(args, "at", None) is not None:
-        from smallville.commands.intervene import whisper_later  # noqa: PLC0415
-
         return whisper_later(args)
     model, store = load_run(args.run, write=True)
     try:

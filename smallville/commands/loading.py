@@ -3,7 +3,15 @@
 import sys
 from pathlib import Path
 
+from agents import PersonaFileError, check_models
+from agents.language.embeddings import check_embedder
 from smallville.cli import UserError
+from smallville.model import SmallvilleModel
+from smallville.runs.integrity import model_settings
+from smallville.runs.store import RunFolderError, RunStore
+from smallville.scenarios.scenario import ScenarioError
+from smallville.settings.parameters import BY_NAME
+from smallville.settings.validation import SettingError, check_town
 
 
 def open_store(run_folder: str, *, write: bool):
@@ -12,8 +20,6 @@ def open_store(run_folder: str, *, write: bool):
     Raises:
         UserError: If it is not a run folder, a file is damaged, or another process writes to it.
     """
-    from smallville.runs.store import RunFolderError, RunStore  # noqa: PLC0415 - heavy
-
     try:
         store = RunStore.open(Path(run_folder), write=write)
     except RunFolderError as error:
@@ -31,9 +37,6 @@ def checked_town(kwargs: dict):
     Raises:
         UserError: Naming the flag at fault.
     """
-    from smallville.settings.parameters import BY_NAME  # noqa: PLC0415
-    from smallville.settings.validation import SettingError, check_town  # noqa: PLC0415 - heavy
-
     try:
         return check_town(kwargs)
     except SettingError as error:
@@ -49,13 +52,6 @@ def build_model(store, *, overrides: dict | None = None, restore: bool = True, t
         UserError: If the config no longer builds a model (a scenario or persona file changed) or does not fit the
             stored memories.
     """
-    from agents import PersonaFileError, check_models  # noqa: PLC0415 - heavy
-    from agents.language.embeddings import check_embedder  # noqa: PLC0415
-    from smallville.model import SmallvilleModel  # noqa: PLC0415
-    from smallville.runs.integrity import model_settings  # noqa: PLC0415
-    from smallville.runs.store import RunFolderError  # noqa: PLC0415
-    from smallville.scenarios.scenario import ScenarioError  # noqa: PLC0415
-
     config = model_settings(store.config()) | (overrides or {})
     try:  # as simulate checks them: a missing key is one line now, not four failed tries at the first call
         check_models(config.get("llm", "offline"), config.get("routes"), config.get("api_base"))
@@ -86,9 +82,25 @@ def save_checkpoint(store, model) -> None:
     Raises:
         UserError: If a file cannot be written; the previous checkpoint stays intact.
     """
-    from smallville.runs.store import RunFolderError  # noqa: PLC0415
-
     try:
         store.checkpoint(model)
     except RunFolderError as error:
         raise UserError(str(error)) from error
+
+
+def load_run(run_folder: str, llm: str | None = None, *, write: bool = False):
+    """The run's model at its last checkpoint, and the store it came from (locked when the command writes).
+
+    A reader (an interview that is not remembered) leaves every file as it is, so it can run beside a writer.
+    """
+    store = open_store(run_folder, write=write)
+    try:
+        if store.snapshot is None:
+            raise UserError(
+                f"{run_folder}: no checkpoint yet; wait for the run's first one, or `run.py resume {run_folder}`"
+            )
+        model = build_model(store, overrides={"llm": llm} if llm else None, truncate=write)
+    except BaseException:
+        store.close()
+        raise
+    return model, store

@@ -11,7 +11,10 @@ import statistics
 from rich.console import Console
 from rich.table import Table
 
+from agents import GatewayConfig, check_model
 from smallville.cli import UserError
+from smallville.model_trial import check_model as check_kinds
+from smallville.model_trial import sample_requests
 
 # Marks of each outcome in the matrix.
 MARKS = {"parsed": "ok", "repaired": "repaired", "fell back": "FELL BACK", "refused": "REFUSED", "failed": "FAILED",
@@ -20,10 +23,6 @@ MARKS = {"parsed": "ok", "repaired": "repaired", "fell back": "FELL BACK", "refu
 
 def run(args: argparse.Namespace) -> int:
     """Check each model named; print the table (or the matrix) and each model's verdict."""
-    from agents import GatewayConfig, check_model  # noqa: PLC0415 - heavy
-    from smallville.model_trial import check_model as check_kinds  # noqa: PLC0415
-    from smallville.model_trial import sample_requests  # noqa: PLC0415
-
     named = [name.strip() for name in (args.matrix or args.llm or "").split(",") if name.strip()]
     if not named:
         raise UserError("name a model: --llm openai/gpt-5.4-mini, or several with --matrix A,B,C")

@@ -10,8 +10,14 @@ import sys
 from contextlib import closing
 from pathlib import Path
 
+import matplotlib
+import matplotlib.pyplot as plt
+import networkx as nx
+import pandas as pd
+
 from smallville.baseline import OFFLINE_BASELINE, is_offline
 from smallville.cli import UserError
+from smallville.commands.batch import report
 from smallville.runs.diagnosis import explain, read_only_uri
 from smallville.runs.folder import RunFolder
 from smallville.runs.integrity import (
@@ -28,8 +34,6 @@ from smallville.runs.integrity import (
 def run(args: argparse.Namespace) -> int:
     """Write the report next to the run's data and say where it is."""
     if (Path(args.run) / "batch.json").is_file():  # a batch folder: its own report (smallville.batch)
-        from smallville.commands.batch import report  # noqa: PLC0415
-
         return report(Path(args.run))
     folder = RunFolder(Path(args.run))
     try:
@@ -57,12 +61,7 @@ def run(args: argparse.Namespace) -> int:
 
 def write_report(folder: RunFolder, snapshot: Snapshot) -> list[Path]:
     """Plot density and awareness over time and the latest relationship graph; write summary.md."""
-    import matplotlib  # noqa: PLC0415 - plotting libraries load only for a report
-
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-    import networkx as nx  # noqa: PLC0415
-    import pandas as pd  # noqa: PLC0415
 
     rows = snapshot.state["model_rows"]
     if not folder.model_metrics.is_file() or rows == 0:

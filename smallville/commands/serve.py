@@ -20,9 +20,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+from smallville.app.replay import ReplayModel
 from smallville.cli import UserError
 from smallville.commands.loading import checked_town
-from smallville.settings.options import model_kwargs
+from smallville.runs.folder import RunFolder
+from smallville.runs.integrity import check_databases, read_config, read_snapshot
+from smallville.runs.store import RunFolderError
+from smallville.scenarios.scenario import ScenarioError
+from smallville.settings.parameters import BY_NAME, defaults
+from smallville.settings.parameters import from_arguments as model_kwargs
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,8 +40,6 @@ def settings_for(args: argparse.Namespace) -> dict:
         UserError: For model options given with a run folder: a replay makes no model, so they would do nothing.
     """
     if args.replay_run:
-        from smallville.settings.parameters import BY_NAME, defaults  # noqa: PLC0415
-
         given = [name for name, value in model_kwargs(args).items() if value != defaults()[name]]
         if given:
             flags = ", ".join(BY_NAME[name].cli_flag for name in given)
@@ -58,15 +62,8 @@ def check(settings: dict) -> None:
     Raises:
         UserError: Naming what is wrong and how to fix it.
     """
-    from smallville.runs.store import RunFolderError  # noqa: PLC0415
-    from smallville.scenarios.scenario import ScenarioError  # noqa: PLC0415
-
     try:
         if "replay" in settings:
-            from smallville.app.replay import ReplayModel  # noqa: PLC0415
-            from smallville.runs.folder import RunFolder  # noqa: PLC0415
-            from smallville.runs.integrity import check_databases, read_config, read_snapshot  # noqa: PLC0415
-
             folder = RunFolder(Path(settings["replay"]))
             read_config(folder)
             check_databases(folder)

@@ -10,14 +10,22 @@ import time
 from datetime import datetime
 from pathlib import Path
 
+import pandas as pd
 from rich.console import Console
 
+from agents import BudgetExceeded, ModelUnavailable, PersonaFileError
 from smallville.cli import UserError
 from smallville.commands.loading import build_model, checked_town, open_store
 from smallville.heap import settled_heap
+from smallville.model import SmallvilleModel
 from smallville.progress import fallback_share, print_summary, step_with_progress
+from smallville.runs.kept_checkpoints import Keeper
 from smallville.runs.stopping import StopRequests
-from smallville.settings.options import model_kwargs
+from smallville.runs.store import RunFolderError, RunStore
+from smallville.scenarios.scenario import ScenarioError
+from smallville.settings.keep_schedule import KeepSchedule
+from smallville.settings.parameters import from_arguments as model_kwargs
+from smallville.settings.validation import SettingError, check_end
 
 # Exit code of a run that finished but whose answers were mostly fallbacks (1 is a user error, 2 a stopped run).
 FALLBACK_EXIT = 3
@@ -30,9 +38,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace, stop: StopRequests) -> int:
-    from smallville.model import SmallvilleModel  # noqa: PLC0415
-    from smallville.runs.store import RunFolderError, RunStore  # noqa: PLC0415
-    from smallville.scenarios.scenario import ScenarioError  # noqa: PLC0415
 
     kwargs = model_kwargs(args)
     try:
@@ -64,8 +69,6 @@ def end_time(args: argparse.Namespace, start: datetime) -> datetime:
     Raises:
         UserError: If --until is not after the scenario's start, or too far after it.
     """
-    from smallville.settings.validation import SettingError, check_end  # noqa: PLC0415
-
     try:
         return check_end(start, args.until, args.days)
     except SettingError as error:
@@ -82,7 +85,6 @@ def resume(args: argparse.Namespace) -> int:
 
 
 def _resume(store, args: argparse.Namespace, console: Console, started: float, stop: StopRequests) -> int:
-    from smallville.runs.store import RunFolderError  # noqa: PLC0415
 
     try:
         config = store.config()
@@ -117,8 +119,6 @@ def _resume(store, args: argparse.Namespace, console: Console, started: float, s
 
 def _build_or_explain(store, overrides: dict, *, restore: bool = True):
     """The run's model with its new terms; a budget spent or a model lost while it loads is one line."""
-    from agents import BudgetExceeded, ModelUnavailable  # noqa: PLC0415
-
     try:
         return build_model(store, overrides=overrides, restore=restore)
     except (BudgetExceeded, ModelUnavailable) as error:
@@ -167,8 +167,6 @@ def _kept(model, store) -> str:
 
 def _what_next(error: BaseException, root) -> str:
     """What to run after a stop (BudgetExceeded or ModelUnavailable): a spent budget names the option that raises it."""
-    from agents import BudgetExceeded  # noqa: PLC0415
-
     if isinstance(error, BudgetExceeded):
         option = "--max-cost DOLLARS" if error.spent == "cost" else "--max-calls CALLS"
         return f"continue with a larger budget: run.py resume {root} {option} (in all)"
@@ -181,9 +179,6 @@ def _run_to_end(
     model, store, end: datetime, args: argparse.Namespace, console: Console, started: float, stop: StopRequests
 ) -> int:
     """Step to the end with checkpoints; a stop (budget, dead model, SIGTERM, Ctrl-C) checkpoints and says what next."""
-    from agents import BudgetExceeded, ModelUnavailable  # noqa: PLC0415
-    from smallville.runs.store import RunFolderError  # noqa: PLC0415
-
     every = max(1, int(args.checkpoint_minutes * 60 // model.seconds_per_step))
     root = store.folder.root
     code = 0
@@ -226,8 +221,6 @@ def _run_to_end(
 
 def first_row(folder) -> dict | None:
     """The run's first recorded metrics row (its true starting figures), None before the first checkpoint."""
-    import pandas as pd  # noqa: PLC0415 - the CLI's heavy parts load only when the command runs
-
     path = folder.model_metrics
     if not path.is_file():
         return None
@@ -252,9 +245,6 @@ def _judge_fallbacks(model, args: argparse.Namespace, console: Console) -> int:
 
 def _loading_failed(error: BaseException, out: Path) -> None:
     """Turn a failure while building the model into one line; a mistake in the input leaves no folder behind."""
-    from agents import BudgetExceeded, ModelUnavailable, PersonaFileError  # noqa: PLC0415
-    from smallville.scenarios.scenario import ScenarioError  # noqa: PLC0415
-
     if isinstance(error, (ValueError, ScenarioError, PersonaFileError)):
         _discard(out)
         raise UserError(str(error).splitlines()[0]) from error
@@ -284,8 +274,6 @@ def _discard(out: Path) -> None:
 
 def _keeper(model, store):
     """What keeps the run's checkpoints for forks on its --keep-checkpoints schedule (does nothing without one)."""
-    from smallville.runs.kept_checkpoints import Keeper, KeepSchedule  # noqa: PLC0415
-
     schedule = KeepSchedule.from_config(store.config().get("keep_checkpoints"))
     return Keeper(schedule, store, model) if schedule is not None else lambda: None
 

@@ -4,6 +4,9 @@ import csv
 import json
 from pathlib import Path
 
+import matplotlib
+import matplotlib.pyplot as plt
+
 from smallville.baseline import OFFLINE_BASELINE
 from smallville.evaluation.conditions import PAPER_HUMAN_MU
 from smallville.evaluation.results import Results, interval_text
@@ -108,10 +111,8 @@ def _attendance(folder: Path, results: Results) -> Path:
 
 
 def _plots(folder: Path, results: Results) -> list[Path]:
-    import matplotlib  # noqa: PLC0415 - plotting loads only when writing the report
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
 
     figure, axis = plt.subplots(figsize=(8, 4))
     labels = [condition.label for condition in results.conditions]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from agents.language.gateway import Gateway, check_models
 from smallville.evaluation.errors import EvaluationError
+from smallville.model import SmallvilleModel
 from smallville.runs.folder import read_events
 from smallville.runs.integrity import model_settings
 from smallville.runs.store import RunStore
@@ -37,8 +38,6 @@ def load_model(
     Raises:
         RunFolderError: If the folder is not a run or has no checkpoint.
     """
-    from smallville.model import SmallvilleModel  # noqa: PLC0415 - heavy
-
     store = RunStore.open(run)
     try:
         model = SmallvilleModel(**model_settings(store.config()))

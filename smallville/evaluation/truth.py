@@ -18,6 +18,8 @@ from agents.language.gateway import Gateway
 from agents.language.offline import offline_answer
 from agents.language.requests import ImportanceRequest, InterviewRequest
 from memory import NodeKind
+from smallville.model import SmallvilleModel
+from smallville.runs.store import RunStore
 
 START = datetime(2023, 2, 13)
 END = datetime(2023, 2, 14, 20)
@@ -255,9 +257,6 @@ def build_truth_town(folder: Path, *, facts: tuple[str, ...] = ("party", "exhibi
 
     `facts` are the tracked facts' ids; without "party", no fact announces the gathering: nobody is its invitee.
     """
-    from smallville.model import SmallvilleModel  # noqa: PLC0415 - heavy
-    from smallville.runs.store import RunStore  # noqa: PLC0415
-
     folder = Path(folder)
     folder.parent.mkdir(parents=True, exist_ok=True)
     scenario = folder.parent / f"{folder.name}-scenario.json"

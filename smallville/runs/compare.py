@@ -15,6 +15,7 @@ import pandas as pd
 
 from smallville.runs.integrity import Snapshot, read_config, read_snapshot
 from smallville.runs.folder import RunFolder, read_events
+from smallville.runs.integrity import RunFolderError
 
 __all__ = ["Comparison", "RunView", "compare_runs", "read_run"]
 
@@ -111,7 +112,6 @@ def read_run(root: Path) -> RunView:
     Raises:
         RunFolderError: If it is not a run folder or has no checkpoint yet.
     """
-    from smallville.runs.integrity import RunFolderError  # noqa: PLC0415
 
     folder = RunFolder(Path(root))
     config = read_config(folder)

@@ -21,6 +21,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from smallville.runs.diagnosis import diagnose, needs_recovery, read_only_uri, writable
 from smallville.runs.folder import CALL_COLUMNS, RunFolder, has_table, read_calls
 from smallville.settings.simulated_time import SimulatedTime
+from smallville.settings.validation import SettingError
+from smallville.settings.validation import check_value
+from smallville.settings.parameters import BY_NAME
+import pandas as pd
 
 logger = logging.getLogger(__name__)
 
@@ -151,8 +155,6 @@ def hand_edits(folder: RunFolder, config: dict) -> list[str]:
     Raises:
         RunFolderError: For an edited setting of the town, or a value its flag would refuse.
     """
-    from smallville.settings.validation import SettingError, check_value  # noqa: PLC0415 - the parameter table loads the agents
-    from smallville.settings.parameters import BY_NAME  # noqa: PLC0415
 
     notes = []
     copy = folder.config_written
@@ -395,7 +397,6 @@ def check_model_metrics(frame, path: Path) -> None:
     Raises:
         RunFolderError: Naming the file, the row (as a spreadsheet counts it, the header being row 1) and the column.
     """
-    import pandas as pd  # noqa: PLC0415 - loaded with the report's plots
 
     fix = "restore the file from a copy (a resume rewrites only what came after its checkpoint)"
     times = pd.to_datetime(frame["time"], errors="coerce", format="ISO8601")

@@ -17,44 +17,9 @@ from pathlib import Path
 import numpy as np
 
 from smallville.runs.folder import RunFolder
+from smallville.settings.keep_schedule import KeepSchedule
 
-__all__ = ["KeepSchedule", "Keeper", "kept_checkpoints", "read_kept", "write_kept"]
-
-
-@dataclass(frozen=True)
-class KeepSchedule:
-    """When to keep a checkpoint: every so many simulated minutes from the start, or at given times (and the start).
-
-    Attributes:
-        every_minutes: The interval (None with `times`).
-        times: The moments to keep (a moment between two steps is kept at the first step after it).
-    """
-
-    every_minutes: float | None = None
-    times: tuple[datetime, ...] = ()
-
-    @classmethod
-    def from_config(cls, value: dict | None) -> "KeepSchedule | None":
-        """The schedule as config.json holds it (None: keep none)."""
-        if not value:
-            return None
-        return cls(value.get("every_minutes"), tuple(datetime.fromisoformat(t) for t in value.get("times", ())))
-
-    def to_config(self) -> dict:
-        """Plain data for config.json."""
-        if self.every_minutes is not None:
-            return {"every_minutes": self.every_minutes}
-        return {"times": [time.isoformat() for time in self.times]}
-
-    def next_at_or_after(self, start: datetime, now: datetime) -> datetime | None:
-        """The first moment to keep at or after `now` (the start itself is always one); None when there is none."""
-        if now <= start:
-            return start
-        if self.every_minutes is not None:
-            every = timedelta(minutes=self.every_minutes)
-            periods = -((start - now) // every)  # ceil((now - start) / every)
-            return start + periods * every
-        return min((time for time in self.times if time >= now), default=None)
+__all__ = ["Keeper", "kept_checkpoints", "read_kept", "write_kept"]
 
 
 class Keeper:

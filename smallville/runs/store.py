@@ -35,6 +35,7 @@ from smallville.runs.integrity import (
 )
 from smallville.runs.folder import CALL_COLUMNS, RunFolder, has_table
 from smallville.runs.lock import LOCK_NAME, RunFolderLocked, RunLock
+import pandas as pd
 
 __all__ = ["RunFolderError", "RunStore", "safe_config"]
 
@@ -434,7 +435,6 @@ def _agent_rows_since(collector, flushed: int):
     row of the run, and rebuilding it at each checkpoint cost a day 1.9 s, growing with the square of the run's length.
     The steps already flushed are skipped whole, so a checkpoint reads one count per step before them, not every row.
     """
-    import pandas as pd  # noqa: PLC0415 - loaded with Mesa's DataCollector by then
 
     rows, seen = [], 0
     for records in collector._agent_records.values():

@@ -147,7 +147,7 @@ def _derive_people(source: Scenario, size: int, seed: int, tiled: bool = False) 
     """
     ville = load_ville(DATA_DIR / source.map)
     paths = PathFinder(ville)
-    original_dir = DATA_DIR / source.personas
+    original_dir = source.personas_folder
     whispers = load_whispers(DATA_DIR / source.whispers)
     folders = {agent.name: original_dir / agent.name / "bootstrap_memory" for agent in source.agents}
     scratches = {name: json.loads((folder / "scratch.json").read_text()) for name, folder in folders.items()}

@@ -11,10 +11,11 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from smallville.interventions.records import Intervention
+from smallville.scenarios.small_town import mixed_order
 from smallville.settings.simulated_time import SimulatedTime
 from smallville.settings.text_files import TextFileError, read_text
 
-DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 SCENARIOS_DIR = DATA_DIR / "scenarios"
 
 
@@ -139,6 +140,11 @@ class Scenario(BaseModel):
         """The agents' names in the scenario's order (the order decisions are applied in)."""
         return [agent.name for agent in self.agents]
 
+    @property
+    def personas_folder(self) -> Path:
+        """The folder of the town's personas (one subfolder a person, in the original's format)."""
+        return DATA_DIR / self.personas
+
     def select(self, agents: int | list[str] | None) -> "Scenario":
         """A copy with only some agents: n of them, or the named ones (in the scenario's order).
 
@@ -153,8 +159,6 @@ class Scenario(BaseModel):
         if isinstance(agents, int):
             if not 1 <= agents <= len(self.agents):
                 raise ScenarioError(f"scenario {self.name}: asked for {agents} agents; it has 1 to {len(self.agents)}")
-            from smallville.scenarios.small_town import mixed_order  # noqa: PLC0415 - reads the personas' homes
-
             keep = set(mixed_order(self)[:agents]) if agents < len(self.agents) else set(self.agent_names)
             chosen = [agent for agent in self.agents if agent.name in keep]
         else:

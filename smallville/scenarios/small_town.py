@@ -7,18 +7,21 @@ home in turn (home: the persona's living area), so the n start as people who mos
 about town. The rule reads only the scenario and the personas' homes, never what the news is about.
 """
 
-from smallville.scenarios.scenario import DATA_DIR, Scenario
+from typing import TYPE_CHECKING
+
+from agents import load_persona
+
+if TYPE_CHECKING:
+    from smallville.scenarios.scenario import Scenario
 
 
-def homes(scenario: Scenario) -> dict[str, str]:
+def homes(scenario: "Scenario") -> dict[str, str]:
     """Each agent's home: the sector of its persona's living area ("Isabella Rodriguez's apartment")."""
-    from agents import load_persona  # noqa: PLC0415 - the personas load only when a smaller town is asked for
-
-    folder = DATA_DIR / scenario.personas
+    folder = scenario.personas_folder
     return {name: load_persona(folder, name, {}).identity.living_area.split(":")[1] for name in scenario.agent_names}
 
 
-def mixed_order(scenario: Scenario) -> list[str]:
+def mixed_order(scenario: "Scenario") -> list[str]:
     """Every agent: the facts' sources (in the facts' order), then one from each home in turn (scenario order)."""
     names = scenario.agent_names
     sources = [name for fact in scenario.facts for name in fact.sources if name in names]

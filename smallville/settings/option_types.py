@@ -12,6 +12,8 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
+from smallville.settings.keep_schedule import KeepSchedule
+
 # Bounds: far beyond any sensible run, close enough to refuse a typo (the paper ran two days).
 MAX_DAYS = 365
 MAX_SECONDS_PER_STEP = 3600  # the scenario file's own bound
@@ -32,7 +34,7 @@ __all__ = [
     "days",
     "fallback_share",
     "hour",
-    "interventions_file",
+    "integer_in",
     "keep_checkpoints",
     "max_calls",
     "max_cost",
@@ -42,9 +44,7 @@ __all__ = [
     "persona",
     "port",
     "question",
-    "reflection_threshold",
     "retrieval_weights",
-    "routes_value",
     "seconds_per_step",
     "seed",
     "share",
@@ -69,7 +69,8 @@ def _number(text: str, kind: type, example: str) -> float:
     return value
 
 
-def _integer_in(text: str, low: int, high: int | None, example: str) -> int:
+def integer_in(text: str, low: int, high: int | None, example: str) -> int:
+    """A whole number from low to high (None: no upper bound), refused in one line with an example."""
     value = int(_number(text, int, example))
     if value < low or (high is not None and value > high):
         span = f"from {low} to {high}" if high is not None else f"{low} or more"
@@ -81,7 +82,7 @@ def whole_number(low: int) -> "Callable[[str], int]":
     """A validator of whole numbers from `low` up (the cognition settings' flags)."""
 
     def parse(text: str) -> int:
-        return _integer_in(text, low, None, str(max(low, 1) * 10))
+        return integer_in(text, low, None, str(max(low, 1) * 10))
 
     parse.__name__ = f"whole number >= {low}"
     return parse
@@ -97,7 +98,7 @@ def share(text: str) -> float:
 
 def hour(text: str) -> int:
     """An hour of the day, 0-23."""
-    return _integer_in(text, 0, 23, "23")
+    return integer_in(text, 0, 23, "23")
 
 
 def days(text: str) -> float:
@@ -137,7 +138,7 @@ def until(text: str) -> datetime:
 
 def seconds_per_step(text: str) -> int:
     """--seconds-per-step: 1 to MAX_SECONDS_PER_STEP."""
-    return _integer_in(text, 1, MAX_SECONDS_PER_STEP, "10")
+    return integer_in(text, 1, MAX_SECONDS_PER_STEP, "10")
 
 
 def checkpoint_minutes(text: str) -> float:
@@ -150,7 +151,7 @@ def checkpoint_minutes(text: str) -> float:
 
 def max_calls(text: str) -> int:
     """--max-calls: at least one call."""
-    return _integer_in(text, 1, None, "1000")
+    return integer_in(text, 1, None, "1000")
 
 
 def max_cost(text: str) -> float:
@@ -163,22 +164,12 @@ def max_cost(text: str) -> float:
 
 def max_in_flight(text: str) -> int:
     """--max-in-flight: 1 to MAX_IN_FLIGHT."""
-    return _integer_in(text, 1, MAX_IN_FLIGHT, "25 (1 for a single-slot local server)")
+    return integer_in(text, 1, MAX_IN_FLIGHT, "25 (1 for a single-slot local server)")
 
 
 def seed(text: str) -> int:
     """--seed: a non-negative whole number (numpy refuses negative seeds)."""
-    return _integer_in(text, 0, MAX_SEED, "0")
-
-
-def reflection_threshold(text: str) -> int | None:
-    """--reflection-threshold: "paper" (the paper's 150), "data" (each persona's, 250 in the 25-agent data), or >= 1."""
-    from agents.config import PAPER_REFLECTION_THRESHOLD  # noqa: PLC0415 - numpy: only when the flag is given
-
-    named = {"paper": PAPER_REFLECTION_THRESHOLD, "data": None}
-    if text.strip().lower() in named:
-        return named[text.strip().lower()]
-    return _integer_in(text, 1, None, "150")
+    return integer_in(text, 0, MAX_SEED, "0")
 
 
 def timeout(text: str) -> float:
@@ -191,7 +182,7 @@ def timeout(text: str) -> float:
 
 def port(text: str) -> int:
     """--port: a TCP port."""
-    return _integer_in(text, 1, 65535, "8765")
+    return integer_in(text, 1, 65535, "8765")
 
 
 def fallback_share(text: str) -> float:
@@ -207,7 +198,7 @@ def agents_value(text: str) -> int | list[str] | None:
     if text.strip() == "all":
         return None
     if text.strip().lstrip("-").isdigit():
-        return _integer_in(text.strip(), 1, None, "3")
+        return integer_in(text.strip(), 1, None, "3")
     names = [name.strip() for name in text.split(",") if name.strip()]
     if not names:
         raise argparse.ArgumentTypeError(
@@ -217,26 +208,6 @@ def agents_value(text: str) -> int | list[str] | None:
     if duplicates:
         raise argparse.ArgumentTypeError(f"{', '.join(duplicates)} named twice; name each agent once")
     return names
-
-
-def routes_value(text: str) -> dict[str, str]:
-    """--route: "kind=model,kind=model" with kinds the agents really ask for."""
-    from agents.language.requests import ALL_REQUESTS  # noqa: PLC0415 - only when --route is given
-
-    kinds = [request.kind for request in ALL_REQUESTS]
-    routes = {}
-    for part in text.split(","):
-        kind, sep, model = (piece.strip() for piece in part.partition("="))
-        if not sep or not kind or not model:
-            raise argparse.ArgumentTypeError(f"route {part!r} is not kind=model (e.g. importance=ollama/llama3.1)")
-        if kind not in kinds:
-            raise argparse.ArgumentTypeError(f"no request kind {kind!r}; choose from: {', '.join(kinds)}")
-        if kind in routes:
-            raise argparse.ArgumentTypeError(
-                f"{kind} is routed twice ({routes[kind]} and {model}); give each request kind one model"
-            )
-        routes[kind] = model
-    return routes
 
 
 def retrieval_weights(text: str) -> str:
@@ -311,13 +282,11 @@ def out_folder(text: str) -> str:
 
 def thinking_steps(text: str) -> int:
     """--thinking-steps and --talk-thinking-steps: 0 to MAX_THINKING_STEPS."""
-    return _integer_in(text, 0, MAX_THINKING_STEPS, "20")
+    return integer_in(text, 0, MAX_THINKING_STEPS, "20")
 
 
-def keep_checkpoints(text: str):
+def keep_checkpoints(text: str) -> KeepSchedule:
     """--keep-checkpoints: "every 1h" (m, min, h) or comma-separated ISO times, as a KeepSchedule."""
-    from smallville.runs.kept_checkpoints import KeepSchedule  # noqa: PLC0415 - numpy
-
     words = text.strip().split()
     if len(words) == 2 and words[0] == "every":
         number, unit = words[1].rstrip("minh"), words[1][len(words[1].rstrip("minh")) :]
@@ -340,16 +309,6 @@ def keep_checkpoints(text: str):
     if not times:
         raise argparse.ArgumentTypeError("give 'every 1h' or at least one time, e.g. 2023-02-13T08:00")
     return KeepSchedule(times=times)
-
-
-def interventions_file(text: str) -> list[dict]:
-    """--interventions: a TOML or JSON file of interventions, read and checked now (the run keeps the data)."""
-    from smallville.interventions.records import InterventionError, load_interventions  # noqa: PLC0415 - pydantic
-
-    try:
-        return [item.model_dump(mode="json") for item in load_interventions(text)]
-    except InterventionError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def statement(text: str) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 
 from agents import REASONING_EFFORTS, GatewayConfig, MindConfig
 from agents.config import POSITIVE
+from smallville.settings import model_option_types as model_check
 from smallville.settings import option_types as check
 
 
@@ -165,7 +166,7 @@ _TOWN = (
         "a file of interventions (TOML [[interventions]] or JSON): whispers, objects' states, broadcasts at set "
         "times (docs/interventions.md)",
         "town",
-        parse=check.interventions_file,
+        parse=model_check.interventions_file,
     ),
     Parameter(
         "llm",
@@ -184,7 +185,7 @@ _TOWN = (
         "send request kinds to other models: kind=model[,kind=model]",
         "minds",
         "--route",
-        check.routes_value,
+        model_check.routes_value,
     ),
     Parameter(
         "api_base", _gateway("api_base"), "base URL of an OpenAI-compatible, vLLM or ollama server", "minds", parse=str
@@ -283,7 +284,7 @@ _ABLATIONS = (
         "importance that triggers a reflection: 'paper' (the paper's 150), 'data' (each persona's; 250 in the "
         "25-agent data: the default), or a number",
         "ablations",
-        parse=check.reflection_threshold,
+        parse=model_check.reflection_threshold,
     ),
 )
 

@@ -15,8 +15,13 @@ import argparse
 from datetime import datetime, timedelta
 from typing import Any
 
+from agents import check_models
+from agents.language.embeddings import check_embedder
+from smallville.interventions.records import InterventionError, parse_interventions
+from smallville.scenarios.scenario import ScenarioError, load_scenario, scenario_file
 from smallville.settings.option_types import MAX_DAYS
-from smallville.settings.parameters import BY_NAME
+from smallville.settings.parameters import BY_NAME, resolve
+from smallville.town import town_map
 
 __all__ = ["SettingError", "check_end", "check_town", "check_value", "check_values", "value_text"]
 
@@ -62,8 +67,6 @@ def check_value(name: str, value: Any) -> Any:
             raise SettingError(name, f"{value!r} is not true or false")
         return value
     if name == "interventions" and isinstance(value, list):  # already read from its file (a run's config)
-        from smallville.interventions.records import InterventionError, parse_interventions  # noqa: PLC0415
-
         try:
             return [entry.model_dump(mode="json") for entry in parse_interventions(value, name)]
         except InterventionError as error:
@@ -94,12 +97,6 @@ def check_town(settings: dict[str, Any], source: str = ""):
     Raises:
         SettingError: Naming the parameter at fault.
     """
-    from agents import check_models  # noqa: PLC0415 - heavy
-    from agents.language.embeddings import check_embedder  # noqa: PLC0415
-    from smallville.scenarios.scenario import ScenarioError, load_scenario, scenario_file  # noqa: PLC0415
-    from smallville.settings.parameters import resolve  # noqa: PLC0415
-    from smallville.town import town_map  # noqa: PLC0415
-
     values = resolve(settings)
     try:
         check_models(values["llm"], values["routes"], values["api_base"])

@@ -9,8 +9,8 @@ from agents import GatewayConfig, MindConfig
 from smallville.app.params import live_params
 from smallville.cli import build_parser
 from smallville.model import SmallvilleModel
-from smallville.settings.options import model_kwargs
 from smallville.settings.parameters import BY_NAME, PARAMETERS, defaults, resolve
+from smallville.settings.parameters import from_arguments as model_kwargs
 
 
 def test_every_mind_setting_is_a_parameter_with_mindconfigs_default():
