@@ -1,9 +1,7 @@
-"""The town: the Smallville model, its clock and scenarios, social metrics, the CLI and the Solara app."""
+"""The town: the Smallville model, its clock and scenarios, social metrics, the CLI and the Solara app.
 
-import os
-
-# Solara posts usage telemetry unless told not to; litellm must use its local cost map (see agents/).
-os.environ.setdefault("SOLARA_TELEMETRY_MIXPANEL_ENABLE", "False")
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+Nothing here touches the environment at import: the page's server gets Solara's settings from `run.py serve`
+(commands/serve.py), and litellm gets its own where the gateway imports it (agents/).
+"""
 
 __all__: list[str] = []

@@ -35,9 +35,9 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
     "" (the default) adds them everywhere; None adds them nowhere (enough for `run.py --help`).
     """
 
-    def add_model_options(parser: argparse.ArgumentParser, name: str) -> None:
+    def add_model_options(parser: argparse.ArgumentParser, name: str, adder: str = "add_arguments") -> None:
         if command in ("", name):
-            on_first_use("smallville.settings.parameters:add_arguments")(parser)
+            on_first_use(f"smallville.settings.parameters:{adder}")(parser)
 
     parser = OneLineParser(prog="run.py", description=DESCRIPTION)
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-v info, -vv debug)")
@@ -46,7 +46,7 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
     _add_talk_commands(commands)
     _add_fork_commands(commands, add_model_options)
     _add_view_commands(commands, add_model_options)
-    _add_study_commands(commands)
+    _add_study_commands(commands, add_model_options)
     _add_models_command(commands)
     return parser
 
@@ -126,6 +126,9 @@ def _add_talk_commands(commands) -> None:
         help='whom the agent believes it talks to, e.g. "a news reporter from the Ville Gazette"',
     )
     interview.add_argument("--llm", default=None, help="answer with another model than the run's")
+    interview.add_argument(
+        "--api-base", default=None, help="base URL of the server for --llm (default: the run's), e.g. a moved server"
+    )
     interview.set_defaults(handler="smallville.commands.interview:run")
 
     whisper = commands.add_parser(
@@ -216,7 +219,7 @@ def _add_view_commands(commands, add_model_options) -> None:
     report.set_defaults(handler="smallville.commands.report:run")
 
 
-def _add_study_commands(commands) -> None:
+def _add_study_commands(commands, add_model_options) -> None:
     """The commands that study runs: evaluate and batch."""
     evaluate = commands.add_parser(
         "evaluate",
@@ -240,7 +243,7 @@ def _add_study_commands(commands) -> None:
     _add_budget(evaluate, "model calls this command may make (default: the run's budget)",
                 "dollars this command may spend (default: the run's budget)")  # fmt: skip
     evaluate.set_defaults(handler="smallville.commands.evaluate:run")
-    _add_batch(commands)
+    _add_batch(commands, add_model_options)
 
 
 def _add_models_command(commands) -> None:
@@ -282,7 +285,7 @@ def _add_budget(parser: argparse.ArgumentParser, calls: str, cost: str) -> None:
     parser.add_argument("--max-cost", type=option_types.max_cost, help=cost)
 
 
-def _add_batch(commands) -> None:
+def _add_batch(commands, add_model_options) -> None:
     """`run.py batch`: its options are a grid's fields for the common case without a file."""
     batch = commands.add_parser(
         "batch",
@@ -299,12 +302,7 @@ def _add_batch(commands) -> None:
     batch_when.add_argument(
         "--until", type=option_types.until, help="simulated end time of every cell, e.g. 2023-02-13T12:00"
     )
-    batch.add_argument(
-        "--agents", type=option_types.agents_value, help='"all", a number (the first n) or comma-separated names'
-    )
-    batch.add_argument("--embedder", help='"minilm", "hashing" or a litellm embedding model')
-    batch.add_argument("--llm", help='"offline" or a litellm model name')
-    batch.add_argument("--cache", help="response cache shared by the cells (SQLite)")
+    add_model_options(batch, "batch", "add_batch_arguments")
     batch.add_argument(
         "--checkpoint-minutes",
         type=option_types.checkpoint_minutes,

@@ -165,7 +165,7 @@ def sample_requests(judge: bool = False) -> dict:
     return requests
 
 
-def check_model(config: GatewayConfig, judge: bool = False, requests: dict | None = None) -> ModelCheck:
+def try_every_kind(config: GatewayConfig, judge: bool = False, requests: dict | None = None) -> ModelCheck:
     """Ask every kind once, in turn, and say how each went (a dead server stops the check: the rest not asked)."""
     requests = requests if requests is not None else sample_requests(judge)
     return asyncio.run(_check(config, requests))

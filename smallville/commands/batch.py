@@ -23,6 +23,7 @@ from smallville.batch import (
 )
 from smallville.batch.grid import read_grid
 from smallville.cli import UserError
+from smallville.settings.parameters import BATCH_FLAGS
 
 
 def run(args: argparse.Namespace) -> int:
@@ -112,9 +113,9 @@ def _grid_data(args: argparse.Namespace) -> dict:
 def _lay_parameters(args: argparse.Namespace, data: dict) -> None:
     """The model flags over the grid's [parameters], the budget flags over its [budget]."""
     parameters = dict(data.get("parameters", {}))
-    for flag, name in (("agents", "agents"), ("embedder", "embedder"), ("llm", "llm"), ("cache", "cache_path")):
-        if getattr(args, flag) is not None:
-            parameters[name] = getattr(args, flag)
+    for name in BATCH_FLAGS:
+        if getattr(args, name) is not None:
+            parameters[name] = getattr(args, name)
     if parameters:
         data["parameters"] = parameters
     budget = dict(data.get("budget", {}))

@@ -2,7 +2,6 @@
 
 import argparse
 
-from agents import check_model
 from smallville.cli import UserError
 from smallville.commands.intervene import whisper_later
 from smallville.commands.loading import load_run, save_checkpoint
@@ -27,12 +26,8 @@ def run(args: argparse.Namespace) -> int:
             f'run.py interview {args.run} "Isabella Rodriguez" "Are you planning a party?", '
             'or ask everyone: run.py interview RUN --all "QUESTION"'
         )
-    if args.llm:
-        try:
-            check_model(args.llm)
-        except ValueError as error:
-            raise UserError(f"--llm: {error}") from error
-    model, store = load_run(args.run, args.llm, write=args.remember)
+    overrides = {name: value for name, value in (("llm", args.llm), ("api_base", args.api_base)) if value}
+    model, store = load_run(args.run, overrides, write=args.remember)
     try:
         for agent in _agents(model, args.agent, args.all):
             answer = model.interview(agent.name, args.question, remember=args.remember, asker=args.asker or "")

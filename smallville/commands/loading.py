@@ -53,8 +53,13 @@ def build_model(store, *, overrides: dict | None = None, restore: bool = True, t
             stored memories.
     """
     config = model_settings(store.config()) | (overrides or {})
-    try:  # as simulate checks them: a missing key is one line now, not four failed tries at the first call
+    # As simulate checks them: a missing key is one line now, not four failed tries at the first call. A model given
+    # on the command line is checked with the server given beside it, or the run's (a local server needs no key).
+    try:
         check_models(config.get("llm", "offline"), config.get("routes"), config.get("api_base"))
+    except ValueError as error:
+        raise UserError(f"{'--llm' if 'llm' in (overrides or {}) else store.folder.root}: {error}") from error
+    try:
         check_embedder(config.get("embedder", "minilm"), config.get("api_base"))
     except ValueError as error:
         raise UserError(f"{store.folder.root}: {error}") from error
@@ -88,10 +93,11 @@ def save_checkpoint(store, model) -> None:
         raise UserError(str(error)) from error
 
 
-def load_run(run_folder: str, llm: str | None = None, *, write: bool = False):
+def load_run(run_folder: str, overrides: dict | None = None, *, write: bool = False):
     """The run's model at its last checkpoint, and the store it came from (locked when the command writes).
 
-    A reader (an interview that is not remembered) leaves every file as it is, so it can run beside a writer.
+    `overrides` replace the run's settings (an interview's --llm and --api-base). A reader (an interview that is not
+    remembered) leaves every file as it is, so it can run beside a writer.
     """
     store = open_store(run_folder, write=write)
     try:
@@ -99,7 +105,7 @@ def load_run(run_folder: str, llm: str | None = None, *, write: bool = False):
             raise UserError(
                 f"{run_folder}: no checkpoint yet; wait for the run's first one, or `run.py resume {run_folder}`"
             )
-        model = build_model(store, overrides={"llm": llm} if llm else None, truncate=write)
+        model = build_model(store, overrides=overrides, truncate=write)
     except BaseException:
         store.close()
         raise

@@ -13,8 +13,7 @@ from rich.table import Table
 
 from agents import GatewayConfig, check_model
 from smallville.cli import UserError
-from smallville.model_trial import check_model as check_kinds
-from smallville.model_trial import sample_requests
+from smallville.model_trial import sample_requests, try_every_kind
 
 # Marks of each outcome in the matrix.
 MARKS = {"parsed": "ok", "repaired": "repaired", "fell back": "FELL BACK", "refused": "REFUSED", "failed": "FAILED",
@@ -40,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     if not console.is_terminal:  # a file or a pipe (docs, CI logs): the whole table, not one cut to 80 columns
         console.width = 150
-    checks = [check_kinds(config, requests=requests) for config in configs]
+    checks = [try_every_kind(config, requests=requests) for config in configs]
     console.print(matrix_table(checks) if len(checks) > 1 else kind_table(checks[0], args.api_base))
     for check in checks:
         console.print(check.verdict(), style=None if check.can_run_a_town else "bold red")

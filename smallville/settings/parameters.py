@@ -9,7 +9,7 @@ name means the same thing everywhere (as Mesa's Scenario shares its names with t
 import argparse
 import inspect
 from collections.abc import Callable
-from dataclasses import MISSING, Field, dataclass, fields
+from dataclasses import MISSING, Field, dataclass, fields, replace
 from typing import Any
 
 from agents import REASONING_EFFORTS, GatewayConfig, MindConfig
@@ -365,10 +365,24 @@ def signature(extra: tuple[inspect.Parameter, ...] = ()) -> inspect.Signature:
 _METAVARS = {int: "N", float: "X"}
 
 
+# The parameters `run.py batch` takes as flags, laid over a grid's [parameters] (the rest stay the grid's to set).
+BATCH_FLAGS = ("agents", "embedder", "llm", "cache_path")
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """One flag per parameter, grouped as the table groups them; every default is the table's."""
+    _add(parser, PARAMETERS, keep_defaults=True)
+
+
+def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
+    """`run.py batch`'s flags of BATCH_FLAGS, the table's own, unset by default: a grid's value stays unless given."""
+    _add(parser, [BY_NAME[name] for name in BATCH_FLAGS], keep_defaults=False)
+
+
+def _add(parser: argparse.ArgumentParser, items: list[Parameter], keep_defaults: bool) -> None:
     groups = {name: parser.add_argument_group(title) for name, title in GROUPS.items()}
-    for item in PARAMETERS:
+    for parameter in items:
+        item = parameter if keep_defaults else replace(parameter, default=None)
         group = groups[item.group]
         shown = "" if item.default in (None, "") else f" (default: {item.default})"
         if item.switch == "off":

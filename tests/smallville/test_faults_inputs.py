@@ -106,7 +106,8 @@ FLAG_CASES = {
     "interview-not-utf8": (["interview", "runs/x", "Klaus Mueller", "\udcff?"], 2, "not valid UTF-8"),
     "interview-no-agent": (["interview", "runs/x", "What now?"], 1, "give an agent and a question, e.g."),
     "interview-no-run": (["interview", "/nonexistent/run", "Klaus Mueller", "hi"], 1, "not a run folder"),
-    "interview-bad-llm": (["interview", "/nonexistent/run", "Klaus Mueller", "hi", "--llm", "gpt4"], 1, "--llm"),
+    # The folder is read first: a model given with --llm is checked with the run's server (or --api-base).
+    "interview-bad-llm": (["interview", "/nonexistent/run", "Klaus", "hi", "--llm", "gpt4"], 1, "not a run folder"),
     "report-no-run": (["report", "/nonexistent/run"], 1, "not a run folder"),
     "resume-no-run": (["resume", "/nonexistent/run"], 1, "not a run folder"),
     "serve-no-run": (["serve", "/nonexistent/run"], 1, "not a run folder"),

@@ -10,6 +10,7 @@ from agents.language.backends.scripted import ScriptedBackend
 from agents.language.offline import offline_answer
 from memory import MemoryStore, NodeKind
 from smallville.cli import main
+from smallville.commands.loading import load_run
 from smallville.model import SmallvilleModel
 from smallville.runs.folder import read_events
 from tests.smallville.run_folders import simulate_three
@@ -161,3 +162,16 @@ def test_set_for_later_is_applied_when_the_resumed_run_gets_there(night_run, cap
     applied = [(e["time"], e["text"]) for e in events if e["kind"] == "intervention"]
     assert applied == [("2023-02-13T06:45:00", "the shelf is on fire")]
     assert [e["agent"] for e in events if e["kind"] == "reaction"] == [ISABELLA]
+
+
+def test_interview_checks_its_model_with_the_server_given_beside_it(night_run, capsys, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    assert main(["interview", str(night_run), ISABELLA, "hi", "--llm", "gpt4"]) == 1
+    assert capsys.readouterr().err.startswith("error: --llm: model 'gpt4'")
+    assert main(["interview", str(night_run), ISABELLA, "hi", "--llm", "openai/gpt-5.4-mini"]) == 1
+    assert "OPENAI_API_KEY" in capsys.readouterr().err
+    # A server of one's own needs no key: the model builds (no call is made until a question is asked).
+    model, store = load_run(str(night_run), {"llm": "openai/gpt-5.4-mini", "api_base": "http://127.0.0.1:9/v1"})
+    store.close()
+    assert model.gateway.config.api_base == "http://127.0.0.1:9/v1"
+    model.close()

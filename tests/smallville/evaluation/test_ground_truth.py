@@ -5,7 +5,7 @@ from datetime import datetime
 
 import pytest
 
-from smallville.evaluation import checks, evaluate_run
+from smallville.evaluation import evaluate_run, measure_phase
 from smallville.evaluation.truth import TRUTH, build_truth_town, mismatches, scripted_backends
 
 
@@ -45,7 +45,7 @@ def test_the_cascade_traces_a_fact_back_past_the_memories_the_judge_was_shown(tm
     """Klaus was told of the party by Maria the day before and saw it at dinner: when the dozen memories shown to the
     judge are all sightings (a real stream holds many more late ones than the judge reads), he still learned it from
     Maria, and is one of the invited."""
-    retrieve = checks._retrieve
+    retrieve = measure_phase._retrieve
 
     async def late_only(session, name, texts, *, until=None, first_hand=False):
         found = await retrieve(session, name, texts, until=until, first_hand=first_hand)
@@ -53,7 +53,7 @@ def test_the_cascade_traces_a_fact_back_past_the_memories_the_judge_was_shown(tm
             return [node for node in found if node.created >= datetime(2023, 2, 14, 17)]
         return found
 
-    monkeypatch.setattr(checks, "_retrieve", late_only)
+    monkeypatch.setattr(measure_phase, "_retrieve", late_only)
     town = build_truth_town(tmp_path / "town")
     folder = evaluate_run(town, backends=scripted_backends(), conditions=["full", "persona_only"], repeats=1)
     cascade = (folder / "cascade.csv").read_text().splitlines()
