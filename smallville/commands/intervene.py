@@ -6,7 +6,9 @@ the checkpoint cannot be changed in place: that is a fork (`run.py fork RUN --at
 """
 
 import argparse
+from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from smallville.cli import UserError
 from smallville.commands.loading import load_run, save_checkpoint
@@ -16,29 +18,33 @@ from smallville.interventions.records import Intervention, InterventionError
 
 def set_object(args: argparse.Namespace) -> int:
     """Give an object of the run's map a new state, now or --at a later time."""
-    model, store = load_run(args.run, write=True)
-    try:
+
+    def change(model) -> Intervention:
         try:
             check_object(model.ville, args.address, "address")
         except InterventionError as error:
             raise UserError(str(error)) from error
-        item = Intervention(time=_when(args, model), kind="object", target=args.address, text=args.state)
-        _add(model, item, args.run)
-        save_checkpoint(store, model)
-    finally:
-        store.close()
-        model.close()
-    return 0
+        return Intervention(time=_when(args, model), kind="object", target=args.address, text=args.state)
+
+    return _change_run(args.run, change)
 
 
 def whisper_later(args: argparse.Namespace) -> int:
     """Queue a whisper for a later simulated time in the run's timeline."""
-    model, store = load_run(args.run, write=True)
-    try:
+
+    def change(model) -> Intervention:
         if args.agent not in model.by_name:
             raise UserError(f"no agent named {args.agent!r} in this run; choose from: {', '.join(model.by_name)}")
-        item = Intervention(time=_when(args, model), kind="whisper", target=args.agent, text=args.statement)
-        _add(model, item, args.run)
+        return Intervention(time=_when(args, model), kind="whisper", target=args.agent, text=args.statement)
+
+    return _change_run(args.run, change)
+
+
+def _change_run(run: str, change: Callable[[Any], Intervention]) -> int:
+    """Open the run for writing, add the intervention `change` makes of its model, and save the checkpoint."""
+    model, store = load_run(run, write=True)
+    try:
+        _add(model, change(model), run)
         save_checkpoint(store, model)
     finally:
         store.close()
