@@ -14,6 +14,7 @@ import re
 
 from agents.identity import Identity
 from agents.language.offline.claims import content_stems, person_names, same_word, states, stem
+from agents.language.offline.morphology import verb_after_i
 from agents.language.offline.thinking import gist
 from agents.language.requests import InterviewRequest
 from agents.persona import to_first_person
@@ -134,11 +135,11 @@ def in_my_voice(sentence: str, identity: Identity) -> str:
     if re.match(r"You\b", sentence):
         return to_first_person(sentence).rstrip(".") + "."
     names = "|".join(re.escape(name) for name in (identity.name, identity.first_name))
-    text, said = re.subn(rf"^(?:{names}|He|She) {_ADVERBS}(\S+)", lambda m: f"I {m[1]}{_verb_after_i(m[2])}", sentence)
+    text, said = re.subn(rf"^(?:{names}|He|She) {_ADVERBS}(\S+)", lambda m: f"I {m[1]}{verb_after_i(m[2])}", sentence)
     if not said:
         return first_person(sentence, identity)
-    verb = lambda match: f"{match[1]} {match[2]}{_verb_after_i(match[3])}"  # noqa: E731
-    text = re.sub(rf"\b(he|she) {_ADVERBS}(\w+)", lambda m: f"I {m[2]}{_verb_after_i(m[3])}", text)
+    verb = lambda match: f"{match[1]} {match[2]}{verb_after_i(match[3])}"  # noqa: E731
+    text = re.sub(rf"\b(he|she) {_ADVERBS}(\w+)", lambda m: f"I {m[2]}{verb_after_i(m[3])}", text)
     text = re.sub(rf"(,(?: and)?(?: then)?) {_ADVERBS}([a-z]+s)\b", verb, text)
     text = re.sub(
         r"\b(and) ()(is|has|does|[a-z]+s(?= (?:with|a|an|the|my|his|her|to|in|at|on|for|about)\b))\b", verb, text
@@ -150,21 +151,6 @@ def in_my_voice(sentence: str, identity: Identity) -> str:
 
 # Adverbs between a subject and its verb ("He mostly works", "she is also").
 _ADVERBS = r"((?:(?:\w+ly|also|always|often|still|never|just|sometimes|already|usually) )*)"
-_VERBS_AFTER_I = {"is": "am", "has": "have", "does": "do", "goes": "go", "doesn't": "don't", "hasn't": "haven't"}
-
-
-def _verb_after_i(verb: str) -> str:
-    """A third person's verb as it reads after "I": "is" -> "am", "spends" -> "spend", "closes" -> "close"."""
-    lower = verb.lower()
-    if lower in _VERBS_AFTER_I:
-        return _VERBS_AFTER_I[lower]
-    if not lower.endswith("s") or lower.endswith(("ss", "us", "is", "was")):
-        return verb
-    if lower.endswith("ies") and len(lower) > 4:
-        return verb[:-3] + "y"
-    if lower.endswith(("sses", "shes", "ches", "xes", "zes", "oes")):
-        return verb[:-2]
-    return verb[:-1]
 
 
 def _talk_in_first_person(text: str) -> str:

@@ -8,6 +8,7 @@ import re
 from datetime import date
 
 from agents.identity import Identity
+from agents.language.offline.morphology import verb_after_name
 from agents.language.offline.words import lifestyle_hour, stable_fraction, times_in
 from agents.language.requests.common import clock
 from agents.language.requests.planning import LONGEST_ACTIVITY
@@ -168,8 +169,7 @@ def event_activity(sentence: str, identity: Identity) -> str:
     name = match.group("name")
     if name is None or name in (identity.name, identity.first_name):
         return _fit(rest)
-    verb = "is" if match.group("verb") in ("is", "am", "'m") else match.group("verb")
-    return _fit(f"joining {name}, who {verb} {rest}")
+    return _fit(f"joining {name}, who {verb_after_name(match.group('verb'))} {rest}")
 
 
 # Where an activity takes place, when its words name it: " at Hobbs Cafe", " in Johnson Park".
