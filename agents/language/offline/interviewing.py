@@ -19,7 +19,6 @@ from agents.language.offline.thinking import gist
 from agents.language.requests import InterviewRequest
 from agents.persona import to_first_person
 
-_WORD = re.compile(r"[a-z']+")
 # Words of a question that say nothing about its topic.
 _ASKING = frozenset(
     stem(word) for word in ("know", "tell", "heard", "hear", "anything", "lately", "yourself", "have", "any", "did")

@@ -9,7 +9,6 @@ the current place break ties, then a stable hash of the request.
 
 import re
 
-from agents.language.answers import PlaceOption
 from agents.language.offline.salience import importance_of
 from agents.language.offline.words import emoji_for, stable_fraction
 from agents.language.requests import ActionRequest
@@ -40,7 +39,7 @@ HOME_WORDS = ("sleep", "bed", "shower", "brush", "teeth", "dress", "getting read
               "lunch", "dinner", "eat", "meal", "coffee", "snack")  # fmt: skip
 
 
-def choose_places(request: ActionRequest, seed: int) -> list[dict]:
+def choose_places(request: ActionRequest, seed: int) -> dict:
     """One place choice per action of the request, as the JSON the action template asks for.
 
     A step whose own words match nothing of any place ("painting (working on a piece)" where there is no easel) stays
@@ -52,12 +51,14 @@ def choose_places(request: ActionRequest, seed: int) -> list[dict]:
     for action, (choice, matched) in zip(request.actions, chosen, strict=True):
         if matched:
             found.setdefault(_activity(action), choice)
-    return [
-        choice
-        if matched or _activity(action) not in found
-        else _same_place(action, choice, found[_activity(action)], request)
-        for action, (choice, matched) in zip(request.actions, chosen, strict=True)
-    ]
+    return {
+        "actions": [
+            choice
+            if matched or _activity(action) not in found
+            else _same_place(action, choice, found[_activity(action)], request)
+            for action, (choice, matched) in zip(request.actions, chosen, strict=True)
+        ]
+    }
 
 
 def _activity(action: str) -> str:
@@ -140,8 +141,3 @@ def _core(action: str) -> str:
     """The specific part of "working at the cafe (brewing coffee)": "brewing coffee"."""
     inner = re.search(r"\(([^)]*)\)\s*$", action)
     return (inner.group(1) if inner else action).strip()
-
-
-def options_by_name(places: tuple[PlaceOption, ...]) -> dict[tuple[str, str], PlaceOption]:
-    """Places keyed by (sector, arena)."""
-    return {(place.sector, place.arena): place for place in places}
