@@ -4,6 +4,7 @@ import pytest
 
 from agents.language.offline.morphology import (
     agree_with_i,
+    is_adverb,
     is_verb_after_name,
     possessive,
     verb_after_i,
@@ -107,3 +108,11 @@ def test_a_you_turned_into_i_agrees(text: str, expected: str) -> None:
 @pytest.mark.parametrize(("name", "owned"), [("Eddy", "Eddy's"), ("Klaus", "Klaus's")], ids=["plain", "ending-in-s"])
 def test_a_names_possessive(name: str, owned: str) -> None:
     assert possessive(name) == owned
+
+
+ADVERBS = [("also", True), ("mostly", True), ("only", True), ("reply", False), ("fly", False), ("work", False)]
+
+
+@pytest.mark.parametrize(("word", "adverb"), ADVERBS, ids=[word for word, _ in ADVERBS])
+def test_adverbs_between_a_subject_and_its_verb(word: str, adverb: bool) -> None:
+    assert is_adverb(word) is adverb

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from agents.language.offline.morphology import verb_after_i
 from agents.language.offline.words import MONTHS as MONTH_NAMES
 from agents.language.offline.words import STOP_WORDS
 from agents.language.offline.words import WEEKDAYS as WEEKDAY_NAMES
@@ -341,4 +342,4 @@ def _habit(person: str, clause: str) -> bool:
     if not match:
         return False
     verb = match.group(1).lower()
-    return verb.endswith("s") and not verb.endswith("ss") and verb not in {"is", "was", "has", "does", "knows"}
+    return verb_after_i(verb) != verb and verb not in {"is", "has", "does", "knows"}

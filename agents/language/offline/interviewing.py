@@ -14,7 +14,7 @@ import re
 
 from agents.identity import Identity
 from agents.language.offline.claims import content_stems, person_names, same_word, states, stem
-from agents.language.offline.morphology import verb_after_i
+from agents.language.offline.morphology import ADVERB, possessive, verb_after_i
 from agents.language.offline.thinking import gist
 from agents.language.requests import InterviewRequest
 from agents.persona import to_first_person
@@ -120,7 +120,7 @@ def first_person(text: str, identity: Identity) -> str:
     """A memory or persona sentence about the speaker, in the speaker's voice ("Isabella Rodriguez is" -> "I am")."""
     for name in (identity.name, identity.first_name):
         text = re.sub(rf"^{re.escape(name)} is\b", "I am", text)
-        text = re.sub(rf"\b{re.escape(name)}'s\b", "my", text)
+        text = re.sub(rf"\b{re.escape(possessive(name))}\b", "my", text)
     return _talk_in_first_person(text).rstrip(".") + "."
 
 
@@ -149,7 +149,7 @@ def in_my_voice(sentence: str, identity: Identity) -> str:
 
 
 # Adverbs between a subject and its verb ("He mostly works", "she is also").
-_ADVERBS = r"((?:(?:\w+ly|also|always|often|still|never|just|sometimes|already|usually) )*)"
+_ADVERBS = rf"((?:{ADVERB} )*)"
 
 
 def _talk_in_first_person(text: str) -> str:

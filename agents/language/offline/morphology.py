@@ -26,6 +26,11 @@ UNCHANGED = frozenset(
 )  # fmt: skip
 # Words ending in s after a name that are not its verb ("Eddy Lin as a friend", "Maria and Eddy's").
 _NOT_VERBS = frozenset(("as", "us", "his", "its", "this", "yes", "plus", "towards", "always", "sometimes", "perhaps"))
+# Adverbs between a subject and its verb ("I also work", "He mostly works"), besides any word in -ly.
+ADVERBS = ("also", "always", "often", "still", "never", "just", "sometimes", "already", "usually", "even", "only")
+ADVERB = rf"(?:\w+ly|{'|'.join(ADVERBS)})"
+# Verbs in -ly, which are no adverbs ("I reply").
+_LY_VERBS = frozenset(("apply", "reply", "rely", "supply", "comply", "fly", "rally", "tally", "bully"))
 # Endings that take "es" in the third person ("watch" -> "watches"), and lose it after "I".
 _SIBILANTS = ("s", "sh", "ch", "x", "z", "o")
 
@@ -70,6 +75,12 @@ def is_verb_after_name(word: str) -> bool:
     if lower in _AFTER_I or lower in UNCHANGED:
         return True
     return lower.endswith("s") and not lower.endswith("ss") and len(lower) > 2 and lower not in _NOT_VERBS
+
+
+def is_adverb(word: str) -> bool:
+    """Whether a word between a subject and its verb is an adverb ("also", "mostly"), not the verb."""
+    lower = word.lower()
+    return lower in ADVERBS or (lower.endswith("ly") and lower not in _LY_VERBS)
 
 
 def possessive(name: str) -> str:

@@ -10,15 +10,13 @@ import re
 
 from agents.language.offline.morphology import (
     agree_with_i,
+    is_adverb,
     is_verb_after_name,
     possessive,
     verb_after_i,
     verb_after_name,
 )
 
-_ADVERBS = frozenset(
-    ("also", "just", "still", "never", "always", "often", "sometimes", "really", "usually", "already", "even", "only")
-)
 _WORD = re.compile(r"[A-Za-z']+|[^A-Za-z']+")
 # The speaker paired with someone by name ("Maria Lopez and I", "I and Maria Lopez"): a later "we" is the two.
 _PAIRED = re.compile(r"\b[A-Z][\w'-]* (?:[A-Z][\w'-]* )?and I\b|\bI and [A-Z]")
@@ -113,7 +111,7 @@ def _conjugate_after(tokens: list[str], index: int, out: list[str]) -> int:
         if lower in ("and", "or"):  # "I and Maria Lopez are": a compound subject, its verb stays as it is
             return index
         out.append(tokens[position])
-        if lower in _ADVERBS:
+        if is_adverb(word):
             out.append(word)
             position += 2
             continue
