@@ -16,6 +16,7 @@ from agents.identity import Identity
 from agents.language.offline.claims import content_stems, person_names, same_word, states, stem
 from agents.language.offline.morphology import ADVERB, possessive, verb_after_i
 from agents.language.offline.thinking import gist
+from agents.language.offline.words import sentences_of
 from agents.language.requests import InterviewRequest
 from agents.persona import to_first_person
 
@@ -45,16 +46,12 @@ def interview(request: InterviewRequest, seed: int) -> dict:
     if not request.memories:
         return {"answer": from_persona(me, request.question)}
     topic = _topic(request.question)
-    own = [sentence for sentence in _sentences(me.currently) if _shared(topic, sentence)][:1]
+    own = [sentence for sentence in sentences_of(me.currently) if _shared(topic, sentence)][:1]
     ranked = sorted(request.memories, key=lambda memory: (-_shared(topic, memory), _sighting(memory)))
     relevant = list(dict.fromkeys(gist(memory) for memory in ranked if _shared(topic, memory)))[: QUOTED - len(own)]
     if not relevant and not own:
         return {"answer": from_persona(me, request.question)}
     return {"answer": "Let me think. " + " ".join(first_person(text, me) for text in own + relevant)}
-
-
-def _sentences(text: str) -> list[str]:
-    return [sentence.strip() for sentence in re.split(r"(?<=[.;])\s+", text) if sentence.strip()]
 
 
 def _sighting(memory: str) -> bool:
@@ -65,7 +62,7 @@ def _sighting(memory: str) -> bool:
 def from_persona(identity: Identity, question: str) -> str:
     """The persona's sentences on the question's topic; asked about itself, who it is; else that it does not know."""
     parts = (identity.currently, identity.learned, identity.innate, identity.lifestyle, identity.daily_plan_req)
-    sentences = [sentence for text in parts for sentence in _sentences(text)]
+    sentences = [sentence for text in parts for sentence in sentences_of(text)]
     topic = _topic(question)
     needed = min(PERSONA_TOPIC_WORDS, len(topic))
     on_topic = [sentence for sentence in sentences if needed and _shared(topic, sentence) >= needed]
@@ -85,7 +82,7 @@ def _about_person(me: Identity, person: str, memories: tuple[str, ...]) -> str:
     """
     first = person.split(maxsplit=1)[0]
     claim = f"{me.name} knows who {person} is"
-    status = [sentence for sentence in _sentences(me.currently) if states(claim, sentence, speaker=me.name)]
+    status = [sentence for sentence in sentences_of(me.currently) if states(claim, sentence, speaker=me.name)]
     about = [memory for memory in memories if first in memory]
     knowing = [memory for memory in about if states(claim, memory, speaker=me.name)]
     if status or knowing:

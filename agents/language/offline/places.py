@@ -10,7 +10,7 @@ the current place break ties, then a stable hash of the request.
 import re
 
 from agents.language.offline.salience import importance_of
-from agents.language.offline.words import emoji_for, stable_fraction
+from agents.language.offline.words import emoji_for, sentences_of, stable_fraction
 from agents.language.requests import ActionRequest
 
 WHERE = {
@@ -93,7 +93,7 @@ def _choose(request: ActionRequest, action: str, seed: int) -> tuple[dict, bool]
             text = f"{option.arena} {game_object}".lower()
             matched = 4.0 * (sector_named or option.sector in usual) + sum(2.0 for word in wanted if word in text)
             score = matched + (6.0 * at_home + 1.0 * own_room) * homely
-            score += 0.5 * ((option.sector, option.arena) == _here(request))
+            score += 0.5 * ((option.sector, option.arena) == (request.current_sector, request.current_arena))
             score += stable_fraction(seed, action, option.sector, option.arena, game_object) * 0.1
             if score > best_score:
                 best, best_score, best_matched = (option, game_object), score, matched > 0
@@ -119,7 +119,7 @@ def _usual_places(request: ActionRequest, wanted: set[str]) -> set[str]:
         return set()
     identity = request.identity
     usual = set()
-    for sentence in re.split(r"(?<=[.;])\s+", f"{identity.currently} {identity.daily_plan_req} {identity.lifestyle}"):
+    for sentence in sentences_of(f"{identity.currently} {identity.daily_plan_req} {identity.lifestyle}"):
         lower = sentence.lower()
         offered = {word for key, words in WHERE.items() if key in lower for word in words}
         if offered & wanted:
@@ -131,10 +131,6 @@ def _names(sector: str, action: str) -> bool:
     """Whether a (lower-case) action names a sector ("working at Hobbs Cafe")."""
     sector = sector.lower()
     return sector in action or sector.removeprefix("the ") in action
-
-
-def _here(request: ActionRequest) -> tuple[str, str]:
-    return request.current_sector, request.current_arena
 
 
 def _core(action: str) -> str:

@@ -17,6 +17,11 @@ MONTHS = "January|February|March|April|May|June|July|August|September|October|No
 WEEKDAYS = "Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
 
 
+def sentences_of(text: str) -> list[str]:
+    """The sentences of a persona's text, and the clauses a ";" parts (each a statement of its own)."""
+    return [sentence.strip() for sentence in re.split(r"(?<=[.;])\s+", text) if sentence.strip()]
+
+
 def content_words(text: str) -> set[str]:
     """The words of a text that carry its topic, lower case (stop words left out)."""
     return set(re.findall(r"[a-z']+", text.lower())) - STOP_WORDS
