@@ -2,6 +2,8 @@
 
 import pytest
 
+from agents.identity import Identity
+from agents.language.offline.interviewing import in_my_voice
 from agents.language.offline.morphology import (
     agree_with_i,
     is_adverb,
@@ -10,6 +12,7 @@ from agents.language.offline.morphology import (
     verb_after_i,
     verb_after_name,
 )
+from agents.language.offline.voice import own_voice, third_person
 
 # (third person singular, the form after "I"): irregular verbs, then each ending's rule and its exceptions.
 VERBS = [
@@ -116,3 +119,33 @@ ADVERBS = [("also", True), ("mostly", True), ("only", True), ("reply", False), (
 @pytest.mark.parametrize(("word", "adverb"), ADVERBS, ids=[word for word, _ in ADVERBS])
 def test_adverbs_between_a_subject_and_its_verb(word: str, adverb: bool) -> None:
     assert is_adverb(word) is adverb
+
+
+SAID_BY_EDDY = [
+    ("Eddy Lin uses the piano every morning", "I use the piano every morning"),
+    ("Eddy Lin closes the shop at 5pm", "I close the shop at 5pm"),
+    ("Eddy Lin buses tables at the pub", "I bus tables at the pub"),
+    ("Eddy Lin isn't coming to the party", "I am not coming to the party"),
+]
+
+
+@pytest.mark.parametrize(("sentence", "said"), SAID_BY_EDDY, ids=["uses", "closes", "buses", "isn't"])
+def test_a_sentence_about_oneself_in_ones_own_voice(sentence: str, said: str) -> None:
+    assert own_voice(sentence, "Eddy Lin") == said
+
+
+def test_an_adverb_before_the_speakers_verb_is_kept_by_the_listener() -> None:
+    assert third_person("I mostly play piano", "Eddy Lin", "Maria Lopez") == "Eddy Lin mostly plays piano"
+
+
+PERSONA = [
+    ("He buses tables at the diner.", "I bus tables at the diner."),
+    ("He focuses on the election.", "I focus on the election."),
+    ("Sam Moore isn't a morning person.", "I am not a morning person."),
+]
+
+
+@pytest.mark.parametrize(("sentence", "said"), PERSONA, ids=["buses", "focuses", "isn't"])
+def test_a_persona_sentence_in_an_interview(sentence: str, said: str) -> None:
+    sam = Identity("Sam Moore", 65, innate="", learned="", currently="", lifestyle="", living_area="")
+    assert in_my_voice(sentence, sam) == said
