@@ -120,19 +120,12 @@ def _paint(timeline: list[str], start: float, end: float, activity: str) -> None
 def work_block(identity: Identity, wake: int) -> list[tuple[float, float, str]]:
     """The working hours from the daily requirements, else the occupation's usual hours."""
     requirement = identity.daily_plan_req
-    places = [place.strip() for place in _PLACE.findall(requirement) if place.strip() not in identity.name]
-    place = places[0] if places else ""
+    place = next((place.strip() for place in _PLACE.findall(requirement) if place.strip() not in identity.name), "")
     at = f" at {place}" if place else ""
     times = times_in(requirement)
     lower = requirement.lower()
-    if "teach" in lower:
-        activity = f"teaching{at}"
-    elif "class" in lower:
-        activity = f"taking classes{at}"
-    elif re.search(r"\bopens?\b|counter|behind", lower):
-        activity = f"working{at}"
-    else:
-        activity = f"{occupation(identity)}{at}"
+    kinds = (("teach", "teaching"), ("class", "taking classes"), (r"\bopens?\b|counter|behind", "working"))
+    activity = next((doing for kind, doing in kinds if re.search(kind, lower)), occupation(identity)) + at
     if times:
         start = times[0]
         end = times[1] if len(times) > 1 and times[1] > start else start + (4 if "class" in lower else 8)
@@ -182,9 +175,7 @@ def events_today(identity: Identity, today: date) -> list[tuple[float, float, st
     day = rf"\b(?:{today:%B} {today.day}(?:st|nd|rd|th)?\b|today\b|(?:on|this) {today:%A}\b)"
     for sentence in re.split(r"(?<=[.;!])\s+", text):
         times = times_in(sentence)
-        if not times or not re.search(day, sentence, re.IGNORECASE):
-            continue
-        activity = event_activity(sentence, identity)
+        activity = times and re.search(day, sentence, re.IGNORECASE) and event_activity(sentence, identity)
         if not activity:
             continue
         start = times[0]
