@@ -15,7 +15,10 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from agents.language.offline.thinking import STOP_WORDS
+from agents.language.offline.morphology import verb_after_i
+from agents.language.offline.words import MONTHS as MONTH_NAMES
+from agents.language.offline.words import STOP_WORDS
+from agents.language.offline.words import WEEKDAYS as WEEKDAY_NAMES
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*|\d+")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
@@ -69,11 +72,8 @@ _PLACE_WORDS = frozenset(
      "avenue", "lane", "club", "bank", "office", "center", "centre", "apartment", "apartments", "dorm", "inn",
      "crown", "day", "supply", "pharmacy", "city", "town", "village", "ville"}
 )  # fmt: skip
-WEEKDAYS = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"})
-MONTHS = frozenset(
-    {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
-     "december"}
-)  # fmt: skip
+WEEKDAYS = frozenset(WEEKDAY_NAMES.lower().split("|"))
+MONTHS = frozenset(MONTH_NAMES.lower().split("|"))
 _PRONOUNS = re.compile(r"\b(?:he|she|him|her|they|them|his|hers|we|us)\b|\b(?:he|she)['’]s\b", re.IGNORECASE)
 _PLURAL = re.compile(r"\b(?:they|them|we|us)\b", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i’m|me|my|mine|we|our|i've|i'll|i'd)\b", re.IGNORECASE)
@@ -342,4 +342,4 @@ def _habit(person: str, clause: str) -> bool:
     if not match:
         return False
     verb = match.group(1).lower()
-    return verb.endswith("s") and not verb.endswith("ss") and verb not in {"is", "was", "has", "does", "knows"}
+    return verb_after_i(verb) != verb and verb not in {"is", "has", "does", "knows"}

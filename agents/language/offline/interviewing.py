@@ -14,11 +14,12 @@ import re
 
 from agents.identity import Identity
 from agents.language.offline.claims import content_stems, person_names, same_word, states, stem
+from agents.language.offline.morphology import ADVERB, possessive, verb_after_i
 from agents.language.offline.thinking import gist
+from agents.language.offline.words import sentences_of
 from agents.language.requests import InterviewRequest
 from agents.persona import to_first_person
 
-_WORD = re.compile(r"[a-z']+")
 # Words of a question that say nothing about its topic.
 _ASKING = frozenset(
     stem(word) for word in ("know", "tell", "heard", "hear", "anything", "lately", "yourself", "have", "any", "did")
@@ -45,16 +46,12 @@ def interview(request: InterviewRequest, seed: int) -> dict:
     if not request.memories:
         return {"answer": from_persona(me, request.question)}
     topic = _topic(request.question)
-    own = [sentence for sentence in _sentences(me.currently) if _shared(topic, sentence)][:1]
+    own = [sentence for sentence in sentences_of(me.currently) if _shared(topic, sentence)][:1]
     ranked = sorted(request.memories, key=lambda memory: (-_shared(topic, memory), _sighting(memory)))
     relevant = list(dict.fromkeys(gist(memory) for memory in ranked if _shared(topic, memory)))[: QUOTED - len(own)]
     if not relevant and not own:
         return {"answer": from_persona(me, request.question)}
     return {"answer": "Let me think. " + " ".join(first_person(text, me) for text in own + relevant)}
-
-
-def _sentences(text: str) -> list[str]:
-    return [sentence.strip() for sentence in re.split(r"(?<=[.;])\s+", text) if sentence.strip()]
 
 
 def _sighting(memory: str) -> bool:
@@ -65,7 +62,7 @@ def _sighting(memory: str) -> bool:
 def from_persona(identity: Identity, question: str) -> str:
     """The persona's sentences on the question's topic; asked about itself, who it is; else that it does not know."""
     parts = (identity.currently, identity.learned, identity.innate, identity.lifestyle, identity.daily_plan_req)
-    sentences = [sentence for text in parts for sentence in _sentences(text)]
+    sentences = [sentence for text in parts for sentence in sentences_of(text)]
     topic = _topic(question)
     needed = min(PERSONA_TOPIC_WORDS, len(topic))
     on_topic = [sentence for sentence in sentences if needed and _shared(topic, sentence) >= needed]
@@ -85,7 +82,7 @@ def _about_person(me: Identity, person: str, memories: tuple[str, ...]) -> str:
     """
     first = person.split(maxsplit=1)[0]
     claim = f"{me.name} knows who {person} is"
-    status = [sentence for sentence in _sentences(me.currently) if states(claim, sentence, speaker=me.name)]
+    status = [sentence for sentence in sentences_of(me.currently) if states(claim, sentence, speaker=me.name)]
     about = [memory for memory in memories if first in memory]
     knowing = [memory for memory in about if states(claim, memory, speaker=me.name)]
     if status or knowing:
@@ -120,7 +117,7 @@ def first_person(text: str, identity: Identity) -> str:
     """A memory or persona sentence about the speaker, in the speaker's voice ("Isabella Rodriguez is" -> "I am")."""
     for name in (identity.name, identity.first_name):
         text = re.sub(rf"^{re.escape(name)} is\b", "I am", text)
-        text = re.sub(rf"\b{re.escape(name)}'s\b", "my", text)
+        text = re.sub(rf"\b{re.escape(possessive(name))}\b", "my", text)
     return _talk_in_first_person(text).rstrip(".") + "."
 
 
@@ -134,11 +131,11 @@ def in_my_voice(sentence: str, identity: Identity) -> str:
     if re.match(r"You\b", sentence):
         return to_first_person(sentence).rstrip(".") + "."
     names = "|".join(re.escape(name) for name in (identity.name, identity.first_name))
-    text, said = re.subn(rf"^(?:{names}|He|She) {_ADVERBS}(\S+)", lambda m: f"I {m[1]}{_verb_after_i(m[2])}", sentence)
+    text, said = re.subn(rf"^(?:{names}|He|She) {_ADVERBS}(\S+)", lambda m: f"I {m[1]}{verb_after_i(m[2])}", sentence)
     if not said:
         return first_person(sentence, identity)
-    verb = lambda match: f"{match[1]} {match[2]}{_verb_after_i(match[3])}"  # noqa: E731
-    text = re.sub(rf"\b(he|she) {_ADVERBS}(\w+)", lambda m: f"I {m[2]}{_verb_after_i(m[3])}", text)
+    verb = lambda match: f"{match[1]} {match[2]}{verb_after_i(match[3])}"  # noqa: E731
+    text = re.sub(rf"\b(he|she) {_ADVERBS}(\w+)", lambda m: f"I {m[2]}{verb_after_i(m[3])}", text)
     text = re.sub(rf"(,(?: and)?(?: then)?) {_ADVERBS}([a-z]+s)\b", verb, text)
     text = re.sub(
         r"\b(and) ()(is|has|does|[a-z]+s(?= (?:with|a|an|the|my|his|her|to|in|at|on|for|about)\b))\b", verb, text
@@ -149,22 +146,7 @@ def in_my_voice(sentence: str, identity: Identity) -> str:
 
 
 # Adverbs between a subject and its verb ("He mostly works", "she is also").
-_ADVERBS = r"((?:(?:\w+ly|also|always|often|still|never|just|sometimes|already|usually) )*)"
-_VERBS_AFTER_I = {"is": "am", "has": "have", "does": "do", "goes": "go", "doesn't": "don't", "hasn't": "haven't"}
-
-
-def _verb_after_i(verb: str) -> str:
-    """A third person's verb as it reads after "I": "is" -> "am", "spends" -> "spend", "closes" -> "close"."""
-    lower = verb.lower()
-    if lower in _VERBS_AFTER_I:
-        return _VERBS_AFTER_I[lower]
-    if not lower.endswith("s") or lower.endswith(("ss", "us", "is", "was")):
-        return verb
-    if lower.endswith("ies") and len(lower) > 4:
-        return verb[:-3] + "y"
-    if lower.endswith(("sses", "shes", "ches", "xes", "zes", "oes")):
-        return verb[:-2]
-    return verb[:-1]
+_ADVERBS = rf"((?:{ADVERB} )*)"
 
 
 def _talk_in_first_person(text: str) -> str:

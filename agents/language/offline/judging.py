@@ -8,28 +8,20 @@ measured on the labelled answers in data/evaluation/labelled/ (`benchmarks/bench
 import re
 
 from agents.language.offline.claims import states
-from agents.language.offline.thinking import STOP_WORDS
+from agents.language.offline.words import FULL_NAME, content_words
 from agents.language.requests import JudgeRequest
 from agents.language.requests.evaluation import FactCheckRequest, GroundRequest, RankRequest
-
-_NAME = re.compile(r"\b[A-Z][a-z]+ [A-Z][a-z]+\b")
-_WORD = re.compile(r"[a-z']+")
-
-
-def words(text: str) -> set[str]:
-    """Content words of a text, lower case."""
-    return set(_WORD.findall(text.lower())) - STOP_WORDS
 
 
 def specifics(answer: str, context: set[str]) -> int:
     """Names, numbers and words shared with the context: what makes an answer specific."""
-    return len(_NAME.findall(answer)) + len(re.findall(r"\d", answer)) + len(context & words(answer))
+    return len(FULL_NAME.findall(answer)) + len(re.findall(r"\d", answer)) + len(context & content_words(answer))
 
 
 def rank(request: RankRequest, seed: int) -> dict:
     """Most specific first; answers equally specific share a group (a draw), whatever order they were shown in."""
     del seed
-    context = words(request.context) | words(request.question)
+    context = content_words(request.context) | content_words(request.question)
     scores = [specifics(answer, context) for answer in request.answers]
     groups = [
         [label for label, score in zip(request.labels, scores, strict=True) if score == value]
@@ -41,7 +33,7 @@ def rank(request: RankRequest, seed: int) -> dict:
 def judge(request: JudgeRequest, seed: int) -> dict:
     """The answer with more specifics (names, numbers) and more words in common with the context."""
     del seed
-    context = words(request.context) | words(request.question)
+    context = content_words(request.context) | content_words(request.question)
     a, b = specifics(request.answer_a, context), specifics(request.answer_b, context)
     choice = "a" if a >= b else "b"
     return {"reason": f"answer {choice} is grounded in more specifics ({max(a, b)} vs {min(a, b)})", "choice": choice}

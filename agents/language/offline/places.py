@@ -9,9 +9,8 @@ the current place break ties, then a stable hash of the request.
 
 import re
 
-from agents.language.answers import PlaceOption
 from agents.language.offline.salience import importance_of
-from agents.language.offline.words import emoji_for, stable_fraction
+from agents.language.offline.words import emoji_for, sentences_of, stable_fraction
 from agents.language.requests import ActionRequest
 
 WHERE = {
@@ -40,7 +39,7 @@ HOME_WORDS = ("sleep", "bed", "shower", "brush", "teeth", "dress", "getting read
               "lunch", "dinner", "eat", "meal", "coffee", "snack")  # fmt: skip
 
 
-def choose_places(request: ActionRequest, seed: int) -> list[dict]:
+def choose_places(request: ActionRequest, seed: int) -> dict:
     """One place choice per action of the request, as the JSON the action template asks for.
 
     A step whose own words match nothing of any place ("painting (working on a piece)" where there is no easel) stays
@@ -52,12 +51,14 @@ def choose_places(request: ActionRequest, seed: int) -> list[dict]:
     for action, (choice, matched) in zip(request.actions, chosen, strict=True):
         if matched:
             found.setdefault(_activity(action), choice)
-    return [
-        choice
-        if matched or _activity(action) not in found
-        else _same_place(action, choice, found[_activity(action)], request)
-        for action, (choice, matched) in zip(request.actions, chosen, strict=True)
-    ]
+    return {
+        "actions": [
+            choice
+            if matched or _activity(action) not in found
+            else _same_place(action, choice, found[_activity(action)], request)
+            for action, (choice, matched) in zip(request.actions, chosen, strict=True)
+        ]
+    }
 
 
 def _activity(action: str) -> str:
@@ -92,7 +93,7 @@ def _choose(request: ActionRequest, action: str, seed: int) -> tuple[dict, bool]
             text = f"{option.arena} {game_object}".lower()
             matched = 4.0 * (sector_named or option.sector in usual) + sum(2.0 for word in wanted if word in text)
             score = matched + (6.0 * at_home + 1.0 * own_room) * homely
-            score += 0.5 * ((option.sector, option.arena) == _here(request))
+            score += 0.5 * ((option.sector, option.arena) == (request.current_sector, request.current_arena))
             score += stable_fraction(seed, action, option.sector, option.arena, game_object) * 0.1
             if score > best_score:
                 best, best_score, best_matched = (option, game_object), score, matched > 0
@@ -118,7 +119,7 @@ def _usual_places(request: ActionRequest, wanted: set[str]) -> set[str]:
         return set()
     identity = request.identity
     usual = set()
-    for sentence in re.split(r"(?<=[.;])\s+", f"{identity.currently} {identity.daily_plan_req} {identity.lifestyle}"):
+    for sentence in sentences_of(f"{identity.currently} {identity.daily_plan_req} {identity.lifestyle}"):
         lower = sentence.lower()
         offered = {word for key, words in WHERE.items() if key in lower for word in words}
         if offered & wanted:
@@ -132,16 +133,7 @@ def _names(sector: str, action: str) -> bool:
     return sector in action or sector.removeprefix("the ") in action
 
 
-def _here(request: ActionRequest) -> tuple[str, str]:
-    return request.current_sector, request.current_arena
-
-
 def _core(action: str) -> str:
     """The specific part of "working at the cafe (brewing coffee)": "brewing coffee"."""
     inner = re.search(r"\(([^)]*)\)\s*$", action)
     return (inner.group(1) if inner else action).strip()
-
-
-def options_by_name(places: tuple[PlaceOption, ...]) -> dict[tuple[str, str], PlaceOption]:
-    """Places keyed by (sector, arena)."""
-    return {(place.sector, place.arena): place for place in places}

@@ -8,9 +8,17 @@ import re
 from datetime import date
 
 from agents.identity import Identity
-from agents.language.offline.words import lifestyle_hour, stable_fraction, times_in
+from agents.language.offline.morphology import verb_after_name
+from agents.language.offline.words import MONTHS, WEEKDAYS, lifestyle_hour, stable_fraction, times_in
 from agents.language.requests.common import clock
-from agents.language.requests.planning import LONGEST_ACTIVITY
+from agents.language.requests.planning import (
+    LONGEST_ACTIVITY,
+    DayPlanRequest,
+    DecomposeRequest,
+    HourlyScheduleRequest,
+    ScheduleRewriteRequest,
+    WakeUpRequest,
+)
 
 SLOT = 5
 SLOTS = 24 * 60 // SLOT
@@ -38,9 +46,36 @@ OCCUPATIONS = (
 )  # fmt: skip
 
 
-def wake_hour(identity: Identity) -> int:
+def wake_up(request: WakeUpRequest, seed: int) -> dict:
     """The wake-up hour written in the lifestyle ("awakes up around 6am"), 7 if none."""
-    return int(lifestyle_hour(identity.lifestyle, r"(?:awakes?|wakes?)\s+up", 7))
+    del seed
+    return {"hour": int(lifestyle_hour(request.identity.lifestyle, r"(?:awakes?|wakes?)\s+up", 7))}
+
+
+def day_plan(request: DayPlanRequest, seed: int) -> dict:
+    """The day's broad strokes, drawn from the persona's lifestyle, requirements and status."""
+    del seed
+    return {"plan": plan_items(day_blocks(request.identity, request.today, request.wake_hour))}
+
+
+def hourly_schedule(request: HourlyScheduleRequest, seed: int) -> dict:
+    """The whole day in blocks, read back from the day plan."""
+    del seed
+    blocks = blocks_from_plan(request.day_plan, request.wake_hour)
+    return {"schedule": [{"activity": activity, "minutes": minutes} for activity, minutes in blocks]}
+
+
+def rewrite(request: ScheduleRewriteRequest, seed: int) -> dict:
+    """The inserted activity first, then what remains of the schedule after its minutes."""
+    del seed
+    schedule = [{"activity": request.inserted, "minutes": request.inserted_minutes}]
+    skip = request.inserted_minutes
+    for block in request.remaining:
+        kept = block.minutes - min(skip, block.minutes)
+        skip -= block.minutes - kept
+        if kept:
+            schedule.append({"activity": block.activity, "minutes": kept})
+    return {"schedule": schedule}
 
 
 def day_blocks(identity: Identity, today: date, wake: int) -> list[tuple[int, int, str]]:
@@ -63,6 +98,11 @@ def day_blocks(identity: Identity, today: date, wake: int) -> list[tuple[int, in
     _paint(timeline, dinner, dinner + 1, "having dinner")
     for start, end, activity in events_today(identity, today):
         _paint(timeline, start, end, activity)
+    return _runs(timeline)
+
+
+def _runs(timeline: list[str]) -> list[tuple[int, int, str]]:
+    """A timeline of slots as (start minute, end minute, activity) for each run of one activity."""
     blocks, start = [], 0
     for index in range(1, SLOTS + 1):
         if index == SLOTS or timeline[index] != timeline[start]:
@@ -80,19 +120,12 @@ def _paint(timeline: list[str], start: float, end: float, activity: str) -> None
 def work_block(identity: Identity, wake: int) -> list[tuple[float, float, str]]:
     """The working hours from the daily requirements, else the occupation's usual hours."""
     requirement = identity.daily_plan_req
-    places = [place.strip() for place in _PLACE.findall(requirement) if place.strip() not in identity.name]
-    place = places[0] if places else ""
+    place = next((place.strip() for place in _PLACE.findall(requirement) if place.strip() not in identity.name), "")
     at = f" at {place}" if place else ""
     times = times_in(requirement)
     lower = requirement.lower()
-    if "teach" in lower:
-        activity = f"teaching{at}"
-    elif "class" in lower:
-        activity = f"taking classes{at}"
-    elif re.search(r"\bopens?\b|counter|behind", lower):
-        activity = f"working{at}"
-    else:
-        activity = f"{occupation(identity)}{at}"
+    kinds = (("teach", "teaching"), ("class", "taking classes"), (r"\bopens?\b|counter|behind", "working"))
+    activity = next((doing for kind, doing in kinds if re.search(kind, lower)), occupation(identity)) + at
     if times:
         start = times[0]
         end = times[1] if len(times) > 1 and times[1] > start else start + (4 if "class" in lower else 8)
@@ -112,12 +145,10 @@ def occupation(identity: Identity) -> str:
 
 # An event with only a start time lasts this many hours (the day plan's smallest stroke).
 EVENT_HOURS = 1
-_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
-_WEEKDAYS = "Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
 _CLOCK = r"\d{1,2}(?::\d\d)?\s*(?:am|pm)|noon|midnight"
 # When a sentence says a thing happens: its date, weekday and clock times, which the plan item states by its times.
 _WHEN = re.compile(
-    rf",?\s*\b(?:(?:on|this|next)\s+(?:{_WEEKDAYS})|(?:on\s+)?(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,\s*\d{{4}})?|"
+    rf",?\s*\b(?:(?:on|this|next)\s+(?:{WEEKDAYS})|(?:on\s+)?(?:{MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,\s*\d{{4}})?|"
     rf"today|tomorrow|tonight|(?:at|from|between|by|until|starting at)\s+(?:{_CLOCK})"
     rf"(?:\s*(?:to|until|till|-|and)\s*(?:{_CLOCK}))?)",
     re.IGNORECASE,
@@ -144,9 +175,7 @@ def events_today(identity: Identity, today: date) -> list[tuple[float, float, st
     day = rf"\b(?:{today:%B} {today.day}(?:st|nd|rd|th)?\b|today\b|(?:on|this) {today:%A}\b)"
     for sentence in re.split(r"(?<=[.;!])\s+", text):
         times = times_in(sentence)
-        if not times or not re.search(day, sentence, re.IGNORECASE):
-            continue
-        activity = event_activity(sentence, identity)
+        activity = times and re.search(day, sentence, re.IGNORECASE) and event_activity(sentence, identity)
         if not activity:
             continue
         start = times[0]
@@ -168,8 +197,7 @@ def event_activity(sentence: str, identity: Identity) -> str:
     name = match.group("name")
     if name is None or name in (identity.name, identity.first_name):
         return _fit(rest)
-    verb = "is" if match.group("verb") in ("is", "am", "'m") else match.group("verb")
-    return _fit(f"joining {name}, who {verb} {rest}")
+    return _fit(f"joining {name}, who {verb_after_name(match.group('verb'))} {rest}")
 
 
 # Where an activity takes place, when its words name it: " at Hobbs Cafe", " in Johnson Park".
@@ -233,7 +261,7 @@ def blocks_from_plan(items: tuple[str, ...], wake: int) -> list[tuple[str, int]]
     for item in items:
         match = _ITEM.search(item)
         if match:
-            start, end = (_minute(text) for text in match.group(1, 2))
+            start, end = (round(60 * times_in(text)[0]) for text in match.group(1, 2))
             planned.append((start, end if end > start else 24 * 60, match.group(3).strip()))
     bedtime = max((end for start, end, _ in planned if start >= wake * 60), default=DEFAULT_BEDTIME * 60)
     for slot in range(wake * 60 // SLOT, bedtime // SLOT):
@@ -241,20 +269,7 @@ def blocks_from_plan(items: tuple[str, ...], wake: int) -> list[tuple[str, int]]
     for start, end, activity in planned:
         for slot in range(start // SLOT, end // SLOT):
             timeline[slot] = activity
-    blocks: list[tuple[str, int]] = []
-    for activity in timeline:
-        if blocks and blocks[-1][0] == activity:
-            blocks[-1] = (activity, blocks[-1][1] + SLOT)
-        else:
-            blocks.append((activity, SLOT))
-    return blocks
-
-
-def _minute(text: str) -> int:
-    hour_text, rest = text.split(":")
-    minute, meridiem = int(rest[:2]), rest[-2:].lower()
-    hour = int(hour_text) % 12 + (12 if meridiem == "pm" else 0)
-    return hour * 60 + minute
+    return [(activity, end - start) for start, end, activity in _runs(timeline)]
 
 
 STEPS = (
@@ -273,15 +288,14 @@ STEPS = (
 )  # fmt: skip
 
 
-def decompose(activity: str, minutes: int, seed: int) -> list[tuple[str, int]]:
+def decompose(request: DecomposeRequest, seed: int) -> dict:
     """Actions of 10-15 minutes for an activity, cycling through its usual steps."""
-    lower = activity.lower()
+    lower = request.activity.lower()
     steps = next((steps for words, steps in STEPS if any(word in lower for word in words)), ("getting on with it",))
-    offset = int(stable_fraction(seed, activity) * len(steps))
-    pieces, left, index = [], minutes, offset
+    actions, left, index = [], request.minutes, int(stable_fraction(seed, request.activity) * len(steps))
     while left > 0:
         length = min(left, 15 if (index + seed) % 2 else 10)
-        pieces.append((steps[index % len(steps)], length))
+        actions.append({"action": steps[index % len(steps)], "minutes": length})
         left -= length
         index += 1
-    return pieces
+    return {"actions": actions}

@@ -16,20 +16,19 @@ paraphrase for every rule.
 
 import re
 
+from agents.language.offline.words import FULL_NAME, MONTHS, WEEKDAYS
+
 # The paper's mundane anchor: idle objects and sleep.
 IDLE = ("is idle", "sleeping", "asleep", "in bed")
 # Someone seen at what they do: "Maria Lopez is ..." or an object's "the desk is being used by Maria Lopez".
 _OBSERVED = re.compile(r"^(?:[A-Z][a-z]+ [A-Z][a-z]+ is |[^.;:]{1,60}? is being used by [A-Z][a-z]+ [A-Z][a-z]+\b)")
-_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
-_WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 # A time ahead: words of the calendar and of the future tense.
 FUTURE = re.compile(
     rf"\b(?:tomorrow|tonight|next \w+|upcoming|soon|later|this (?:weekend|evening|week|month)|will|'ll|"
-    rf"going to|plans? (?:to|on)|planning|(?:on|this|next) (?:{_WEEKDAYS})|(?:{_MONTHS}) \d{{1,2}}|"
+    rf"going to|plans? (?:to|on)|planning|(?:on|this|next) (?:{WEEKDAYS.lower()})|(?:{MONTHS.lower()}) \d{{1,2}}|"
     r"(?:at|from|by|until) \d{1,2}(?::\d\d)?\s*(?:am|pm)|\d{1,2}(?::\d\d)?\s*(?:am|pm))\b"
 )
 # Other people: someone named, or people in general, or the one spoken to.
-_NAMED = re.compile(r"\b[A-Z][a-z]+ [A-Z][a-z]+\b")
 _PEOPLE = re.compile(
     r"\b(?:everyone|everybody|anyone|people|folks|friends?|neighbou?rs?|guests?|others|together|you|your|us|we)\b"
 )
@@ -53,7 +52,7 @@ def importance_of(text: str) -> int:
     observed = _OBSERVED.match(text)
     rest = text[observed.end() :] if observed else text
     score = OBSERVED_SCORE if observed else STATEMENT_SCORE
-    others = _NAMED.search(rest) or _PEOPLE.search(rest.lower())
+    others = FULL_NAME.search(rest) or _PEOPLE.search(rest.lower())
     score += FUTURE_GAIN * bool(FUTURE.search(lower)) + OTHERS_GAIN * bool(others)
     score += SPEECH_GAIN * bool(SPEECH.search(lower)) + FEELING_GAIN * bool(FEELING.search(lower))
     return min(HIGHEST, score)

@@ -152,12 +152,13 @@ def line(request: ConversationLineRequest, seed: int) -> dict:
 
 
 def _heard(said: str, speaker: str, listener: str, *, kept_by_listener: bool = True) -> list[str]:
-    """What a listener keeps of a line: its sentences without the greeting, retold in the third person."""
-    return [
-        third_person(sentence, speaker, listener, kept_by_listener=kept_by_listener)
-        for sentence in sentences(GREETING.sub("", said))
-        if not sentence.endswith("?")  # a question tells nothing
-    ]
+    """What a listener keeps of a line: its sentences without the greeting, retold in the third person.
+
+    A question tells nothing, nor does a sentence of three words or fewer ("See you there!").
+    """
+    sentences_told = (sentence for sentence in sentences(GREETING.sub("", said)) if not sentence.endswith("?"))
+    heard = (third_person(told, speaker, listener, kept_by_listener=kept_by_listener) for told in sentences_told)
+    return [sentence for sentence in heard if len(sentence.split()) > 3]
 
 
 def _whole(pieces: list[str], limit: int) -> str:
@@ -177,30 +178,16 @@ def summarize(request: ConversationSummaryRequest, seed: int) -> dict:
     """
     del seed
     partner = {request.first: request.second, request.second: request.first}
-    said = [
-        sentence
-        for speaker, text in request.lines
-        if text != GOODBYE
-        for sentence in _heard(text, speaker, partner[speaker], kept_by_listener=False)
-    ]
-    topic = next((sentence for sentence in said if len(sentence.split()) > 3), "")
-    takeaways = {}
-    for name, other in ((request.first, request.second), (request.second, request.first)):
-        told = [
-            sentence
-            for speaker, text in request.lines
-            if speaker == other and text != GOODBYE
-            for sentence in _heard(text, other, name)
-        ]
-        kept = _whole([sentence for sentence in told if len(sentence.split()) > 3], LONGEST_TAKEAWAY)
-        takeaways[name] = f"{other} told me: {kept}" if kept else f"I {SHORT_CHAT} {other}."
-    about = f": {topic.rstrip('. ')}" if topic else f" about {NO_TOPIC}"
+    lines = [(speaker, text) for speaker, text in request.lines if text != GOODBYE]
+    said = [told for speaker, text in lines for told in _heard(text, speaker, partner[speaker], kept_by_listener=False)]
+    about = f": {said[0].rstrip('. ')}" if said else f" about {NO_TOPIC}"
     summary = f"{request.first} and {request.second} talked{about}"
-    importance = {
-        name: {
-            "chat": importance_of(f"conversation with {other}: {summary}"),
-            "takeaway": importance_of(takeaways[name]),
-        }
-        for name, other in ((request.first, request.second), (request.second, request.first))
-    }
+    takeaways, importance = {}, {}
+    for name, other in partner.items():
+        kept = _whole(
+            [told for by, text in lines if by == other for told in _heard(text, other, name)], LONGEST_TAKEAWAY
+        )
+        takeaways[name] = f"{other} told me: {kept}" if kept else f"I {SHORT_CHAT} {other}."
+        chat = importance_of(f"conversation with {other}: {summary}")
+        importance[name] = {"chat": chat, "takeaway": importance_of(takeaways[name])}
     return {"summary": summary, "takeaways": takeaways, "importance": importance}

@@ -7,6 +7,7 @@ from datetime import date, datetime, timedelta
 from agents.language.offline.news import ABOUT, news_in, sentences
 from agents.language.offline.salience import importance_of
 from agents.language.offline.voice import third_person
+from agents.language.offline.words import FULL_NAME, MONTHS, content_words
 from agents.language.requests import (
     DaySummaryRequest,
     ImportanceRequest,
@@ -15,70 +16,10 @@ from agents.language.requests import (
 )
 from agents.language.requests.reflecting import LONGEST_STATUS
 
-_NAME = re.compile(r"\b[A-Z][a-z]+ [A-Z][a-z]+\b")
-_WORD = re.compile(r"[a-z']+")
-STOP_WORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "but",
-        "of",
-        "to",
-        "in",
-        "on",
-        "at",
-        "for",
-        "with",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "i",
-        "you",
-        "he",
-        "she",
-        "they",
-        "it",
-        "we",
-        "my",
-        "your",
-        "his",
-        "her",
-        "their",
-        "our",
-        "what",
-        "who",
-        "whom",
-        "when",
-        "where",
-        "why",
-        "how",
-        "do",
-        "does",
-        "did",
-        "about",
-        "this",
-        "that",
-        "these",
-        "those",
-        "me",
-        "as",
-        "by",
-        "from",
-    ]
-)
 # The status's note of the day's weightiest memory (replaced each day), and how important a memory must be for it.
 LATELY, LATELY_IMPORTANCE = "Lately:", 4
 # A date in text: "February 14" or "February 14th".
-_MONTH_DAY = re.compile(
-    r"\b(January|February|March|April|May|June|July|August|September|October|November|December) (\d{1,2})"
-    r"(?:st|nd|rd|th)?\b"
-)
+_MONTH_DAY = re.compile(rf"\b({MONTHS}) (\d{{1,2}})(?:st|nd|rd|th)?\b")
 # Characters of a memory an insight or an interview answer quotes: insights cite insights, and quoting them whole
 # made reflections grow exponentially (600,000 characters after two days of 25 agents).
 LONGEST_QUOTE = 160
@@ -111,13 +52,13 @@ def questions(request: ReflectionQuestionsRequest, seed: int) -> dict:
     del seed
     statements = [gist(statement) for statement in request.statements]
     names = Counter(
-        name for statement in statements for name in _NAME.findall(statement) if name != request.identity.name
+        name for statement in statements for name in FULL_NAME.findall(statement) if name != request.identity.name
     )
     me = request.identity.name
     asked = [f"What do I know about {name}, and what is my relationship with them?" for name, _ in names.most_common()]
     asked.append(f"What is {me} most focused on these days?")
-    named = {word for name in [*names, me] for word in _words(name)}
-    topics = Counter(word for statement in statements for word in _words(statement) - named if len(word) > 3)
+    named = {word for name in [*names, me] for word in content_words(name)}
+    topics = Counter(word for statement in statements for word in content_words(statement) - named if len(word) > 3)
     asked += [f'Why does "{topic}" keep coming up in {me}\'s days?' for topic, _ in topics.most_common()]
     asked += [f"What else has been on {me}'s mind? ({index})" for index in range(1, request.n + 1)]
     return {"questions": asked[: request.n]}
@@ -136,12 +77,12 @@ def insights(request: InsightsRequest, seed: int) -> dict:
 
 
 def _insights_on(question: str, memories: list[tuple[int, str]], n: int) -> list[dict]:
-    subject = next(iter(_NAME.findall(question)), None)
-    keys = _words(question)
+    subject = next(iter(FULL_NAME.findall(question)), None)
+    keys = content_words(question)
     related = [
         (node_id, text)
         for node_id, text in memories
-        if (subject and subject in text) or (not subject and keys & _words(text))
+        if (subject and subject in text) or (not subject and keys & content_words(text))
     ] or memories[:3]
     found = []
     for start in range(0, min(len(related), 3 * n), 3):
@@ -227,7 +168,3 @@ def _date_in(match: re.Match, year: int) -> date | None:
         return datetime.strptime(f"{match.group(1)} {match.group(2)} {year}", "%B %d %Y").date()
     except ValueError:
         return None
-
-
-def _words(text: str) -> set[str]:
-    return set(_WORD.findall(text.lower())) - STOP_WORDS

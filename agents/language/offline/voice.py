@@ -8,20 +8,15 @@ of English grammar (pronouns and the verb after them), not of any story.
 
 import re
 
-# Verbs whose form after "I" differs from the third person's, and the contractions of "I".
-_IRREGULAR = {"am": "is", "'m": "is", "have": "has", "'ve": "has", "do": "does", "was": "was", "'ll": "will",
-              "'d": "would", "go": "goes", "don't": "doesn't", "haven't": "hasn't", "wasn't": "wasn't"}  # fmt: skip
-# Words after "I" that stay as they are in the third person: modals, past tenses, adverbs before the verb.
-_UNCHANGED = frozenset(
-    (
-        "can", "could", "will", "would", "should", "shall", "may", "might", "must", "had", "did", "was", "went",
-        "saw", "met", "told", "said", "made", "got", "thought", "knew", "felt", "took", "came", "left", "heard",
-        "found", "gave", "kept", "began", "brought", "bought", "wrote", "read", "ran", "sat", "stood",
-    )
-)  # fmt: skip
-_ADVERBS = frozenset(
-    ("also", "just", "still", "never", "always", "often", "sometimes", "really", "usually", "already", "even", "only")
+from agents.language.offline.morphology import (
+    agree_with_i,
+    is_adverb,
+    is_verb_after_name,
+    possessive,
+    verb_after_i,
+    verb_after_name,
 )
+
 _WORD = re.compile(r"[A-Za-z']+|[^A-Za-z']+")
 # The speaker paired with someone by name ("Maria Lopez and I", "I and Maria Lopez"): a later "we" is the two.
 _PAIRED = re.compile(r"\b[A-Z][\w'-]* (?:[A-Z][\w'-]* )?and I\b|\bI and [A-Z]")
@@ -57,14 +52,14 @@ def third_person(sentence: str, speaker: str, listener: str = "", *, kept_by_lis
             compound = _compound_subject(out) or _joined_after(tokens, index)
             out.append(first if named else speaker)
             named = True
-            if token != "I" and not compound:
-                out.append(" " + _IRREGULAR[token[1:].lower() if token[1] == "'" else token[1:]])
-            elif token != "I":
-                out.append(" " + {"'m": "are", "'ve": "have"}.get(token[1:], _IRREGULAR[token[1:]]))
+            if token != "I":  # a contraction: "I'm" is "Eddy is"; in "Maria and I'm" the two "are"
+                contraction = token[1:].lower()
+                plural = {"'m": "are", "'ve": "have"}.get(contraction) if compound else None
+                out.append(" " + (plural or verb_after_name(contraction)))
             elif not compound:
                 index = _conjugate_after(tokens, index, out)
         elif lower in ("my", "mine"):
-            out.append(_cap(f"{first}'s", token))
+            out.append(_cap(possessive(first), token))
         elif lower in ("me", "myself"):
             out.append(first)
         elif lower in ("we", "us", "our", "ours") and paired:
@@ -72,17 +67,16 @@ def third_person(sentence: str, speaker: str, listener: str = "", *, kept_by_lis
         elif lower in ("we", "us"):
             out.append(_cap(f"{first} and {_the_other(''.join(tokens[:index]), speaker) or 'others'}", token))
         elif lower in ("our", "ours"):
-            out.append(_cap(f"{first}'s", token))
+            out.append(_cap(possessive(first), token))
         elif listener and lower in ("you", "your", "yours", "yourself"):
             other = listener.split(maxsplit=1)[0]
             mine = {"you": "I", "your": "my", "yours": "mine", "yourself": "myself"}
-            theirs = {"you": other, "your": f"{other}'s", "yours": f"{other}'s", "yourself": other}
+            theirs = {"you": other, "your": possessive(other), "yours": possessive(other), "yourself": other}
             out.append(_cap((mine if kept_by_listener else theirs)[lower], token, keep_i=True))
         else:
             out.append(token)
         index += 1
-    kept = "".join(out)
-    return re.sub(r"\bI (are|were)\b", lambda match: "I am" if match.group(1) == "are" else "I was", kept)
+    return agree_with_i("".join(out))
 
 
 def _the_other(before: str, speaker: str) -> str:
@@ -117,26 +111,13 @@ def _conjugate_after(tokens: list[str], index: int, out: list[str]) -> int:
         if lower in ("and", "or"):  # "I and Maria Lopez are": a compound subject, its verb stays as it is
             return index
         out.append(tokens[position])
-        if lower in _ADVERBS:
+        if is_adverb(word):
             out.append(word)
             position += 2
             continue
-        out.append(_third_person_verb(word))
+        out.append(verb_after_name(word))
         return position + 1
     return index
-
-
-def _third_person_verb(word: str) -> str:
-    lower = word.lower()
-    if lower in _IRREGULAR:
-        return _IRREGULAR[lower]
-    if lower in _UNCHANGED or lower.endswith("ed") or not lower.isalpha():
-        return word
-    if lower.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return word + "es"
-    if lower.endswith("y") and len(lower) > 1 and lower[-2] not in "aeiou":
-        return word[:-1] + "ies"
-    return word + "s"
 
 
 def _cap(text: str, like: str, keep_i: bool = False) -> str:
@@ -159,7 +140,7 @@ def own_voice(sentence: str, me: str) -> str:
         sentence = f"{pair.group(2)} {pair.group(1)} I {sentence[pair.end() :]}"
     elif sentence.startswith(f"{me} "):
         verb, _, rest = sentence[len(me) + 1 :].partition(" ")
-        sentence = f"I {_first_person_verb(verb)} {rest}".rstrip()
+        sentence = f"I {verb_after_i(verb)} {rest}".rstrip()
     first = me.split(maxsplit=1)[0]
     namesakes = {m for m in re.findall(rf"\b{re.escape(first)} [A-Z][a-z]+", sentence) if m != me}
     # The first name alone is the speaker's unless someone else of that first name is named in the sentence.
@@ -169,41 +150,11 @@ def own_voice(sentence: str, me: str) -> str:
     def said_by_me(match: re.Match) -> str:
         before = sentence[: match.start()].rstrip()
         start = not before or before.endswith((".", "!", "?", ":"))
-        possessive, after = match.group(1), match.group(2)
-        if possessive:
+        owned, after = match.group(1), match.group(2)
+        if owned:
             return "My" if start else "my"
-        if after and _is_verb(after.strip()):
-            return f"I {_first_person_verb(after.strip())}"
+        if after and is_verb_after_name(after.strip()):
+            return f"I {verb_after_i(after.strip())}"
         return ("Me" if start else "me") + (after or "")
 
     return named.sub(said_by_me, sentence)
-
-
-# Words ending in s after a name that are not its verb ("Eddy Lin as a friend", "Maria and Eddy's").
-_NOT_VERBS = frozenset(("as", "us", "his", "its", "this", "yes", "plus", "towards", "always", "sometimes", "perhaps"))
-
-
-def _is_verb(word: str) -> bool:
-    """Whether the word after a name is its verb in the third person ("is", "knows", "hasn't", "can", "went")."""
-    lower = word.lower()
-    if lower in _FIRST_PERSON_VERBS or lower in _UNCHANGED:
-        return True
-    return lower.endswith("s") and not lower.endswith("ss") and len(lower) > 2 and lower not in _NOT_VERBS
-
-
-_FIRST_PERSON_VERBS = {"is": "am", "has": "have", "does": "do", "was": "was", "doesn't": "don't", "hasn't": "haven't",
-                       "isn't": "am not", "wasn't": "wasn't"}  # fmt: skip
-
-
-def _first_person_verb(word: str) -> str:
-    """The verb after "I" for a third person's: "knows" is "know", "tries" is "try", "watches" is "watch"."""
-    lower = word.lower()
-    if lower in _FIRST_PERSON_VERBS:
-        return _FIRST_PERSON_VERBS[lower]
-    if lower in _UNCHANGED or lower.endswith("ed") or not lower.endswith("s") or lower.endswith("ss"):
-        return word
-    if lower.endswith("ies") and len(lower) > 4:
-        return word[:-3] + "y"
-    if lower.endswith(("ses", "shes", "ches", "xes", "zes", "oes")):
-        return word[:-2]
-    return word[:-1]
