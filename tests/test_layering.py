@@ -53,7 +53,6 @@ def test_memory_and_environment_do_not_import_language_model_libraries():
 @pytest.mark.parametrize(
     ("package", "variable"),
     [
-        ("agents", "LITELLM_LOCAL_MODEL_COST_MAP"),
         ("smallville", "LITELLM_LOCAL_MODEL_COST_MAP"),
         ("smallville", "SOLARA_TELEMETRY_MIXPANEL_ENABLE"),
     ],
