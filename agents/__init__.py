@@ -1,16 +1,16 @@
 """The minds: generative agents, their cognition, prompts, and the one gateway to language models.
 
+The face of the package: the town (smallville/) and examples import these names, or those of the two documented
+subpackage faces, `agents.language` (requests, answers and the gateway's parts) and `agents.cognition` (the steps of
+a mind), never an inner module.
+
 Two names load on first use, so that `run.py --help` and the parameter table stay light: GenerativeAgent (Mesa, 1.4 s
 of imports) and StreamMemory (our memory stream behind mesa-llm's Memory interface: mesa-llm imports litellm, 3-4 s).
-litellm itself loads only when a litellm model or embedder is first used.
+litellm itself loads only when a litellm model or embedder is first used, with the settings it needs
+(agents/language/backends/litellm_import.py); importing this package writes no environment variable.
 """
 
 import importlib
-import os
-
-# litellm fetches its model-cost map from the internet at import unless told to use its local copy;
-# set it here so that every entry point gets it before anything imports litellm.
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from agents.agent_memory import AgentMemory, PendingMemory
 from agents.config import MindConfig
@@ -18,6 +18,8 @@ from agents.conversation import Conversation
 from agents.decision import Decision
 from agents.embedder_choice import make_agent_embedder
 from agents.identity import Identity
+from agents.language.backends.model_names import check_model_name, needs_key
+from agents.language.embeddings import check_embedder
 from agents.language.gateway import (
     REASONING_EFFORTS,
     BudgetExceeded,
@@ -25,13 +27,15 @@ from agents.language.gateway import (
     Gateway,
     GatewayConfig,
     ModelUnavailable,
-    check_model,
     check_models,
 )
 from agents.mind import Mind
 from agents.persona import Persona, PersonaFileError, load_persona, load_whispers
 from agents.schedule import DaySchedule
 from agents.world_view import AgentStatus, WorldView
+
+# The name smallville/ still calls it by; it goes when smallville/ calls `check_model_name` (issue 49).
+check_model = check_model_name
 
 __all__ = [
     "REASONING_EFFORTS",
@@ -54,11 +58,13 @@ __all__ = [
     "PersonaFileError",
     "StreamMemory",
     "WorldView",
-    "check_model",
+    "check_embedder",
+    "check_model_name",
     "check_models",
     "load_persona",
     "load_whispers",
     "make_agent_embedder",
+    "needs_key",
 ]
 
 

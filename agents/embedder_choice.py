@@ -2,8 +2,7 @@
 
 from functools import cache
 
-from memory import BatchingEmbedder, Embedder, make_embedder
-from memory.embeddings import LOCAL_EMBEDDERS
+from memory import LOCAL_EMBEDDERS, BatchingEmbedder, Embedder, is_local_embedder, make_embedder
 from memory.vector_cache import VectorCache
 
 
@@ -17,7 +16,7 @@ def make_agent_embedder(name: str, api_base: str | None = None, disk_path: str |
         ValueError: If the name is neither a local embedder nor a "provider/model" name, or the file cannot keep
             vectors.
     """
-    if name in LOCAL_EMBEDDERS:
+    if is_local_embedder(name):
         return make_embedder(name, disk_path)
     if "/" not in name:
         raise ValueError(

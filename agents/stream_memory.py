@@ -1,7 +1,8 @@
 """Our memory stream behind mesa-llm's Memory interface, so a plain mesa-llm LLMAgent can use it as its memory.
 
 It lives in agents/ rather than memory/ because mesa-llm's Memory base class imports litellm (3+ s); the memory
-layer itself stays free of language models.
+layer itself stays free of language models. mesa-llm imports litellm itself, so litellm is imported first here,
+through `import_litellm`, with the settings it needs (its local cost map) and nothing else writing them.
 """
 
 import json
@@ -9,9 +10,11 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from mesa_llm.memory.memory import Memory
-
+from agents.language.backends.litellm_import import import_litellm
 from memory import Embedder, MemoryNode, MemoryStream, NodeKind, RetrievalWeights, Retrieved
+
+import_litellm()  # before mesa-llm imports litellm its own way
+from mesa_llm.memory.memory import Memory  # noqa: E402 - after import_litellm
 
 if TYPE_CHECKING:
     from mesa_llm.llm_agent import LLMAgent

@@ -4,7 +4,7 @@ This layer knows nothing of language models: importance scores and an embedding 
 """
 
 from memory.batching import BatchingEmbedder, embed_async
-from memory.embeddings import Embedder, HashingEmbedder, make_embedder
+from memory.embeddings import LOCAL_EMBEDDERS, Embedder, HashingEmbedder, is_local_embedder, make_embedder
 from memory.minilm import MiniLMEmbedder
 from memory.nodes import MemoryNode, NodeKind
 from memory.retrieval import Retrieved
@@ -13,6 +13,7 @@ from memory.stream import RECENCY_DECAY, MemoryStream
 from memory.weights import RetrievalWeights
 
 __all__ = [
+    "LOCAL_EMBEDDERS",
     "RECENCY_DECAY",
     "BatchingEmbedder",
     "Embedder",
@@ -26,5 +27,6 @@ __all__ = [
     "Retrieved",
     "StoreError",
     "embed_async",
+    "is_local_embedder",
     "make_embedder",
 ]

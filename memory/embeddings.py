@@ -55,12 +55,21 @@ class HashingEmbedder:
         return vectors
 
 
+# The embedders this layer builds itself, by name; any other name is a model's, built above and handed in.
 LOCAL_EMBEDDERS = ("minilm", "hashing")
 # The class the "minilm" embedder's child process runs ("module:Class"); a benchmark may name another encoder of the
 # same vectors (benchmarks/bench_day.py minilm-onnx).
 MINILM_ENCODER = "memory.minilm:MiniLMEmbedder"
 # MiniLM's encoder processes: a batch asked for while one encodes starts in the other (memory/encoder_process.py).
 MINILM_PROCESSES = 2
+
+
+def is_local_embedder(name: str) -> bool:
+    """Whether an embedder name is one this layer builds itself (no model, no server): the one place that decides it.
+
+    It is a question about the name alone, so it lives here, below everything that chooses an embedder.
+    """
+    return name in LOCAL_EMBEDDERS
 
 
 @cache
@@ -73,7 +82,7 @@ def make_embedder(name: str, disk_path: str | None = None) -> Embedder:
         ValueError: For another name.
         VectorCacheError: If `disk_path` cannot hold a vector cache.
     """
-    if name not in LOCAL_EMBEDDERS:
+    if not is_local_embedder(name):
         raise ValueError(f"unknown embedder {name!r}; choose one of: {', '.join(LOCAL_EMBEDDERS)}")
     disk = VectorCache(disk_path) if disk_path else None
     if name == "minilm":

@@ -1,4 +1,11 @@
 """The steps of an agent's cognition, each a small module: plan, act, perceive, react, converse, reflect.
 
-Each function takes only what it reads and an `ask` callable that sends one typed request through the gateway.
+Each function takes only what it reads and an `ask` callable that sends one typed request through the gateway. The
+face for the town above: an interview of an agent (the paper's evaluation asks each agent questions), an answer
+from given memories, and `together`, which runs a step's requests concurrently.
 """
+
+from agents.cognition.asking import together
+from agents.cognition.interviewing import answer_from, interview
+
+__all__ = ["answer_from", "interview", "together"]

@@ -12,7 +12,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from agents.language.backends import providers
-from agents.language.backends.litellm_backend import import_litellm, placeholder_key
+from agents.language.backends.litellm_import import import_litellm
+from agents.language.backends.model_names import check_model_name, placeholder_key
+from memory import is_local_embedder
 
 logger = logging.getLogger(__name__)
 
@@ -23,21 +25,18 @@ TRIES, FIRST_WAIT_S = 3, 0.5
 
 
 def check_embedder(name: str, api_base: str | None = None) -> None:
-    """Say in one line what is wrong with a litellm embedder's name or key before anything is built.
+    """Say in one line what is wrong with a litellm embedder's name or key, given its `api_base`, before it is built.
 
-    The same check as a chat model's (gateway.check_model): a key missing from the environment is found at once,
-    not after the probe's tries. Local embedders ("minilm", "hashing") need nothing.
+    The same check as a chat model's (`check_model_name`): a key missing from the environment is found at once, not
+    after the probe's tries. A local embedder (memory's "minilm", "hashing") needs nothing.
 
     Raises:
         ValueError: For an unknown provider, or a missing API key.
     """
-    from agents.language.gateway import check_model  # noqa: PLC0415 - the gateway imports litellm lazily too
-    from memory.embeddings import LOCAL_EMBEDDERS  # noqa: PLC0415
-
-    if name in LOCAL_EMBEDDERS or "/" not in name:
+    if is_local_embedder(name) or "/" not in name:
         return  # a local one, or a name make_agent_embedder refuses in its own words
     try:
-        check_model(name, api_base)
+        check_model_name(name, api_base)
     except ValueError as error:
         raise ValueError(f"embedder {str(error).removeprefix('model ')}") from None
 

@@ -8,7 +8,6 @@ failing raises ModelUnavailable so a run stops cleanly and can resume.
 
 import asyncio
 import logging
-import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -19,6 +18,8 @@ from typing import Any
 
 from agents.language.accounting import CallRecord, Ledger
 from agents.language.backends import Backend, Completion, OfflineBackend, PermanentError, TransientError
+from agents.language.backends.litellm_backend import LiteLLMBackend
+from agents.language.backends.model_names import OFFLINE, check_model_name
 from agents.language.backends.prompt_cache import long_prefix_pays
 from agents.language.backends.reasoning import DEFAULT_EFFORT
 from agents.language.backends.reasoning import LEVELS as REASONING_EFFORTS
@@ -29,7 +30,6 @@ from agents.language.request import AnswerError, Request, long_prefix
 
 logger = logging.getLogger(__name__)
 
-OFFLINE = "offline"
 # An answer cut off by its token budget is asked again once with this many times the budget.
 CUT_BUDGET_FACTOR = 2
 # First wait before a retry, doubled each time (with at most this many seconds between tries).
@@ -170,8 +170,6 @@ class Gateway:
             if model == OFFLINE:
                 self._backends[model] = OfflineBackend(self.config.seed)
             else:
-                from agents.language.backends.litellm_backend import LiteLLMBackend  # noqa: PLC0415 - litellm: 3 s
-
                 self._backends[model] = LiteLLMBackend(
                     model,
                     api_base=self.config.api_base,
@@ -406,49 +404,11 @@ class _Tally:
         self.cost = None if self.cost is None or completion.cost is None else self.cost + completion.cost
 
 
-def check_model(name: str, api_base: str | None = None) -> None:
-    """Say in one line what is wrong with a model name before a run starts.
-
-    Raises:
-        ValueError: For an unknown provider, or a provider whose API key is missing from the environment.
-    """
-    if name == OFFLINE:
-        return
-    provider, sep, rest = name.partition("/")
-    if not sep or not rest:
-        raise ValueError(f"model {name!r}: use 'offline' or a litellm name such as 'openai/gpt-5.4-mini'")
-    from agents.language.backends.litellm_backend import KEYLESS_PROVIDERS, import_litellm  # noqa: PLC0415
-
-    litellm = import_litellm()
-    known = {str(getattr(item, "value", item)) for item in litellm.provider_list}
-    if provider not in known:
-        raise ValueError(
-            f"model {name!r}: unknown provider {provider!r}; litellm knows e.g. openai, ollama, hosted_vllm"
-        )
-    if provider in KEYLESS_PROVIDERS or api_base:
-        return
-    missing = litellm.validate_environment(model=name).get("missing_keys") or []
-    # litellm counts a variable set to "" as present; the provider would then refuse the first call.
-    missing += [key for key, value in os.environ.items() if key.endswith("_API_KEY") and not value.strip()]
-    missing = [key for key in dict.fromkeys(missing) if key in _expected_keys(litellm, name)]
-    if missing:
-        raise ValueError(f"model {name!r} needs {', '.join(missing)} in the environment (never on the command line)")
-
-
 def check_models(model: str, routes: Mapping[str, str] | None = None, api_base: str | None = None) -> None:
-    """`check_model` for a model and for every model its routes send a request kind to, in that order.
+    """`check_model_name` for a run's model and for every model its routes send a request kind to, in that order.
 
     Raises:
         ValueError: For the first of them that is wrong.
     """
     for name in dict.fromkeys([model, *(routes or {}).values()]):
-        check_model(name, api_base=api_base)
-
-
-def _expected_keys(litellm, name: str) -> set[str]:
-    """The environment variables a provider reads, as litellm knows them (with every one of them unset)."""
-    saved = {key: os.environ.pop(key) for key in list(os.environ) if key.endswith("_API_KEY")}
-    try:
-        return set(litellm.validate_environment(model=name).get("missing_keys") or [])
-    finally:
-        os.environ.update(saved)
+        check_model_name(name, api_base=api_base)

@@ -1,9 +1,6 @@
 """A plain mesa-llm LLMAgent uses our memory stream as its memory, through mesa-llm's own methods."""
 
-import os
 from datetime import datetime, timedelta
-
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # before mesa_llm imports litellm
 
 import mesa
 import pytest

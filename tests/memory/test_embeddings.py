@@ -6,7 +6,7 @@ import sys
 import numpy as np
 import pytest
 
-from memory import BatchingEmbedder, Embedder, HashingEmbedder, MiniLMEmbedder, make_embedder
+from memory import BatchingEmbedder, Embedder, HashingEmbedder, MiniLMEmbedder, is_local_embedder, make_embedder
 
 SENTENCES = ["Isabella is planning a party", "", "the bed is idle", "Klaus is reading"]
 
@@ -86,3 +86,19 @@ def test_make_embedder_by_name_is_shared_and_cached():
 def test_an_unknown_embedder_lists_the_names():
     with pytest.raises(ValueError, match="unknown embedder 'bert-huge'; choose one of: minilm, hashing"):
         make_embedder("bert-huge")
+
+
+@pytest.mark.parametrize(
+    ("name", "local"),
+    [
+        ("minilm", True),
+        ("hashing", True),
+        ("openai/text-embedding-3-small", False),
+        ("ollama/nomic-embed-text", False),
+        ("MiniLM", False),
+        ("bert-huge", False),
+    ],
+    ids=["minilm", "hashing", "openai", "ollama", "wrong-case", "unknown"],
+)
+def test_which_embedder_names_are_local(name, local):
+    assert is_local_embedder(name) is local

@@ -8,32 +8,15 @@ OpenAI SDK's are switched off: the gateway retries, in one place), only the para
 
 import asyncio
 import logging
-import os
 
 from agents.language.backends import providers, reasoning
 from agents.language.backends.base import Completion, PermanentError, TransientError
+from agents.language.backends.litellm_import import import_litellm
+from agents.language.backends.model_names import placeholder_key
 from agents.language.backends.prompt_cache import prepare_messages
 from agents.language.request import Request
 
 logger = logging.getLogger(__name__)
-
-# Providers that serve models without an API key.
-KEYLESS_PROVIDERS = frozenset({"ollama", "ollama_chat", "hosted_vllm", "lm_studio", "llamafile", "vllm"})
-
-
-def import_litellm():
-    """litellm, imported on first use (3 s) with its local cost map and without its console banners.
-
-    Its local copies of the cost map and of Anthropic's beta headers: it would fetch both from GitHub otherwise (a
-    warning, or a 5 s wait, on a machine without internet).
-    """
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    os.environ.setdefault("LITELLM_LOCAL_ANTHROPIC_BETA_HEADERS", "True")
-    import litellm  # noqa: PLC0415
-
-    litellm.suppress_debug_info = True
-    litellm.telemetry = False
-    return litellm
 
 
 class LiteLLMBackend:
@@ -163,15 +146,3 @@ def reasoning_tokens(usage) -> int:
         return int(getattr(details, "reasoning_tokens", None) or 0)
     except (TypeError, ValueError):
         return 0
-
-
-def placeholder_key(litellm, model: str, api_base: str | None) -> str | None:
-    """Some key string for a server of one's own (litellm's clients insist on one), unless the environment has one."""
-    return "not-needed" if api_base and not _key_in_environment(litellm, model) else None
-
-
-def _key_in_environment(litellm, model: str) -> bool:
-    try:
-        return not (litellm.validate_environment(model=model).get("missing_keys") or [])
-    except Exception:
-        return False

@@ -13,6 +13,7 @@ import bisect
 from collections.abc import Iterable, Sequence
 from functools import cache
 
+from agents.language.backends.litellm_import import import_litellm
 from agents.language.tokens import count_tokens
 
 # The smallest cacheable prefix where litellm's map states none (OpenAI's; Anthropic's for Sonnet and Opus 4.1).
@@ -27,8 +28,6 @@ MOST_CACHE_READ_SHARE = 0.13
 @cache
 def min_cached_tokens(model: str) -> int:
     """The shortest prefix the model's provider caches, in tokens (litellm's map, else MIN_CACHED_TOKENS)."""
-    from agents.language.backends.litellm_backend import import_litellm  # noqa: PLC0415 - litellm: 3 s
-
     try:
         stated = import_litellm().get_model_info(model).get("prompt_cache_min_tokens")
     except Exception:  # a model litellm does not know
@@ -42,8 +41,6 @@ def long_prefix_pays(model: str) -> bool:
 
     A model litellm has no price for (a server of one's own) gets it: its prefix cache saves time, not money.
     """
-    from agents.language.backends.litellm_backend import import_litellm  # noqa: PLC0415 - litellm: 3 s
-
     if min_cached_tokens(model) > MIN_CACHED_TOKENS:
         return False
     try:

@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from agents.language.backends import dialects
+from agents.language.backends.litellm_import import import_litellm
 
 logger = logging.getLogger(__name__)
 
@@ -49,8 +50,6 @@ def split_model(model: str) -> tuple[str, str]:
 @cache
 def supported_parameters(model: str) -> frozenset[str] | None:
     """The OpenAI-style parameters litellm says the model's provider accepts (None: litellm does not know)."""
-    from agents.language.backends.litellm_backend import import_litellm  # noqa: PLC0415 - litellm: 3 s
-
     provider, name = split_model(model)
     try:
         names = import_litellm().get_supported_openai_params(model=name, custom_llm_provider=provider)
@@ -85,8 +84,6 @@ def structured_forms(model: str, api_base: str | None = None) -> tuple[str, ...]
     is asked for `json_schema` first (vLLM, SGLang), and llama-cpp-python's server, which refuses it with a 500,
     then gets `json_object` with the schema.
     """
-    from agents.language.backends.litellm_backend import import_litellm  # noqa: PLC0415
-
     provider, name = split_model(model)
     if "response_format" not in (supported_parameters(model) or frozenset()):
         return (PROMPT_ONLY,)
@@ -155,8 +152,6 @@ def wire_form(model: str, form: str, api_base: str | None = None) -> str:  # noq
 
 def _model_flag(model: str, flag: str) -> bool:
     """A capability litellm's model map states for a model (False where it says nothing)."""
-    from agents.language.backends.litellm_backend import import_litellm  # noqa: PLC0415
-
     try:
         return bool(import_litellm().get_model_info(model).get(flag))
     except Exception:

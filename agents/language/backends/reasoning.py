@@ -18,6 +18,8 @@ import logging
 from functools import cache
 from typing import Any
 
+from agents.language.backends.litellm_import import import_litellm
+
 logger = logging.getLogger(__name__)
 
 LEVELS = ("none", "minimal", "low", "medium", "high")
@@ -35,16 +37,10 @@ UNSTATED = {
 }
 
 
-def _litellm():
-    from agents.language.backends.litellm_backend import import_litellm  # noqa: PLC0415 - litellm: 3 s
-
-    return import_litellm()
-
-
 @cache
 def accepted_levels(model: str) -> tuple[str, ...]:
     """The effort levels a model takes, lowest first; () for a model litellm does not know to reason."""
-    litellm = _litellm()
+    litellm = import_litellm()
     provider, _, name = model.partition("/")
     try:
         if not litellm.supports_reasoning(model=name, custom_llm_provider=provider):
@@ -101,7 +97,7 @@ def _mapped(model: str, effort: str, temperature: float | None) -> dict[str, Any
     sent = {} if provider == "anthropic" and effort == "none" else {"reasoning_effort": effort}
     try:
         return dict(
-            _litellm().get_optional_params(
+            import_litellm().get_optional_params(
                 model=name, custom_llm_provider=provider, drop_params=True, max_tokens=1, **asked, **sent
             )
         )

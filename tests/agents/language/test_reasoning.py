@@ -7,7 +7,7 @@ from datetime import datetime
 import pytest
 
 from agents.language.backends import reasoning
-from agents.language.backends.litellm_backend import import_litellm
+from agents.language.backends.litellm_import import import_litellm
 from agents.language.loopback_server import LoopbackServer
 from agents.language.requests import ALL_REQUESTS
 from smallville.model import SmallvilleModel

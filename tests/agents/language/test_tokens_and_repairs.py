@@ -68,7 +68,7 @@ def test_anthropic_cache_breakpoint_only_where_the_prefix_is_long_enough():
 
 
 def test_offline_counts_agree_with_litellms_token_counter_for_the_reference_model():
-    from agents.language.backends.litellm_backend import import_litellm
+    from agents.language.backends.litellm_import import import_litellm
 
     text = WakeUpRequest(ISABELLA).messages()[0]["content"]
     # The same o200k_base encoding; litellm's counter adds a token here and there of its own (4 in these 1,050).
