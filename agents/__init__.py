@@ -35,7 +35,6 @@ from agents.schedule import DaySchedule
 from agents.world_view import AgentStatus, WorldView
 
 # The name smallville/ still calls it by; it goes when smallville/ calls `check_model_name` (issue 49).
-check_model = check_model_name
 
 __all__ = [
     "REASONING_EFFORTS",

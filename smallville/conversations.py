@@ -7,7 +7,7 @@ thinking agent cannot be drawn into a talk, and a talk's end reaches it once its
 """
 
 from agents import Conversation, Decision, WorldView
-from agents.language.answers import ConversationTurn
+from agents.language import ConversationTurn
 
 
 def apply_decisions(model, decisions: list[Decision | None], view: WorldView) -> None:

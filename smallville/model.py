@@ -20,9 +20,8 @@ import mesa
 from mesa.time import EventGenerator, Priority, Schedule
 
 from agents import AgentStatus, Conversation, Gateway, GatewayConfig, GenerativeAgent, Mind, MindConfig, WorldView
-from agents.cognition.interviewing import interview
-from agents.language.gateway import budget_checked_by_caller
-from agents.language.prompt_log import PromptLog
+from agents.cognition import interview
+from agents.language import PromptLog, budget_checked_by_caller
 from environment import WorldState, make_grid
 from memory import RetrievalWeights, embed_async
 from smallville.conversations import apply_decisions

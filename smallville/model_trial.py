@@ -14,27 +14,31 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from agents import Gateway, GatewayConfig, ModelUnavailable
-from agents.language.answers import PlaceOption, PlanBlock
-from agents.language.backends import providers
-from agents.language.requests import (
+from agents.language import (
     ActionRequest,
     ConversationLineRequest,
     ConversationSummaryRequest,
     DayPlanRequest,
     DaySummaryRequest,
     DecomposeRequest,
+    FactCheckRequest,
+    GroundRequest,
     HourlyScheduleRequest,
     ImportanceRequest,
     InsightsRequest,
     InterviewRequest,
+    JudgeRequest,
     ObjectReactionRequest,
+    PlaceOption,
+    PlanBlock,
+    RankRequest,
     ReactionRequest,
     ReflectionQuestionsRequest,
     ScheduleRewriteRequest,
     ScoredRequest,
     WakeUpRequest,
+    wire_form,
 )
-from agents.language.requests.evaluation import FactCheckRequest, GroundRequest, JudgeRequest, RankRequest
 from smallville.model import SmallvilleModel
 
 # The small fixed town the requests come from.
@@ -204,10 +208,7 @@ def _downgrades(gateway: Gateway, model: str) -> int:
 
 def _kind_check(kind: str, gateway: Gateway, config: GatewayConfig, downgraded: int) -> KindCheck:
     record = gateway.ledger.records[-1]
-    if config.model == "offline":
-        form = "offline"
-    else:
-        form = providers.wire_form(config.model, record.answer_format, config.api_base)
+    form = "offline" if config.model == "offline" else wire_form(config.model, record.answer_format, config.api_base)
     outcome = FELL_BACK if record.fallback else REPAIRED if record.repaired else PARSED
     notes = [f"{downgraded} weaker form after a refusal"] if downgraded else []
     if record.empty_answers or record.cut_answers:

@@ -34,10 +34,9 @@ from datetime import datetime
 from typing import Any
 
 from agents import AgentStatus, Decision
-from agents.cognition.asking import together
+from agents.cognition import together
 from agents.decision import summary_from_state, summary_state
-from agents.language.answers import ConversationSummary
-from agents.language.gateway import asks_reported_to
+from agents.language import ConversationSummary, asks_reported_to
 
 
 @dataclass

@@ -8,7 +8,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from agents.language.gateway import BudgetExceeded, ModelUnavailable
+from agents import BudgetExceeded, ModelUnavailable
 from smallville.cli import UserError
 from smallville.evaluation import BatteryError, EvaluationError, evaluate_run
 from smallville.runs.store import RunFolderError

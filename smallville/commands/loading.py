@@ -3,8 +3,7 @@
 import sys
 from pathlib import Path
 
-from agents import PersonaFileError, check_models
-from agents.language.embeddings import check_embedder
+from agents import PersonaFileError, check_embedder, check_models
 from smallville.cli import UserError
 from smallville.model import SmallvilleModel
 from smallville.runs.integrity import model_settings

@@ -11,7 +11,7 @@ import statistics
 from rich.console import Console
 from rich.table import Table
 
-from agents import GatewayConfig, check_model
+from agents import GatewayConfig, check_model_name
 from smallville.cli import UserError
 from smallville.model_trial import sample_requests, try_every_kind
 
@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
         name, _, own_base = item.partition("@") if args.matrix else (item, "", "")
         api_base = own_base or args.api_base
         try:
-            check_model(name, api_base=api_base)
+            check_model_name(name, api_base=api_base)
             configs.append(GatewayConfig(model=name, api_base=api_base, timeout_s=args.timeout,
                                          reasoning_effort=args.reasoning_effort, max_in_flight=1))  # fmt: skip
         except ValueError as error:

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 
-from agents.cognition.interviewing import answer_from
-from agents.language.requests.evaluation import RankRequest
+from agents.cognition import answer_from
+from agents.language import RankRequest
 from memory import MemoryNode, MemoryStream
 from smallville.evaluation.battery import Battery, Question
 from smallville.evaluation.conditions import EVERYTHING, Condition, visible_stream

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from agents.language.requests.evaluation import FactCheckRequest, GroundRequest
+from agents.language import FactCheckRequest, GroundRequest
 from smallville.evaluation.battery import BATTERIES_DIR
 from smallville.evaluation.errors import EvaluationError
 

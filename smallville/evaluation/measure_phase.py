@@ -11,7 +11,7 @@ gathering seen). Agents present at the gathering's place whose actions do not na
 from datetime import datetime, timedelta
 from functools import partial
 
-from agents.language.requests.evaluation import FactCheckRequest, GroundRequest
+from agents.language import FactCheckRequest, GroundRequest
 from memory import MemoryStream, RetrievalWeights, embed_async
 from smallville.evaluation.attendance import Window
 from smallville.evaluation.conditions import EVERYTHING

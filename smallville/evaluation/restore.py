@@ -10,7 +10,7 @@ from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
-from agents.language.gateway import Gateway, check_models
+from agents import Gateway, check_models
 from smallville.evaluation.errors import EvaluationError
 from smallville.model import SmallvilleModel
 from smallville.runs.folder import read_events

@@ -13,10 +13,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from agents.language.backends.scripted import ScriptedBackend
-from agents.language.gateway import Gateway
-from agents.language.offline import offline_answer
-from agents.language.requests import ImportanceRequest, InterviewRequest
+from agents import Gateway
+from agents.language import ImportanceRequest, InterviewRequest, ScriptedBackend, offline_answer
 from memory import NodeKind
 from smallville.model import SmallvilleModel
 from smallville.runs.store import RunStore

@@ -22,7 +22,7 @@ from contextlib import closing
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-from agents.language.accounting import CallRecord
+from agents.language import CallRecord
 from smallville.runs.diagnosis import read_only_uri
 
 # The `calls` table's columns after its id: a CallRecord's fields, in order (SQLite keeps the booleans as 0 and 1).

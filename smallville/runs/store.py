@@ -18,11 +18,12 @@ from contextlib import closing
 from pathlib import Path
 
 import networkx as nx
+import pandas as pd
 
-from agents.language.backends.providers import without_credentials
-from agents.language.journal import AnswerJournal
+from agents.language import AnswerJournal, without_credentials
 from memory import MemoryStore, StoreError
 from smallville.runs.diagnosis import diagnose, explain
+from smallville.runs.folder import CALL_COLUMNS, RunFolder, has_table
 from smallville.runs.integrity import (
     EVENTS_SCHEMA_VERSION,
     RunFolderError,
@@ -33,9 +34,7 @@ from smallville.runs.integrity import (
     read_config,
     read_snapshot,
 )
-from smallville.runs.folder import CALL_COLUMNS, RunFolder, has_table
 from smallville.runs.lock import LOCK_NAME, RunFolderLocked, RunLock
-import pandas as pd
 
 __all__ = ["RunFolderError", "RunStore", "safe_config"]
 
@@ -435,7 +434,6 @@ def _agent_rows_since(collector, flushed: int):
     row of the run, and rebuilding it at each checkpoint cost a day 1.9 s, growing with the square of the run's length.
     The steps already flushed are skipped whole, so a checkpoint reads one count per step before them, not every row.
     """
-
     rows, seen = [], 0
     for records in collector._agent_records.values():
         if seen + len(records) > flushed:

@@ -7,7 +7,7 @@ in option_types, which only the standard library may load: `run.py --help` never
 import argparse
 
 from agents.config import PAPER_REFLECTION_THRESHOLD
-from agents.language.requests import ALL_REQUESTS
+from agents.language import ALL_REQUESTS
 from smallville.interventions.records import InterventionError, load_interventions
 from smallville.settings import option_types as check
 

@@ -15,8 +15,7 @@ import argparse
 from datetime import datetime, timedelta
 from typing import Any
 
-from agents import check_models
-from agents.language.embeddings import check_embedder
+from agents import check_embedder, check_models
 from smallville.interventions.records import InterventionError, parse_interventions
 from smallville.scenarios.scenario import ScenarioError, load_scenario, scenario_file
 from smallville.settings.option_types import MAX_DAYS
