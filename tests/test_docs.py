@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 # What a docs workspace sees of the repository (everything else it writes itself).
 SHARED = ["run.py", "smallville", "agents", "memory", "environment", "data", "benchmarks", "scripts", "examples"]
-SHARED += [".venv", ".cache", "Makefile", "pyproject.toml", "uv.lock", "docs", "mkdocs.yml"]
+SHARED += ["testing", ".venv", ".cache", "Makefile", "pyproject.toml", "uv.lock", "docs", "mkdocs.yml"]
 COMMAND_TIMEOUT_S = 600
 
 # Commands that cannot run offline on a fresh clone, by what they need (the first pattern that matches says why).

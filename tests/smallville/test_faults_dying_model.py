@@ -16,10 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.language.loopback_server import LoopbackServer
 from smallville.cli import main
+from testing import DyingServer, LoopbackServer
 from tests.smallville.fault_log import record as record_refusal
-from tests.smallville.fault_server import DyingServer
 from tests.smallville.run_folders import events, final_state, metrics
 from tests.smallville.test_faults_inputs import FAST
 from tests.smallville.test_faults_models import quick_faults  # noqa: F401 - a fixture

@@ -13,11 +13,10 @@ import pytest
 from agents.language import gateway
 from agents.language.backends.base import TransientError
 from agents.language.backends.litellm_backend import LiteLLMBackend
-from agents.language.loopback_server import LoopbackServer
 from smallville.cli import main
 from smallville.runs.folder import RunFolder
 from smallville.runs.integrity import checkpoint_calls
-from tests.smallville.fault_server import FaultInjectingServer
+from testing import FaultInjectingServer, LoopbackServer
 
 # A hang lasts longer than the calls' timeout, so it is a timeout to retry; both short to keep the test quick.
 HANG_S, TIMEOUT_S = 3.0, 1.0

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from agents.language.loopback_server import LoopbackServer
 from memory import MemoryStore
 from smallville.cli import main
 from smallville.runs.folder import RunFolder
 from smallville.runs.integrity import RUN_KEYS, model_settings
+from testing import LoopbackServer
 from tests.smallville.run_folders import events, final_state, metrics
 from tests.smallville.test_faults_inputs import FAST
 

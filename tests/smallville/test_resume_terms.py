@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.language.loopback_server import LoopbackServer
 from smallville.cli import main
+from testing import LoopbackServer
 from tests.smallville.run_folders import events, final_state
 from tests.smallville.test_faults_inputs import FAST, one_line
 

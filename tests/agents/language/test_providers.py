@@ -8,8 +8,8 @@ import pytest
 from agents.language.backends import providers
 from agents.language.backends.litellm_backend import LiteLLMBackend, import_litellm
 from agents.language.gateway import Gateway, GatewayConfig, ModelUnavailable
-from agents.language.loopback_server import LoopbackServer
 from agents.language.requests import ImportanceRequest, WakeUpRequest
+from testing import LoopbackServer
 
 from ..personas import identity
 

@@ -8,7 +8,6 @@ import pytest
 from agents.language.answers import PlaceOption, PlanBlock
 from agents.language.backends import ScriptedBackend
 from agents.language.gateway import Gateway, GatewayConfig
-from agents.language.loopback_answers import answer_for_messages
 from agents.language.offline import HANDLERS, offline_answer
 from agents.language.request import AnswerError
 from agents.language.requests import (
@@ -31,6 +30,7 @@ from agents.language.requests import (
     ScoredRequest,
     WakeUpRequest,
 )
+from testing import answer_for_messages
 
 from ..personas import DAY, NOON, identity
 

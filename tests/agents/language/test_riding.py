@@ -5,10 +5,10 @@ from dataclasses import replace
 
 import pytest
 
-from agents.language.loopback_answers import answer_for_messages
 from agents.language.offline import offline_answer
 from agents.language.offline.salience import importance_of
 from agents.language.requests import ConversationLineRequest, ImportanceRequest, ScoredRequest
+from testing import answer_for_messages
 
 from ..personas import NOON, identity
 from .test_requests import PARTY, REQUESTS

@@ -354,7 +354,7 @@ def play_then_pause(page) -> None:
 def test_a_slow_model_thinks_in_the_background_while_the_page_keeps_answering(outside, browser_page, tmp_path):
     from playwright.sync_api import expect
 
-    from agents.language.loopback_server import LoopbackServer
+    from testing import LoopbackServer
 
     page = browser_page
     clock = page.locator(".town-clock")

@@ -13,7 +13,7 @@ STOVE = "the Ville:Hobbs Cafe:cafe:cooking area"
 def test_an_interview_as_a_persona_and_an_object_set_from_the_page(outside, browser_page):
     from playwright.sync_api import expect
 
-    from agents.language.loopback_server import LoopbackServer
+    from testing import LoopbackServer
 
     page = browser_page
     with LoopbackServer() as model_server:
