@@ -76,34 +76,35 @@ def serve_page(
     )  # fmt: skip
     url = f"http://{HOST}:{port}/"
     deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the page server ended with exit code {process.returncode}:\n{_printed(process)}")
+    while time.monotonic() < deadline and process.poll() is None:
         if _answers(url):
             return PageServer(process, url)
         time.sleep(POLL_S)
-    stop_page(process)
-    raise RuntimeError(f"the page server did not answer within {timeout_s:.0f} s:\n{_printed(process)}")
+    ended = process.poll()
+    stop_page(process)  # what its session started too, before its output is read to the end
+    why = f"ended with exit code {ended}" if ended is not None else f"did not answer within {timeout_s:.0f} s"
+    raise RuntimeError(f"the page server {why}:\n{_printed(process)}")
 
 
 def stop_page(process: subprocess.Popen, timeout_s: float = 15.0) -> None:
-    """Ask a page server to end (SIGTERM, to its whole session if it leads one), and kill it if it does not."""
-    if process.poll() is not None:
-        return
-    leads_session = os.getpgid(process.pid) == process.pid
-    _signal(process, signal.SIGTERM, leads_session)
+    """End a page server: SIGTERM (to its whole session if it leads one), then SIGKILL if it has not ended in time."""
     try:
-        process.wait(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        _signal(process, signal.SIGKILL, leads_session)
-        process.wait(timeout=timeout_s)
-
-
-def _signal(process: subprocess.Popen, number: int, leads_session: bool) -> None:
-    if leads_session:
-        os.killpg(process.pid, number)
-    else:
-        process.send_signal(number)
+        leads_session = os.getpgid(process.pid) == process.pid
+    except ProcessLookupError:  # already ended and reaped: only a session it led can outlive it
+        leads_session = True
+    for number in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            if leads_session:
+                os.killpg(process.pid, number)
+            elif process.poll() is None:
+                process.send_signal(number)
+        except ProcessLookupError:
+            pass  # nothing of it left to end
+        try:
+            process.wait(timeout=timeout_s)
+            return
+        except subprocess.TimeoutExpired:
+            continue
 
 
 def _answers(url: str) -> bool:

@@ -22,7 +22,7 @@ from agents.language.gateway import Gateway, GatewayConfig
 from smallville.model_trial import sample_requests
 from testing import LoopbackServer
 
-from .test_dialects import ANTHROPIC_REFUSES, nodes
+from .schema_nodes import ANTHROPIC_REFUSES, nodes
 
 REQUESTS = sample_requests(judge=True)
 OPENAI_REQUEST = TypeAdapter(CompletionCreateParamsNonStreaming)

@@ -11,7 +11,7 @@ from agents.language.requests import ConversationLineRequest, ImportanceRequest,
 from testing import answer_for_messages
 
 from ..personas import NOON, identity
-from .test_requests import PARTY, REQUESTS
+from .request_cases import PARTY, REQUESTS
 
 KLAUS = identity("Klaus Mueller")
 MEMORIES = ("the bed is idle", PARTY, "Maria Lopez is studying")

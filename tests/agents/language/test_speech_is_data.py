@@ -34,7 +34,7 @@ from agents.language.requests import (
 from testing import LoopbackServer
 
 from ..personas import DAY, NOON, identity
-from .test_requests import CAFE, HOME, REQUESTS
+from .request_cases import CAFE, HOME, REQUESTS
 
 ISABELLA = identity("Isabella Rodriguez")
 SECRET = "sk-test-SECRET-speech-456"
