@@ -18,13 +18,10 @@ Usage: python benchmarks/bench_app.py [--sizes 25,250] [--steps 30] [--no-browse
 
 import argparse
 import os
-import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
 from datetime import timedelta
 from pathlib import Path
 
@@ -36,6 +33,7 @@ from smallville.app.inspector import AgentInspector
 from smallville.app.map_image import background_png
 from smallville.app.map_panel import TownMap
 from smallville.app.town_panels import ConversationFeed
+from testing import serve_page, stop_page
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -87,31 +85,14 @@ def in_process(size: int, steps: int, folder: Path) -> None:
     model.close()
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def in_browser(size: int, steps: int, folder: Path) -> None:
     """Click Step in a real page; time the round trip and the map's own frame."""
     from playwright.sync_api import sync_playwright
 
     build(size, "hashing", "08:00", folder).close()  # writes the scenario moved to 08:00
     (scenario,) = folder.glob(f"the_ville_n{size}_from_0800.json")
-    port = free_port()
-    command = [sys.executable, "run.py", "serve", "--scenario", str(scenario), "--embedder", "hashing"]
-    server = subprocess.Popen(
-        [*command, "--port", str(port)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
-    )
-    url = f"http://127.0.0.1:{port}/"
+    server, url = serve_page("--scenario", str(scenario), "--embedder", "hashing", output=subprocess.DEVNULL)
     try:
-        for _ in range(240):
-            try:
-                with urllib.request.urlopen(url, timeout=2):
-                    break
-            except OSError:
-                time.sleep(0.5)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
             page = browser.new_page(viewport={"width": 1600, "height": 1000})
@@ -145,8 +126,7 @@ def in_browser(size: int, steps: int, folder: Path) -> None:
         print("  " + summary("click on Step to the clock showing the new step (round trip)", round_trips))
         print("  " + summary("the map's frame: new markers arrived to the frame drawn", frames))
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        stop_page(server, timeout_s=30)
 
 
 def main() -> None:

@@ -17,13 +17,13 @@ what-if, the same if agents saw each other a step late, so that none had to step
 with talk: the issue's ideal counting that a line of talk waits for the partner's line before it.
 
 Two minds: `loopback` goes through litellm to a loopback server that answers every request type validly
-(agents/language/loopback_answers.py) with the given latency; its call pattern is the loopback's (~17 calls per
+(testing/loopback_answers.py) with the given latency; its call pattern is the loopback's (~17 calls per
 agent-day). `offline` is the offline mind with the latency added under the gateway's in-flight cap: a real model's
 call pattern (~55 calls per agent-day) without litellm.
 
 `--latency-spread S` spreads each call's latency log-normally around `--latency` (its median), as a hosted model's
 spreads: lock-step then waits for the slowest call of each step, and overlapping thoughts only for those due. A
-request's draw is seeded by its text (agents/language/loopback_server.py `call_latency`), so a run repeats; the ideal
+request's draw is seeded by its text (testing/loopback_server.py `call_latency`), so a run repeats; the ideal
 and the bounds then count each call's own latency.
 
 Two embedders: `hashing` (local, instant) or `loopback`, an embedding API through litellm: the loopback server's
@@ -57,10 +57,10 @@ from datetime import datetime
 from engine_bounds import Recording, barrier_bound, free_clocks_bound, talk_chain_bound
 
 from agents.embedder_choice import forget_embedders
-from agents.language.loopback_server import LoopbackServer, call_latency
 from agents.language.requests import ConversationLineRequest, ConversationSummaryRequest, ReactionRequest
 from smallville.heap import settled_heap
 from smallville.model import SmallvilleModel
+from testing import LoopbackServer, call_latency
 
 # Tiles beyond the vision radius within which two agents must step together for the free-clocks bound: what each
 # sees, and the tile each may take in the step (engine_bounds.py).
@@ -79,8 +79,7 @@ def loopback_server(latency: float, spread: float, where: str) -> Iterator[str]:
         with LoopbackServer(latency=latency, latency_spread=spread, lifetime_s=3600) as server:
             yield server.url
         return
-    command = [sys.executable, "-m", "agents.language.loopback_server", "--latency", str(latency),
-               "--latency-spread", str(spread)]  # fmt: skip
+    command = [sys.executable, "-m", "testing", "--latency", str(latency), "--latency-spread", str(spread)]
     with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as server:
         try:
             yield json.loads(server.stdout.readline())["url"]

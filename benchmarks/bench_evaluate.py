@@ -31,7 +31,7 @@ def evaluate(run: Path, latency: float | None) -> tuple[float, dict]:
     if latency is None:
         evaluate_run(run)
     else:
-        from agents.language.loopback_server import LoopbackServer
+        from testing import LoopbackServer
 
         os.environ.setdefault("OPENAI_API_KEY", "sk-bench-loopback")
         with LoopbackServer(latency=latency) as server:

@@ -17,8 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from agents.language.loopback_server import LoopbackServer
 from smallville.cli import main as cli
+from testing import LoopbackServer
 
 
 def totals(run: Path) -> tuple[int, int]:

@@ -6,10 +6,10 @@ import os
 import time
 
 from agents.language.gateway import Gateway, GatewayConfig
-from agents.language.loopback_server import LoopbackServer
 from agents.language.requests import WakeUpRequest
 from agents.persona import load_persona, load_whispers
 from smallville.scenarios.scenario import DATA_DIR
+from testing import LoopbackServer
 
 
 def main() -> None:

@@ -20,7 +20,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from page_driver import CHROMIUM, ROOT, run_to, serve, zoom_to_building
+from page_driver import CHROMIUM, ROOT, run_to, zoom_to_building
+
+from testing import serve_page, stop_page
 
 TOWN = ["--scenario", "the_ville_n3", "--embedder", "hashing"]
 REPORTER = "a news reporter from the Ville Gazette"
@@ -77,7 +79,7 @@ def side_by_side(page, folder: Path, out: Path) -> None:
     whisper = ["--whisper", "Klaus Mueller", TOLD]
     command = ["fork", str(source), "--at", "2023-02-13T08:00", "--out", str(fork), *whisper]
     subprocess.run([sys.executable, "run.py", *command], cwd=ROOT, check=True)
-    server, url = serve(str(source), "--beside", str(fork))
+    server, url = serve_page(str(source), "--beside", str(fork), output=subprocess.DEVNULL)
     try:
         page.goto(url)
         page.wait_for_selector(".agent-marker", timeout=120_000)
@@ -86,8 +88,7 @@ def side_by_side(page, folder: Path, out: Path) -> None:
         run_to(page, "10:00")
         shoot(page, out / "side-by-side.png")
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        stop_page(server, timeout_s=30)
 
 
 def main() -> None:
@@ -101,12 +102,11 @@ def main() -> None:
     with sync_playwright() as playwright, tempfile.TemporaryDirectory() as folder:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
         page = browser.new_page(viewport={"width": 1600, "height": 1250})  # the world box under the voice box
-        server, url = serve(*TOWN)
+        server, url = serve_page(*TOWN, output=subprocess.DEVNULL)
         try:
             live_controls(page, url, args.out)
         finally:
-            server.terminate()
-            server.wait(timeout=30)
+            stop_page(server, timeout_s=30)
         page.set_viewport_size({"width": 1600, "height": 1000})
         side_by_side(page, Path(folder), args.out)
         browser.close()

@@ -1,32 +1,12 @@
-"""What the screenshot scripts share: a page server on a free loopback port, and the page's own "Run to"."""
+"""What the screenshot scripts share: Debian's chromium, the page's own "Run to", and a zoom to a building.
 
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
+They start the page server with `testing.serve_page`.
+"""
+
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
-
-
-def serve(*args: str) -> tuple[subprocess.Popen, str]:
-    """Start `run.py serve ARGS` on a free loopback port and wait until it answers (within 2 minutes)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    command = [sys.executable, "run.py", "serve", *args, "--port", str(port)]
-    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/"
-    for _ in range(240):
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return server, url
-        except OSError:
-            time.sleep(0.5)
-    server.kill()
-    raise SystemExit("the page server did not answer within 2 minutes")
 
 
 def run_to(page, clock: str, timeout_ms: int = 180_000) -> None:

@@ -8,9 +8,12 @@ busiest building clicked to list who is inside) and page-end.png (the last minut
 """
 
 import argparse
+import subprocess
 from pathlib import Path
 
-from page_driver import CHROMIUM, ROOT, run_to, serve, zoom_to_building
+from page_driver import CHROMIUM, ROOT, run_to, zoom_to_building
+
+from testing import serve_page, stop_page
 
 # A free spot of a place's name: one no marker or speech bubble covers (a crowd can hide most of it).
 FREE_SPOT_JS = """(name) => {
@@ -44,7 +47,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright  # noqa: PLC0415 - a dev dependency, needed only here
 
     args.out.mkdir(parents=True, exist_ok=True)
-    server, url = serve(str(args.run.resolve()))
+    server, url = serve_page(str(args.run.resolve()), output=subprocess.DEVNULL)
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
@@ -67,8 +70,7 @@ def main() -> None:
             page.screenshot(path=args.out / "page-end.png")
             browser.close()
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        stop_page(server, timeout_s=30)
     print(f"wrote {', '.join(name for name in ('page-start.png', 'page-midday.png', 'page-end.png'))} in {args.out}")
 
 

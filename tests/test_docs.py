@@ -15,22 +15,20 @@ import os
 import re
 import shlex
 import shutil
-import signal
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from testing import free_port, serve_page, stop_page
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 # What a docs workspace sees of the repository (everything else it writes itself).
 SHARED = ["run.py", "smallville", "agents", "memory", "environment", "data", "benchmarks", "scripts", "examples"]
-SHARED += [".venv", ".cache", "Makefile", "pyproject.toml", "uv.lock", "docs", "mkdocs.yml"]
+SHARED += ["testing", ".venv", ".cache", "Makefile", "pyproject.toml", "uv.lock", "docs", "mkdocs.yml"]
 COMMAND_TIMEOUT_S = 600
 
 # Commands that cannot run offline on a fresh clone, by what they need (the first pattern that matches says why).
@@ -122,12 +120,6 @@ def page_commands() -> list[tuple[str, list[Command]]]:
     return pages
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def workspace(tmp_path: Path) -> Path:
     """A folder that sees the repository's code, data and environment, and writes its own runs."""
     for name in SHARED:
@@ -151,25 +143,13 @@ def run_server(command: Command, cwd: Path) -> None:
         text = f'make serve ARGS="{arguments.group(1) if arguments else ""} --port {port}"'
     else:
         text = re.sub(r"--port \d+", "", command.text) + f" --port {port}"
-    server = subprocess.Popen(
-        ["bash", "-c", text], cwd=cwd, env=environment(), start_new_session=True,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )  # fmt: skip
     try:
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline:
-            if server.poll() is not None:
-                raise AssertionError(f"{command.page}:{command.line}: {text}\n{server.stdout.read().decode()[-3000:]}")
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
-                    assert response.status == 200
-                    return
-            except OSError:
-                time.sleep(0.5)
-        raise AssertionError(f"{command.page}:{command.line}: {text}: no page within 240 s")
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=60)
+        server = serve_page(
+            command=["bash", "-c", text], port=port, env=environment(), cwd=cwd, new_session=True, timeout_s=240
+        )
+    except RuntimeError as error:
+        raise AssertionError(f"{command.page}:{command.line}: {text}\n{error}") from None
+    stop_page(server.process, timeout_s=60)
 
 
 # `.venv/bin/python run.py ...` alone on its line runs in this process (smallville.cli.main, as run.py calls it):

@@ -11,6 +11,9 @@ from smallville.cli import main
 from smallville.runs.folder import RunFolder
 from smallville.runs.integrity import checkpoint_calls
 
+# The flags of a small offline town: three agents, hashing embeddings.
+FAST = ["--scenario", "the_ville_n3", "--embedder", "hashing"]
+
 
 def simulate_three(out: Path, until: str) -> Path:
     """A run folder of the 3-agent town, offline with hashing embeddings, simulated to `until` (ISO time)."""

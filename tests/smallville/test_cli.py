@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.smallville.run_folders import events, final_state
+from tests.smallville.run_folders import FAST, events, final_state
 
 ROOT = Path(__file__).resolve().parents[2]
-FAST = ["--scenario", "the_ville_n3", "--embedder", "hashing"]
 
 
 def run(*args, check=True, timeout=300):

@@ -7,7 +7,7 @@ import pytest
 from smallville.cli import main
 from smallville.runs.compare import compare_runs, read_run
 from smallville.scenarios.scenario import load_scenario
-from tests.smallville.test_faults_inputs import FAST
+from tests.smallville.run_folders import FAST
 
 ARGS = [*FAST, "--until", "2023-02-13T09:30", "--seconds-per-step", "30", "--keep-checkpoints", "every 1h"]
 AT = "2023-02-13T08:00"

@@ -10,7 +10,6 @@ The closing counts (`test_the_campaign_counts`) are the issue's figures.
 import json
 import os
 import shutil
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -22,8 +21,9 @@ from smallville.cli import main
 from smallville.evaluation.battery import BatteryError, check_fact_questions, load_battery
 from smallville.runs.diagnosis import diagnose
 from smallville.scenarios.scenario import SCENARIOS_DIR
-from tests.smallville.fault_log import record
-from tests.smallville.test_faults_inputs import FAST, one_line
+from testing import free_port
+from tests.smallville.fault_log import one_line, record
+from tests.smallville.run_folders import FAST
 
 ROOT = Path(__file__).resolve().parents[2]
 GRID = """scenarios = ["the_ville_n3"]
@@ -47,13 +47,6 @@ def finished(tmp_path_factory) -> Path:
         main(["simulate", *FAST, "--until", "2023-02-13T00:20", "--checkpoint-minutes", "10", "--out", str(out)]) == 0
     )
     return out
-
-
-@pytest.fixture
-def run(finished, tmp_path) -> Path:
-    copy = tmp_path / "run"
-    shutil.copytree(finished, copy)
-    return copy
 
 
 # --- flags: (arguments, exit code, words the one line holds) ---------------------------------------------------
@@ -391,9 +384,7 @@ def test_a_read_only_run_folder_is_read_and_a_write_says_permission_not_damage(r
 @pytest.mark.slow  # a spawned cell builds its town and tries a dead server 4 times (~15 s)
 def test_a_batch_whose_cells_fail_names_the_first_failure_not_only_run_again(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-loopback")
-    with socket.socket() as sock:  # a port where nothing listens
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = free_port()  # a port where nothing listens
     grid = tmp_path / "grid.toml"
     grid.write_text(
         'scenarios = ["the_ville_n3"]\nseeds = [0]\ndays = 0.01\n[parameters]\nembedder = "hashing"\n'

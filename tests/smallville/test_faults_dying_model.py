@@ -16,13 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from agents.language.loopback_server import LoopbackServer
 from smallville.cli import main
+from testing import DyingServer, LoopbackServer
 from tests.smallville.fault_log import record as record_refusal
-from tests.smallville.fault_server import DyingServer
-from tests.smallville.run_folders import events, final_state, metrics
-from tests.smallville.test_faults_inputs import FAST
-from tests.smallville.test_faults_models import quick_faults  # noqa: F401 - a fixture
+from tests.smallville.run_folders import FAST, events, final_state, metrics
 
 TOWN = ["simulate", *FAST, "--llm", "openai/loopback", "--until", "2023-02-13T09:00", "--checkpoint-minutes", "60"]
 # Answers before the server dies: the town's loading asks 3 (the seeded memories' importance), the whole run 37.
@@ -61,7 +58,7 @@ def whole(tmp_path_factory) -> Path:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("answers", MOMENTS)
-def test_a_run_whose_model_dies_resumes_exactly_at_a_new_server(quick_faults, whole, tmp_path, capsys, answers):  # noqa: F811
+def test_a_run_whose_model_dies_resumes_exactly_at_a_new_server(quick_faults, whole, tmp_path, capsys, answers):
     out = tmp_path / "run"
     with DyingServer(answers) as dying:
         code = main([*TOWN, "--api-base", dying.url, "--out", str(out)])

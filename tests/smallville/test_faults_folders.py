@@ -16,8 +16,8 @@ from smallville.cli import main
 from smallville.runs.folder import RunFolder, read_calls
 from smallville.runs.integrity import checkpoint_calls, read_config
 from smallville.runs.lock import RunLock
-from tests.smallville.run_folders import events, final_state
-from tests.smallville.test_faults_inputs import FAST, one_line
+from tests.smallville.fault_log import one_line
+from tests.smallville.run_folders import FAST, events, final_state
 
 END = "2023-02-13T00:30"
 
@@ -28,14 +28,6 @@ def finished(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("base") / "run"
     assert main(["simulate", *FAST, "--until", END, "--checkpoint-minutes", "10", "--out", str(out)]) == 0
     return out
-
-
-@pytest.fixture
-def run(finished, tmp_path) -> Path:
-    """A copy of the finished run to damage."""
-    copy = tmp_path / "run"
-    shutil.copytree(finished, copy)
-    return copy
 
 
 def _sql(path: Path, statement: str) -> None:

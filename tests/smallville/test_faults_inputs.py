@@ -16,27 +16,8 @@ from smallville.cli import main
 from smallville.scenarios.scenario import SCENARIOS_DIR
 from smallville.settings import option_types
 from smallville.settings.option_types import MAX_STATEMENT_CHARS
-from tests.smallville.fault_log import record
-
-FAST = ["--scenario", "the_ville_n3", "--embedder", "hashing"]
-
-
-def one_line(capsys, argv: list[str], code: int, *, after_progress: bool = False) -> str:
-    """Run the CLI; check its exit code and that it printed exactly one line (no traceback); return that line.
-
-    With `after_progress` the command may have printed progress before its error: exactly one line is the error.
-    """
-    result = main(argv)
-    err = capsys.readouterr().err
-    record(argv, result, err)
-    lines = [line for line in err.splitlines() if line.strip()]
-    if after_progress:
-        lines = [line for line in lines if line.startswith("error:")]
-    assert result == code, err
-    assert "Traceback" not in err
-    assert len(lines) == 1, err
-    return lines[0]
-
+from tests.smallville.fault_log import one_line
+from tests.smallville.run_folders import FAST
 
 # (arguments, exit code, words the line must hold)
 FLAG_CASES = {

@@ -18,23 +18,13 @@ from pathlib import Path
 import pytest
 
 from smallville.cli import main
+from testing import free_port, serve_page
 from tests.smallville.fault_log import record
-from tests.smallville.run_folders import events, final_state, metric_rows, metrics
-from tests.smallville.test_faults_inputs import FAST
+from tests.smallville.processes import reached, run, start, wait_for
+from tests.smallville.run_folders import FAST, events, final_state, metric_rows, metrics
 
 ROOT = Path(__file__).resolve().parents[2]
 ARGS = [*FAST, "--until", "2023-02-13T02:00", "--checkpoint-minutes", "15"]
-
-
-def start(*args: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "run.py", *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-
-
-def run(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    command = [sys.executable, "run.py", *args]
-    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=False)
 
 
 @pytest.fixture(scope="module")
@@ -43,31 +33,6 @@ def whole(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("whole") / "run"
     assert main(["simulate", *ARGS, "--out", str(out)]) == 0
     return out
-
-
-def _checkpoint_time(path: Path) -> str:
-    """The simulated time of the checkpoint (state.json begins with it), "" while there is none (a checkpoint is
-    renamed into place)."""
-    try:
-        with path.open() as handle:
-            start = handle.read(64)
-    except FileNotFoundError:
-        return ""
-    return start.split('"now": "', 1)[1].split('"', 1)[0] if '"now": "' in start else ""
-
-
-def reached(path: Path, moment: str) -> bool:
-    """Whether a checkpoint at or after `moment` was written: a quarter of an hour of the night may take less time
-    than one poll, so the checkpoint at `moment` itself may be replaced before it is seen."""
-    return _checkpoint_time(path) >= moment
-
-
-def wait_for(condition, timeout: float = 120) -> None:
-    deadline = time.time() + timeout
-    while not condition():
-        if time.time() > deadline:
-            raise AssertionError("timed out")
-        time.sleep(0.02)
 
 
 # When a kill may come: while loading (no checkpoint yet), or a little after the first checkpoint at or after one of
@@ -172,12 +137,6 @@ def test_two_resumes_at_once_one_refused_nothing_doubled(whole, tmp_path):
     assert final_state(out) == final_state(whole)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _answers(port: int) -> bool:
     with socket.socket() as sock:
         sock.settimeout(0.5)
@@ -187,15 +146,13 @@ def _answers(port: int) -> bool:
 @pytest.mark.slow
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_serve_ends_its_page_server_on_a_signal(number):
-    port = _free_port()
-    process = start("serve", *FAST, "--port", str(port))
+    port = free_port()
+    process, _ = serve_page(*FAST, port=port, timeout_s=180)
     try:
-        wait_for(lambda: _answers(port) or process.poll() is not None, timeout=180)
-        assert process.poll() is None, process.communicate()[1][-2000:]
         process.send_signal(number)
-        _, err = process.communicate(timeout=60)
+        printed, _ = process.communicate(timeout=60)
         assert process.returncode == 128 + number
-        assert "the page server has ended" in err
+        assert "the page server has ended" in printed.decode()
         wait_for(lambda: not _answers(port), timeout=10)
     finally:
         if process.poll() is None:
@@ -204,11 +161,9 @@ def test_serve_ends_its_page_server_on_a_signal(number):
 
 @pytest.mark.slow
 def test_serve_killed_outright_takes_its_page_server_with_it():
-    port = _free_port()
-    process = start("serve", *FAST, "--port", str(port))
+    port = free_port()
+    process, _ = serve_page(*FAST, port=port, timeout_s=180)
     try:
-        wait_for(lambda: _answers(port) or process.poll() is not None, timeout=180)
-        assert process.poll() is None
         os.kill(process.pid, signal.SIGKILL)
         process.communicate(timeout=30)
         wait_for(lambda: not _answers(port), timeout=20)  # the kernel tells the server its parent died

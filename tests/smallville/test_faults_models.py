@@ -10,30 +10,16 @@ import sqlite3
 
 import pytest
 
-from agents.language import gateway
 from agents.language.backends.base import TransientError
 from agents.language.backends.litellm_backend import LiteLLMBackend
-from agents.language.loopback_server import LoopbackServer
 from smallville.cli import main
 from smallville.runs.folder import RunFolder
 from smallville.runs.integrity import checkpoint_calls
-from tests.smallville.fault_server import FaultInjectingServer
+from testing import FaultInjectingServer, LoopbackServer
 
-# A hang lasts longer than the calls' timeout, so it is a timeout to retry; both short to keep the test quick.
-HANG_S, TIMEOUT_S = 3.0, 1.0
-
-
-@pytest.fixture
-def quick_faults(monkeypatch):
-    """A short model timeout and backoff (the defaults, 60 s and 0.5 s doubling, only make the test slow)."""
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-loopback")
-    monkeypatch.setattr(gateway, "BACKOFF_S", 0.01)
-    original = LiteLLMBackend.__init__
-
-    def short_timeout(self, model, **options):
-        original(self, model, **{**options, "timeout_s": TIMEOUT_S})
-
-    monkeypatch.setattr(LiteLLMBackend, "__init__", short_timeout)
+# A hang lasts longer than the calls' timeout (1 s under `quick_faults`, conftest.py), so it is a timeout to retry;
+# both short to keep the test quick.
+HANG_S = 3.0
 
 
 def checkpoint(out) -> dict:

@@ -11,13 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from agents.language.loopback_server import LoopbackServer
 from memory import MemoryStore
 from smallville.cli import main
 from smallville.runs.folder import RunFolder
 from smallville.runs.integrity import RUN_KEYS, model_settings
-from tests.smallville.run_folders import events, final_state, metrics
-from tests.smallville.test_faults_inputs import FAST
+from testing import LoopbackServer
+from tests.smallville.run_folders import FAST, events, final_state, metrics
 
 DAY = [*FAST, "--until", "2023-02-13T10:00", "--seconds-per-step", "30"]
 AT = "2023-02-13T08:20"

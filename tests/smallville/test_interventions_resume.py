@@ -6,9 +6,8 @@ import signal
 import pytest
 
 from smallville.cli import main
-from tests.smallville.run_folders import events, final_state, metrics
-from tests.smallville.test_faults_inputs import FAST
-from tests.smallville.test_faults_kills import reached, run, start, wait_for
+from tests.smallville.processes import reached, run, start, wait_for
+from tests.smallville.run_folders import FAST, events, final_state, metrics
 
 TIMELINE = """
 [[interventions]]

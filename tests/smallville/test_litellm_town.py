@@ -5,8 +5,8 @@ from datetime import datetime
 
 import pytest
 
-from agents.language.loopback_server import LoopbackServer
 from smallville.model import SmallvilleModel
+from testing import LoopbackServer
 
 
 def run_through_loopback(server: LoopbackServer, agents: list[str], seconds_per_step: int) -> SmallvilleModel:

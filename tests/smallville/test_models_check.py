@@ -3,9 +3,9 @@ town: the table says how each kind went, and the exit status whether a town woul
 
 import pytest
 
-from agents.language.loopback_server import LoopbackServer
 from smallville.cli import main
 from smallville.model_trial import sample_requests
+from testing import LoopbackServer
 
 # (model, which of the server's base URLs it takes, the form its table shows)
 FORMATS = [

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from agents.language.loopback_server import LoopbackServer
 from smallville.cli import main
-from tests.smallville.run_folders import events, final_state
-from tests.smallville.test_faults_inputs import FAST, one_line
+from testing import LoopbackServer
+from tests.smallville.fault_log import one_line
+from tests.smallville.run_folders import FAST, events, final_state
 
 END = "2023-02-13T08:00"
 

@@ -13,11 +13,11 @@ import pytest
 from agents import AgentStatus, Decision
 from agents.embedder_choice import forget_embedders
 from agents.language.answers import ConversationSummary
-from agents.language.loopback_server import LoopbackServer
 from smallville.conversations import start_talk
 from smallville.model import SmallvilleModel
 from smallville.runs.store import RunStore
 from smallville.thinking import Thoughts
+from testing import LoopbackServer
 
 NOW = datetime(2023, 2, 13, 9, 0)
 

@@ -4,18 +4,14 @@ from datetime import timedelta
 
 import pytest
 
-from agents import AgentStatus, MindConfig, WorldView
+from agents import MindConfig, WorldView
 from agents.cognition.reacting import may_react, react, reaction_candidates, wait_minutes
 from agents.records import SocialClock
 from memory import NodeKind, RetrievalWeights
 from tests.agents.cognition.scripted import T0, ScriptedMind, memory_with, run
-from tests.agents.personas import identity
+from tests.agents.personas import identity, status
 
 CONFIG = MindConfig()
-
-
-def status(name, activity="reading", *, sleeping=False, talking_with=None, ends=None, address="the Ville"):
-    return AgentStatus(name, (0, 0), activity, address, sleeping, talking_with, ends)
 
 
 def view(*agents, now=T0):

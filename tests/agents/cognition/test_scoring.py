@@ -11,8 +11,7 @@ from agents.language.requests import ScoredRequest
 from agents.records import SocialClock
 from memory import NodeKind
 from tests.agents.cognition.scripted import T0, ScriptedMind, memory_with, run
-from tests.agents.cognition.test_reacting import status
-from tests.agents.personas import identity
+from tests.agents.personas import identity, status
 
 KLAUS = identity("Klaus Mueller")
 SEEN = ("Maria Lopez is studying", "Isabella Rodriguez is inviting everyone to a party", "the desk is being used")

@@ -19,10 +19,10 @@ from pydantic import TypeAdapter
 
 from agents.language.backends import dialects
 from agents.language.gateway import Gateway, GatewayConfig
-from agents.language.loopback_server import LoopbackServer
 from smallville.model_trial import sample_requests
+from testing import LoopbackServer
 
-from .test_dialects import ANTHROPIC_REFUSES, nodes
+from .schema_nodes import ANTHROPIC_REFUSES, nodes
 
 REQUESTS = sample_requests(judge=True)
 OPENAI_REQUEST = TypeAdapter(CompletionCreateParamsNonStreaming)

@@ -20,7 +20,8 @@ from agents.language.backends import dialects, providers
 from agents.language.request import AnswerError
 from smallville.model_trial import sample_requests
 
-from .test_requests import REQUESTS as FIXTURES
+from .request_cases import REQUESTS as FIXTURES
+from .schema_nodes import ANTHROPIC_REFUSES, nodes
 
 # Every kind: the fixtures', and the evaluation's judge kinds as `run.py models check --judge` asks them.
 REQUESTS = {**sample_requests(judge=True), **FIXTURES}
@@ -29,28 +30,6 @@ WITH_SCHEMA = sorted(kind for kind, request in REQUESTS.items() if request.answe
 UNSAYABLE = {"rank": "every label exactly once across the groups: a partition of the labels"}
 # The Structured Outputs guide's limits for a strict schema.
 MOST_PROPERTIES, MOST_NESTING, MOST_ENUM_VALUES = 5000, 10, 1000
-# Anthropic's structured outputs refuse these (platform.claude.com, "JSON Schema limitations"); minItems only 0 or 1.
-ANTHROPIC_REFUSES = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength",
-                     "maxLength", "maxItems", "uniqueItems", "oneOf", "allOf", "not", "if"}  # fmt: skip
-
-
-def nodes(schema, depth=0):
-    """Every schema node with its object depth (property names are not nodes)."""
-    if isinstance(schema, list):
-        for item in schema:
-            yield from nodes(item, depth)
-        return
-    if not isinstance(schema, dict):
-        return
-    yield schema, depth
-    for key, value in schema.items():
-        if key in {"properties", "$defs"}:
-            for child in value.values():
-                yield from nodes(child, depth + 1)
-        elif key in {"items", "anyOf", "prefixItems"}:
-            yield from nodes(value, depth)
-
-
 # Characters answers are drawn from: blanks of every kind, letters, an emoji, quotes, a backslash.
 CHARACTERS = st.sampled_from([" ", "\t", "\n", "\u00a0", "a", "Z", "é", "🙂", '"', "\\", "."]) | st.characters(
     codec="utf-8"

@@ -5,8 +5,8 @@ import pytest
 
 from agents import make_agent_embedder
 from agents.language.embeddings import EmbedderUnavailable, LiteLLMEmbedder
-from agents.language.loopback_server import LoopbackServer
 from smallville.cli import main
+from testing import LoopbackServer
 
 
 def test_vectors_come_from_the_server_normalized_in_order():

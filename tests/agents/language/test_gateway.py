@@ -13,8 +13,8 @@ from agents.language.backends import ScriptedBackend
 from agents.language.backends.litellm_import import import_litellm
 from agents.language.backends.providers import retry_after
 from agents.language.gateway import BudgetExceeded, CacheMiss, Gateway, GatewayConfig, ModelUnavailable
-from agents.language.loopback_server import LoopbackServer
 from agents.language.requests import ImportanceRequest, WakeUpRequest
+from testing import LoopbackServer
 
 from ..personas import identity
 

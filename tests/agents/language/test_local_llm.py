@@ -6,7 +6,6 @@ here asserts behaviour. Skipped, with the reason, when the server is not built.
 """
 
 import json
-import socket
 import subprocess
 import time
 import urllib.request
@@ -18,6 +17,7 @@ import pytest
 from agents.language.backends import dialects
 from smallville.model import SmallvilleModel
 from smallville.model_trial import sample_requests
+from testing import free_port
 
 ROOT = Path(__file__).resolve().parents[3]
 BUILT = ROOT / ".cache" / "llama" / ".built"
@@ -29,15 +29,9 @@ pytestmark = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def local_server():
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen(
         [str(ROOT / "scripts" / "local_llm.sh"), "serve"],
         env={"PATH": "/usr/bin:/bin", "LOCAL_LLM_PORT": str(port), "LOCAL_LLM_CTX": "4096"},

@@ -6,7 +6,7 @@ import statistics
 import time
 import urllib.request
 
-from agents.language.loopback_server import LoopbackServer, call_latency
+from testing import LoopbackServer, call_latency
 
 
 def test_no_spread_is_the_latency_itself():

@@ -23,7 +23,7 @@ from agents.language.requests import (
 )
 
 from ..personas import DAY, NOON, identity
-from .test_requests import PARTY, REQUESTS
+from .request_cases import PARTY, REQUESTS
 
 ISABELLA, MARIA, KLAUS = identity("Isabella Rodriguez"), identity("Maria Lopez"), identity("Klaus Mueller")
 SEEDS = range(200)

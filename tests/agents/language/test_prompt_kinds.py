@@ -15,7 +15,6 @@ from functools import cache
 import jsonschema
 import pytest
 
-from agents.language.loopback_answers import RIDER
 from agents.language.offline import offline_answer
 from agents.language.quoting import unquoted_parts
 from agents.language.request import PROMPTS
@@ -23,6 +22,7 @@ from agents.language.requests import ScoredRequest
 from environment import load_ville
 from smallville.model import SmallvilleModel
 from smallville.scenarios.scenario import DATA_DIR
+from testing import RIDER
 
 END = datetime(2023, 2, 14, 7, 0)
 pytestmark = pytest.mark.slow  # a day of three agents

@@ -4,8 +4,8 @@ from datetime import datetime
 
 import pytest
 
-from agents.language.loopback_server import LoopbackServer
 from smallville.model import SmallvilleModel
+from testing import LoopbackServer
 
 FAMILIES = [
     ("hosted_vllm/loopback", "url"),

@@ -1,7 +1,6 @@
 """Every provider family litellm routes, against the loopback server's wire formats: parameters, refusals, usage."""
 
 import asyncio
-import socket
 
 import pytest
 
@@ -9,8 +8,8 @@ from agents.language.backends import providers
 from agents.language.backends.litellm_backend import LiteLLMBackend
 from agents.language.backends.litellm_import import import_litellm
 from agents.language.gateway import Gateway, GatewayConfig, ModelUnavailable
-from agents.language.loopback_server import LoopbackServer
 from agents.language.requests import ImportanceRequest, WakeUpRequest
+from testing import LoopbackServer, free_port
 
 from ..personas import identity
 
@@ -141,15 +140,9 @@ def test_provider_usage_with_cached_tokens_reaches_the_ledger(keys, model, base)
     assert gateway.ledger.totals().cached_tokens == second.cached_tokens
 
 
-def _closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.mark.parametrize(("model", "path"), [(name, "/v1" if where == "url" else "") for name, where, _ in FAMILIES])
 def test_a_server_that_is_not_there_is_named_in_one_line(keys, model, path):
-    base = f"http://127.0.0.1:{_closed_port()}{path}"
+    base = f"http://127.0.0.1:{free_port()}{path}"
     gateway = Gateway(GatewayConfig(model=model, api_base=base, max_retries=1))
     with pytest.raises(ModelUnavailable) as raised:
         ask(gateway, [WakeUpRequest(ISABELLA)])

@@ -8,9 +8,9 @@ import pytest
 
 from agents.language.backends import reasoning
 from agents.language.backends.litellm_import import import_litellm
-from agents.language.loopback_server import LoopbackServer
 from agents.language.requests import ALL_REQUESTS
 from smallville.model import SmallvilleModel
+from testing import LoopbackServer
 
 # Current reasoning models, one per provider, and the level the town's default ("minimal") becomes for each.
 LEAST = [

@@ -5,92 +5,20 @@ import json
 
 import pytest
 
-from agents.language.answers import PlaceOption, PlanBlock
 from agents.language.backends import ScriptedBackend
 from agents.language.gateway import Gateway, GatewayConfig
-from agents.language.loopback_answers import answer_for_messages
 from agents.language.offline import HANDLERS, offline_answer
 from agents.language.request import AnswerError
 from agents.language.requests import (
     ALL_REQUESTS,
-    ActionRequest,
-    ConversationLineRequest,
-    ConversationSummaryRequest,
-    DayPlanRequest,
-    DaySummaryRequest,
-    DecomposeRequest,
-    HourlyScheduleRequest,
-    ImportanceRequest,
-    InsightsRequest,
-    InterviewRequest,
-    JudgeRequest,
-    ObjectReactionRequest,
     ReactionRequest,
     ReflectionQuestionsRequest,
-    ScheduleRewriteRequest,
-    ScoredRequest,
-    WakeUpRequest,
 )
+from testing import answer_for_messages
 
-from ..personas import DAY, NOON, identity
+from ..personas import NOON
+from .request_cases import ISABELLA, REQUESTS
 
-ISABELLA = identity("Isabella Rodriguez")
-CAFE = PlaceOption("Hobbs Cafe", "cafe", ("behind the cafe counter", "piano"))
-HOME = PlaceOption("Isabella Rodriguez's apartment", "main room", ("bed", "desk"))
-PARTY = "I am excited to be planning a Valentine's Day party at *Hobbs Cafe on February 14th from 5pm*"
-LINES = (("Isabella Rodriguez", "Hi Maria! " + PARTY), ("Maria Lopez", "That sounds lovely!"))
-
-REQUESTS = {
-    "importance": ImportanceRequest(ISABELLA, ("the bed is idle", PARTY)),
-    "wake_up": WakeUpRequest(ISABELLA),
-    "day_plan": DayPlanRequest(ISABELLA, DAY, 6, ""),
-    "hourly_schedule": HourlyScheduleRequest(ISABELLA, DAY, 6, ("from 8:00 am to 8:00 pm, working at Hobbs Cafe",)),
-    "decompose": DecomposeRequest(ISABELLA, "working at Hobbs Cafe", 480, 60, "having breakfast", "having lunch"),
-    "action": ActionRequest(
-        ISABELLA, ("working at Hobbs Cafe (serving customers)", "sleeping"), "Hobbs Cafe", "cafe", (CAFE, HOME)
-    ),
-    "reaction": ReactionRequest(
-        ISABELLA,
-        NOON,
-        "serving coffee",
-        "Maria Lopez",
-        "studying",
-        ("Maria Lopez is a loyal friend to me",),
-        shared_place="the Ville:Hobbs Cafe:cafe:behind the cafe counter",
-    ),
-    "object_reaction": ObjectReactionRequest(
-        ISABELLA,
-        NOON,
-        "serving coffee",
-        "the Ville:Hobbs Cafe:cafe:behind the cafe counter",
-        "the Ville:Hobbs Cafe:cafe:cooking area",
-        "burning",
-        ("the cooking area is burning",),
-    ),
-    "conversation_line": ConversationLineRequest(
-        ISABELLA, "Maria Lopez", "Hobbs Cafe", NOON, (PARTY, "I love my work"), ()
-    ),
-    "conversation_summary": ConversationSummaryRequest("Isabella Rodriguez", "Maria Lopez", LINES),
-    "schedule_rewrite": ScheduleRewriteRequest(
-        ISABELLA, 600, "talking with Maria Lopez", 5, (PlanBlock("working", 60),)
-    ),
-    "reflection_questions": ReflectionQuestionsRequest(ISABELLA, ("Maria Lopez is studying", PARTY), 3),
-    "insights": InsightsRequest(
-        ISABELLA,
-        (("What do I know about Maria Lopez?", (3, 7)), ("What is Isabella planning?", (7,))),
-        ((3, "Maria Lopez is studying"), (7, PARTY)),
-    ),
-    "day_summary": DaySummaryRequest(ISABELLA, DAY, ((NOON, "Maria Lopez told me: she is coming to the party"),)),
-    "interview": InterviewRequest(ISABELLA, NOON, "Are you planning a party?", (PARTY, "I love my work")),
-    "scored": ScoredRequest(
-        ReactionRequest(ISABELLA, NOON, "serving coffee", "Maria Lopez", "studying"),
-        "Isabella Rodriguez",
-        ("Maria Lopez is studying", PARTY),
-    ),
-    "judge": JudgeRequest(
-        "Who is hosting a party?", "Isabella owns Hobbs Cafe", "Isabella, at 5 pm at Hobbs Cafe", "no idea"
-    ),
-}
 IDS = sorted(REQUESTS)
 
 

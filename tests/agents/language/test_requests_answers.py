@@ -17,18 +17,8 @@ from agents.language.answers import (
 )
 from agents.language.request import AnswerError
 
-from .test_requests import CAFE, HOME, ISABELLA, PARTY, REQUESTS
+from .request_cases import CAFE, CAFE_CHOICE, HOME, ISABELLA, PARTY, REQUESTS, WRONG
 
-CAFE_CHOICE = {
-    "sector": "hobbs cafe",
-    "arena": "CAFE",
-    "game_object": "Behind the cafe counter",
-    "emoji": "☕",
-    "predicate": "serve",
-    "target": "customers",
-    "object_state": "being used to serve customers",
-    "importance": 3,
-}
 BED_CHOICE = {"sector": HOME.sector, "arena": HOME.arena, "game_object": "bed", "emoji": "💤", "importance": 1}
 SERVING = ActionChoice(
     action="working at Hobbs Cafe (serving customers)",
@@ -118,22 +108,6 @@ def test_a_wait_with_no_shared_place_carries_on_and_a_talk_keeps_its_relationshi
     assert request.answer_schema()["properties"]["choice"]["enum"] == ["talk", "continue"]
     talk = '{"choice": "talk", "reason": "hi", "relationship": "my oldest friend", "line": "Hi Maria!"}'
     assert request.parse(talk) == Reaction("talk", "hi", "Hi Maria!", "my oldest friend")
-
-
-WRONG = [
-    ("importance", '{"scores": [3]}', "expected 2 scores, got 1"),
-    ("wake_up", '{"hour": 25}', "hour"),
-    ("day_plan", '{"plan": ["a", "b", "c"]}', "5 to 8 items, got 3"),
-    ("day_plan", json.dumps({"plan": ["x"] * 9}), "5 to 8 items, got 9"),
-    ("action", json.dumps({"actions": [CAFE_CHOICE]}), "expected 2 actions, got 1"),
-    ("action", json.dumps({"actions": [{**CAFE_CHOICE, "game_object": "piano stool"}] * 2}), "'piano stool' is not"),
-    ("reaction", '{"choice": "dance"}', "choice"),
-    ("conversation_line", '{"line": ""}', "line"),
-    ("conversation_summary", '{"summary": "s", "takeaways": {"Maria Lopez": "x"}}', "missing Isabella Rodriguez"),
-    ("reflection_questions", '{"questions": ["Only one?"]}', "expected 3 questions, got 1"),
-    ("insights", '{"insights": [{"insight": "x", "evidence": ["memory three"]}]}', "evidence"),
-    ("judge", '{"choice": "c"}', "choice"),
-]
 
 
 @pytest.mark.parametrize(

@@ -24,7 +24,7 @@ from agents.language.requests import (
 )
 
 from ..personas import DAY, NOON
-from .test_requests import CAFE, ISABELLA
+from .request_cases import CAFE, ISABELLA
 
 BAD_FIELDS = {
     "importance-none": (lambda: ImportanceRequest(ISABELLA, ()), "1 to 40 memories"),

@@ -5,13 +5,13 @@ from dataclasses import replace
 
 import pytest
 
-from agents.language.loopback_answers import answer_for_messages
 from agents.language.offline import offline_answer
 from agents.language.offline.salience import importance_of
 from agents.language.requests import ConversationLineRequest, ImportanceRequest, ScoredRequest
+from testing import answer_for_messages
 
 from ..personas import NOON, identity
-from .test_requests import PARTY, REQUESTS
+from .request_cases import PARTY, REQUESTS
 
 KLAUS = identity("Klaus Mueller")
 MEMORIES = ("the bed is idle", PARTY, "Maria Lopez is studying")

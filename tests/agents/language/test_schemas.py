@@ -12,8 +12,7 @@ import pytest
 from agents.language.request import extract_json
 from agents.language.requests import ImportanceRequest
 
-from .test_requests import CAFE, HOME, ISABELLA, PARTY, REQUESTS
-from .test_requests_answers import WRONG
+from .request_cases import CAFE, HOME, ISABELLA, PARTY, REQUESTS, WRONG
 
 WITH_SCHEMA = sorted(kind for kind, request in REQUESTS.items() if request.answer_model is not None)
 # Evaluation requests (interview, judge) belong to the evaluation package and declare no answer model yet.

@@ -13,7 +13,6 @@ import pytest
 
 from agents.language.answers import PlanBlock
 from agents.language.gateway import Gateway, GatewayConfig
-from agents.language.loopback_server import LoopbackServer
 from agents.language.quoting import LONGEST_QUOTE, quote, render, unquoted_parts
 from agents.language.request import AnswerError
 from agents.language.requests import (
@@ -32,9 +31,10 @@ from agents.language.requests import (
     ReflectionQuestionsRequest,
     ScheduleRewriteRequest,
 )
+from testing import LoopbackServer
 
 from ..personas import DAY, NOON, identity
-from .test_requests import CAFE, HOME, REQUESTS
+from .request_cases import CAFE, HOME, REQUESTS
 
 ISABELLA = identity("Isabella Rodriguez")
 SECRET = "sk-test-SECRET-speech-456"

@@ -1,13 +1,17 @@
-"""A small live town caught mid-conversation, and a run folder of the same town to replay."""
+"""A small live town caught mid-conversation, a run folder of the same town to replay, and the browser tests' own
+fixtures: a proxy that records what leaves the machine, and a page in Debian's chromium."""
 
+import socketserver
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from smallville.app.selection import selected_agent
 from smallville.app.voice import answer, voice_error
+from tests.smallville.app.browser import CHROMIUM, FLAGS, Recorder
 
 ROOT = Path(__file__).resolve().parents[3]
 FAST = {"scenario_name": "the_ville_n3", "embedder": "hashing"}
@@ -44,3 +48,28 @@ def no_selection():
     yield
     for state in (selected_agent, answer, voice_error):
         state.set("")
+
+
+@pytest.fixture(scope="module")
+def outside():
+    """A proxy that answers nothing and remembers every request sent through it."""
+    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Recorder)
+    server.seen = []
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server
+    server.shutdown()
+
+
+@pytest.fixture
+def browser_page():
+    """A page of Debian's headless chromium that records its requests (`page.requests`) and failures (`failures`)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.requests, page.failures = [], []
+        page.on("request", lambda request: page.requests.append(request.url))
+        page.on("response", lambda response: response.status >= 400 and page.failures.append(response.url))
+        yield page
+        browser.close()

@@ -5,105 +5,14 @@ a recorder, so a request it tried to make beyond this machine (CDN assets, telem
 A slow language model is the loopback server with latency: the page must keep answering while its calls are in flight.
 """
 
-import os
 import re
-import shutil
-import socket
-import socketserver
-import subprocess
-import sys
-import threading
-import time
-import urllib.request
-from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+from testing import LoopbackServer, stop_page
+from tests.smallville.app.browser import BROWSER_MARKS, assert_stayed_home, serve
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium (.ci/run installs it)"),
-]
-
-
-class _Recorder(socketserver.BaseRequestHandler):
-    def handle(self) -> None:
-        first = self.request.recv(4096).split(b"\r\n", 1)[0].decode("latin-1")
-        self.server.seen.append(first)
-        self.request.sendall(b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")
-
-
-@pytest.fixture(scope="module")
-def outside():
-    """A proxy that answers nothing and remembers every request sent through it."""
-    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _Recorder)
-    server.seen = []
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield server
-    server.shutdown()
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def serve(outside, *args, env: dict | None = None) -> tuple[subprocess.Popen, str]:
-    """Start `run.py serve` (with `env` added to this process's environment) and wait until it answers."""
-    port = free_port()
-    proxy = f"http://127.0.0.1:{outside.server_address[1]}"
-    env = {**os.environ, **(env or {}), "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"}
-    env.update({name: proxy for name in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy")})
-    command = [sys.executable, "run.py", "serve", *args, "--port", str(port)]
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise AssertionError(process.stdout.read().decode()[-3000:])
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return process, url
-        except OSError:
-            time.sleep(0.3)
-    process.kill()
-    raise AssertionError("the server did not answer within 120 s")
-
-
-def stop(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-
-
-@pytest.fixture
-def browser_page():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        page = browser.new_page(viewport={"width": 1600, "height": 1000})
-        page.requests, page.failures = [], []
-        page.on("request", lambda request: page.requests.append(request.url))
-        page.on("response", lambda response: response.status >= 400 and page.failures.append(response.url))
-        yield page
-        browser.close()
-
-
-def assert_stayed_home(page, outside) -> None:
-    network = [url for url in page.requests if urlsplit(url).scheme in {"http", "https", "ws", "wss"}]
-    assert {urlsplit(url).scheme for url in page.requests} <= {"http", "ws", "data", "blob"}
-    assert {urlsplit(url).hostname for url in network} == {"127.0.0.1"}
-    assert page.failures == []
-    assert outside.seen == []
+pytestmark = BROWSER_MARKS
 
 
 def test_live_town_loads_offline_steps_and_shows_an_agents_plan_and_memories(outside, browser_page, tmp_path):
@@ -145,7 +54,7 @@ def test_live_town_loads_offline_steps_and_shows_an_agents_plan_and_memories(out
         expect(page.locator(".costs")).to_contain_text("model calls")
         page.screenshot(path=tmp_path / "panels.png", full_page=True)
     finally:
-        stop(process)
+        stop_page(process)
     assert (tmp_path / "town.png").stat().st_size > 10_000
     assert_stayed_home(page, outside)
 
@@ -305,7 +214,7 @@ def test_replay_map_tabs_zoom_a_building_and_reset_then_select(outside, browser_
         page.screenshot(path=tmp_path / "replay.png", full_page=True)
         reset_then_select(page)
     finally:
-        stop(process)
+        stop_page(process)
     log = process.stdout.read().decode()
     assert "ProgrammingError" not in log and "Traceback" not in log, log[-3000:]
     assert_stayed_home(page, outside)
@@ -354,8 +263,6 @@ def play_then_pause(page) -> None:
 def test_a_slow_model_thinks_in_the_background_while_the_page_keeps_answering(outside, browser_page, tmp_path):
     from playwright.sync_api import expect
 
-    from agents.language.loopback_server import LoopbackServer
-
     page = browser_page
     clock = page.locator(".town-clock")
     with LoopbackServer(latency=LATENCY_S) as model_server:
@@ -397,5 +304,5 @@ def test_a_slow_model_thinks_in_the_background_while_the_page_keeps_answering(ou
 
             play_then_pause(page)
         finally:
-            stop(process)
+            stop_page(process)
     assert_stayed_home(page, outside)

@@ -2,9 +2,10 @@
 two runs (a run and its fork) side by side on one time slider."""
 
 from smallville.cli import main
-from tests.smallville.app.test_browser import assert_stayed_home, browser_page, outside, pytestmark, serve, stop
+from testing import LoopbackServer, stop_page
+from tests.smallville.app.browser import BROWSER_MARKS, assert_stayed_home, serve
 
-__all__ = ["browser_page", "outside", "pytestmark"]  # the fixtures and marks of the browser tests, shared
+pytestmark = BROWSER_MARKS
 
 REPORTER = "a news reporter from the Ville Gazette"
 STOVE = "the Ville:Hobbs Cafe:cafe:cooking area"
@@ -12,8 +13,6 @@ STOVE = "the Ville:Hobbs Cafe:cafe:cooking area"
 
 def test_an_interview_as_a_persona_and_an_object_set_from_the_page(outside, browser_page):
     from playwright.sync_api import expect
-
-    from agents.language.loopback_server import LoopbackServer
 
     page = browser_page
     with LoopbackServer() as model_server:
@@ -51,7 +50,7 @@ def test_an_interview_as_a_persona_and_an_object_set_from_the_page(outside, brow
             expect(things.filter(has_text="cooking area")).to_have_text("cooking area (burning)")
             expect(page.locator(".work-failure")).to_have_count(0)
         finally:
-            stop(process)
+            stop_page(process)
     assert_stayed_home(page, outside)
 
 
@@ -84,7 +83,7 @@ def test_a_run_and_its_fork_side_by_side_on_one_time_slider(outside, browser_pag
         figures = page.locator(".side-by-side-figures").all_inner_texts()
         assert "party 33%" in figures[0] and "party 67%" in figures[1]  # Klaus knows in the fork only
     finally:
-        stop(process)
+        stop_page(process)
     assert_stayed_home(page, outside)
 
 
@@ -110,7 +109,7 @@ def test_the_agent_who_sees_the_stove_set_burning_on_the_page_goes_to_it(outside
         expect(things.filter(has_text="cooking area")).to_contain_text("cooking area (being used by Isabella")
         expect(page.locator(".work-failure")).to_have_count(0)
     finally:
-        stop(process)
+        stop_page(process)
     assert_stayed_home(page, outside)
 
 

@@ -5,10 +5,8 @@ import re
 
 import pytest
 
-from agents.language import loopback_server
-from agents.language.loopback_answers import answer_for_messages
-from agents.language.loopback_server import LoopbackServer
 from smallville.cli import main
+from testing import LoopbackServer, answer_for_messages, loopback_server
 from tests.smallville.run_folders import simulate_three
 
 BATTERY = 'name = "tiny"\n[[categories]]\nname = "memory"\nquestions = ["Who is {acquaintance}?", "Who are you?"]\n'

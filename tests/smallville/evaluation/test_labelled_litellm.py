@@ -4,10 +4,9 @@ import json
 
 import pytest
 
-from agents.language import loopback_server
 from agents.language.gateway import Gateway, GatewayConfig
-from agents.language.loopback_server import LoopbackServer
 from smallville.evaluation.labelled import judge_labelled_set, load_labelled
+from testing import LoopbackServer, loopback_server
 
 
 def _always_yes(messages):

@@ -1,8 +1,10 @@
-"""A loopback model server that injects faults at random (seeded) into a share of its chat answers.
+"""Loopback model servers that fail on purpose, for the fault campaign's tests.
 
-It wraps agents.language.loopback_server.LoopbackServer without changing it: before each chat request it draws, with
-probability `rate`, one of the server's fault kinds and queues it for that request, and it counts what it injected,
-so a test can check that every fault was retried, repaired or fallen back, and counted.
+`FaultInjectingServer` injects faults at random (seeded) into a share of its chat answers: before each chat request it
+draws, with probability `rate`, one of the loopback server's fault kinds and queues it for that request, and it counts
+what it injected, so a test can check that every fault was retried, repaired or fallen back, and counted.
+`DyingServer` answers a number of requests, then dies as a killed server process does. Both leave `LoopbackServer`
+unchanged.
 """
 
 import random
@@ -10,7 +12,7 @@ from collections import Counter
 
 from aiohttp import web
 
-from agents.language.loopback_server import FAULTS, LoopbackServer
+from testing.loopback_server import FAULTS, LoopbackServer
 
 # Faults a client must retry (the server errs or never answers) and faults it must repair (a bad answer).
 TRANSIENT = ("429", "500", "hang")

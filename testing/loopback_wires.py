@@ -10,8 +10,8 @@ servers, reports the prompt tokens a prefix cache would have served (`PrefixCach
 import bisect
 import time
 
+from agents.language import count_tokens
 from agents.language.backends.prompt_cache import cached_prefix_chars, prompt_text
-from agents.language.tokens import count_tokens
 
 
 class PrefixCache:

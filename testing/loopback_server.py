@@ -10,9 +10,7 @@ what litellm sends each provider.
 Answers come from `loopback_answers`, valid for every request type. It never listens beyond loopback.
 """
 
-import argparse
 import asyncio
-import json
 import math
 import random
 import threading
@@ -22,9 +20,9 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
-from agents.language import loopback_wires as wires
-from agents.language.backends.base import estimate_tokens
-from agents.language.loopback_answers import answer_for_messages
+from agents.language.backends import estimate_tokens
+from testing import loopback_wires as wires
+from testing.loopback_answers import answer_for_messages
 
 # Faults, consumed one per request in order: "429", "500", "hang", "empty", "malformed", "long", "cut" (the answer's
 # first half, ended as the token budget ends it).
@@ -211,6 +209,11 @@ class LoopbackServer:
             raise RuntimeError("the loopback server did not start within 10 s")
         return self
 
+    def wait(self) -> None:
+        """Block until the server stops (its lifetime ends, or `stop` is called from another thread)."""
+        if self._thread:
+            self._thread.join()
+
     def stop(self) -> None:
         """Stop serving."""
         if self._loop and self._stop:
@@ -231,22 +234,3 @@ def _toy_vector(text: str, dim: int = 16) -> list[float]:
         vector[(char + index) % dim] += 1.0
     norm = sum(v * v for v in vector) ** 0.5 or 1.0
     return [v / norm for v in vector]
-
-
-def main() -> None:
-    """`python -m agents.language.loopback_server --port P --latency 0.3 --latency-spread 0.5`: serve (benchmarks)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--latency", type=float, default=0.3)
-    parser.add_argument("--latency-spread", type=float, default=0.0)
-    parser.add_argument("--lifetime", type=float, default=3600)
-    args = parser.parse_args()
-    server = LoopbackServer(
-        latency=args.latency, latency_spread=args.latency_spread, lifetime_s=args.lifetime, port=args.port
-    ).start()
-    print(json.dumps({"url": server.url}), flush=True)
-    server._thread.join()
-
-
-if __name__ == "__main__":
-    main()

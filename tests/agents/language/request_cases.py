@@ -1,0 +1,110 @@
+"""The request cases the language tests share: one request of every kind for Isabella at Hobbs Cafe, and answers a
+request's parser must refuse, each with the words of its refusal."""
+
+import json
+
+from agents.language.answers import PlaceOption, PlanBlock
+from agents.language.requests import (
+    ActionRequest,
+    ConversationLineRequest,
+    ConversationSummaryRequest,
+    DayPlanRequest,
+    DaySummaryRequest,
+    DecomposeRequest,
+    HourlyScheduleRequest,
+    ImportanceRequest,
+    InsightsRequest,
+    InterviewRequest,
+    JudgeRequest,
+    ObjectReactionRequest,
+    ReactionRequest,
+    ReflectionQuestionsRequest,
+    ScheduleRewriteRequest,
+    ScoredRequest,
+    WakeUpRequest,
+)
+from tests.agents.personas import DAY, NOON, identity
+
+ISABELLA = identity("Isabella Rodriguez")
+CAFE = PlaceOption("Hobbs Cafe", "cafe", ("behind the cafe counter", "piano"))
+HOME = PlaceOption("Isabella Rodriguez's apartment", "main room", ("bed", "desk"))
+PARTY = "I am excited to be planning a Valentine's Day party at *Hobbs Cafe on February 14th from 5pm*"
+LINES = (("Isabella Rodriguez", "Hi Maria! " + PARTY), ("Maria Lopez", "That sounds lovely!"))
+
+REQUESTS = {
+    "importance": ImportanceRequest(ISABELLA, ("the bed is idle", PARTY)),
+    "wake_up": WakeUpRequest(ISABELLA),
+    "day_plan": DayPlanRequest(ISABELLA, DAY, 6, ""),
+    "hourly_schedule": HourlyScheduleRequest(ISABELLA, DAY, 6, ("from 8:00 am to 8:00 pm, working at Hobbs Cafe",)),
+    "decompose": DecomposeRequest(ISABELLA, "working at Hobbs Cafe", 480, 60, "having breakfast", "having lunch"),
+    "action": ActionRequest(
+        ISABELLA, ("working at Hobbs Cafe (serving customers)", "sleeping"), "Hobbs Cafe", "cafe", (CAFE, HOME)
+    ),
+    "reaction": ReactionRequest(
+        ISABELLA,
+        NOON,
+        "serving coffee",
+        "Maria Lopez",
+        "studying",
+        ("Maria Lopez is a loyal friend to me",),
+        shared_place="the Ville:Hobbs Cafe:cafe:behind the cafe counter",
+    ),
+    "object_reaction": ObjectReactionRequest(
+        ISABELLA,
+        NOON,
+        "serving coffee",
+        "the Ville:Hobbs Cafe:cafe:behind the cafe counter",
+        "the Ville:Hobbs Cafe:cafe:cooking area",
+        "burning",
+        ("the cooking area is burning",),
+    ),
+    "conversation_line": ConversationLineRequest(
+        ISABELLA, "Maria Lopez", "Hobbs Cafe", NOON, (PARTY, "I love my work"), ()
+    ),
+    "conversation_summary": ConversationSummaryRequest("Isabella Rodriguez", "Maria Lopez", LINES),
+    "schedule_rewrite": ScheduleRewriteRequest(
+        ISABELLA, 600, "talking with Maria Lopez", 5, (PlanBlock("working", 60),)
+    ),
+    "reflection_questions": ReflectionQuestionsRequest(ISABELLA, ("Maria Lopez is studying", PARTY), 3),
+    "insights": InsightsRequest(
+        ISABELLA,
+        (("What do I know about Maria Lopez?", (3, 7)), ("What is Isabella planning?", (7,))),
+        ((3, "Maria Lopez is studying"), (7, PARTY)),
+    ),
+    "day_summary": DaySummaryRequest(ISABELLA, DAY, ((NOON, "Maria Lopez told me: she is coming to the party"),)),
+    "interview": InterviewRequest(ISABELLA, NOON, "Are you planning a party?", (PARTY, "I love my work")),
+    "scored": ScoredRequest(
+        ReactionRequest(ISABELLA, NOON, "serving coffee", "Maria Lopez", "studying"),
+        "Isabella Rodriguez",
+        ("Maria Lopez is studying", PARTY),
+    ),
+    "judge": JudgeRequest(
+        "Who is hosting a party?", "Isabella owns Hobbs Cafe", "Isabella, at 5 pm at Hobbs Cafe", "no idea"
+    ),
+}
+
+CAFE_CHOICE = {
+    "sector": "hobbs cafe",
+    "arena": "CAFE",
+    "game_object": "Behind the cafe counter",
+    "emoji": "☕",
+    "predicate": "serve",
+    "target": "customers",
+    "object_state": "being used to serve customers",
+    "importance": 3,
+}
+# Wrong answers: (kind, answer, words of the parser's refusal).
+WRONG = [
+    ("importance", '{"scores": [3]}', "expected 2 scores, got 1"),
+    ("wake_up", '{"hour": 25}', "hour"),
+    ("day_plan", '{"plan": ["a", "b", "c"]}', "5 to 8 items, got 3"),
+    ("day_plan", json.dumps({"plan": ["x"] * 9}), "5 to 8 items, got 9"),
+    ("action", json.dumps({"actions": [CAFE_CHOICE]}), "expected 2 actions, got 1"),
+    ("action", json.dumps({"actions": [{**CAFE_CHOICE, "game_object": "piano stool"}] * 2}), "'piano stool' is not"),
+    ("reaction", '{"choice": "dance"}', "choice"),
+    ("conversation_line", '{"line": ""}', "line"),
+    ("conversation_summary", '{"summary": "s", "takeaways": {"Maria Lopez": "x"}}', "missing Isabella Rodriguez"),
+    ("reflection_questions", '{"questions": ["Only one?"]}', "expected 3 questions, got 1"),
+    ("insights", '{"insights": [{"insight": "x", "evidence": ["memory three"]}]}', "evidence"),
+    ("judge", '{"choice": "c"}', "choice"),
+]
