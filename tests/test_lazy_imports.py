@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import agents
+from smallville.cli import on_first_use
 
 pytestmark = pytest.mark.slow  # imports litellm, solara and mesa-llm: about 20 s
 
@@ -35,7 +36,29 @@ def late_imports() -> set[str]:
 
 
 def test_there_are_late_imports_to_check():
-    assert {"agents.language.embeddings", "smallville.model"} <= late_imports()
+    assert {"agents.language.embeddings", "smallville.batch.ray_executor"} <= late_imports()
+
+
+def cli_late_names() -> set[str]:
+    """The `module:function` names the CLI loads when a command runs (cli.on_first_use): handlers and adders."""
+    found = set()
+    for node in ast.walk(ast.parse((ROOT / "smallville" / "cli.py").read_text())):
+        text = node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""
+        if text.startswith("smallville.") and not text.endswith(":"):
+            found.add(text)
+        elif text.startswith("add_") and text.endswith("arguments"):  # the parameter table's adders
+            found.add(f"smallville.settings.parameters:{text}")
+    return found
+
+
+def test_every_command_the_cli_loads_late_is_named():
+    names = cli_late_names()
+    assert {"smallville.commands.simulate:run", "smallville.settings.parameters:add_batch_arguments"} <= names
+
+
+@pytest.mark.parametrize("name", sorted(cli_late_names()))
+def test_each_name_the_cli_loads_late_exists(name):
+    assert callable(on_first_use(name))
 
 
 @pytest.mark.parametrize("module", sorted(late_imports()))
