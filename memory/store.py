@@ -63,7 +63,8 @@ class MemoryStore:
             with self._guard("open"):
                 if not self.read_only:
                     self._db.execute("pragma journal_mode=wal")
-                    self._db.executescript(SCHEMA)
+                    # One transaction: a process killed while the tables are made leaves all of them or none.
+                    self._db.executescript(f"begin;\n{SCHEMA}\ncommit;")
                 self._meta = dict(self._db.execute("select key, value from meta").fetchall())
             if embedder is not None and dim is not None:
                 self.check(embedder, dim)

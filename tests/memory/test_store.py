@@ -162,3 +162,15 @@ def test_a_damaged_file_gives_a_store_error_naming_it(tmp_path, how):
     with pytest.raises(StoreError, match=str(path)), MemoryStore(path) as store:
         for agent in store.agents():
             store.load(agent)
+
+
+def test_the_tables_are_made_all_at_once_or_not_at_all(tmp_path):
+    # A run killed while its store made its tables left `meta` alone, and resume refused the folder as damaged.
+    path = tmp_path / "memory.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute("create table other (x)")
+        db.execute("create index nodes on other (x)")  # the last table cannot be made
+    with pytest.raises(StoreError, match="already an index named nodes"):
+        MemoryStore(path)
+    with sqlite3.connect(path) as db:
+        assert {row[0] for row in db.execute("select name from sqlite_master")} == {"other", "nodes"}
