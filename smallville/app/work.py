@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import solara
+from mesa.visualization.utils import force_update
 
 from smallville.app.per_model import PerModel
 
@@ -153,6 +154,16 @@ class Work:
             except Exception:  # the page may be gone (tab closed): the log above still has it
                 logger.exception("could not show that the %s failed", job.kind)
             return None
+
+
+def then_redraw(show: Callable[[Any], None]) -> Callable[[Any], None]:
+    """A `done` for work that changes the town: show what it did, then redraw every panel so the change shows."""
+
+    def done(result: Any) -> None:
+        show(result)
+        force_update()
+
+    return done
 
 
 _WORK = PerModel(Work)
