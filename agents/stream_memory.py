@@ -81,26 +81,18 @@ class StreamMemory(Memory):
         text = content.get("text") or json.dumps(
             {key: value for key, value in content.items() if key != "importance"}, default=str, ensure_ascii=False
         )
-        self.stream.add(
-            NodeKind.EVENT,
-            f"{type}: {text}",
-            created=self.clock(),
-            importance=importance,
-            embedding=self.embedder.embed([text])[0],
-            keywords=(type,),
-        )
+        self._store(NodeKind.EVENT, f"{type}: {text}", text, importance, keywords=(type,))
 
     def _add_message(self, content: dict, importance: int) -> None:
         text = str(content.get("message", ""))
         sender = str(content.get("sender", "someone"))
         recipients = content.get("recipients")
         partner = ", ".join(str(r) for r in recipients) if recipients is not None else sender
-        self.stream.add(
+        self._store(
             NodeKind.CHAT,
             f"{sender} says: {text}",
-            created=self.clock(),
-            importance=importance,
-            embedding=self.embedder.embed([text])[0],
+            text,
+            importance,
             subject=sender,
             predicate="says",
             object=text,
@@ -108,6 +100,11 @@ class StreamMemory(Memory):
             partner=partner,
             lines=((sender, text),),
         )
+
+    def _store(self, kind: NodeKind, description: str, text: str, importance: int, **details) -> None:
+        """Store a node stamped with the clock's time, its vector that of `text` (the entry without its framing)."""
+        embedding = self.embedder.embed([text])[0]
+        self.stream.add(kind, description, created=self.clock(), importance=importance, embedding=embedding, **details)
 
     def recall(self, query: str, k: int = RECALLED_IN_PROMPT) -> list[Retrieved]:
         """The paper's retrieval: the k memories best by recency, relevance to `query` and importance.

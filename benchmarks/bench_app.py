@@ -33,10 +33,9 @@ from smallville.app.inspector import AgentInspector
 from smallville.app.map_image import background_png
 from smallville.app.map_panel import TownMap
 from smallville.app.town_panels import ConversationFeed
-from testing import serve_page, stop_page
+from testing import CHROMIUM, open_town, serve_page, stop_page
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
 # The town runs this long from 08:00 before a step is timed: its first thoughts take effect 20 steps in, and until
 # then nobody moves (a step that changes no marker draws nothing).
 WARM_UP_MINUTES = 30
@@ -94,10 +93,7 @@ def in_browser(size: int, steps: int, folder: Path) -> None:
     server, url = serve_page("--scenario", str(scenario), "--embedder", "hashing", output=subprocess.DEVNULL)
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
-            page = browser.new_page(viewport={"width": 1600, "height": 1000})
-            page.goto(url)
-            page.wait_for_selector(".agent-marker", timeout=300_000)
+            browser, page = open_town(playwright, url, 300_000)
             clock = page.locator(".town-clock")
             warm = f"08:{WARM_UP_MINUTES:02d}"
             page.get_by_label("Run to (HH:MM)").fill(warm)

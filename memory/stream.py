@@ -7,6 +7,7 @@ amortized O(1).
 
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timedelta
+from typing import TypedDict, Unpack
 
 import numpy as np
 
@@ -37,6 +38,17 @@ def seconds(moment: datetime) -> float:
     if moment.tzinfo is not None:
         raise ValueError(f"memory times must be naive datetimes (simulated time), got {moment.isoformat()}")
     return (moment - EPOCH) / timedelta(seconds=1)
+
+
+class RetrievalOptions(TypedDict, total=False):
+    """How `retrieve` narrows and scores its one focal point: the options of `retrieve_many`, defaults there."""
+
+    k: int
+    weights: RetrievalWeights | str
+    kinds: Iterable[NodeKind] | None
+    since: datetime | None
+    until: datetime | None
+    touch: bool
 
 
 class MemoryStream:
@@ -242,12 +254,7 @@ class MemoryStream:
         query: np.ndarray,
         *,
         now: datetime,
-        k: int = 30,
-        weights: RetrievalWeights | str = PAPER_WEIGHTS,
-        kinds: Iterable[NodeKind] | None = None,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        touch: bool = True,
+        **options: Unpack[RetrievalOptions],
     ) -> list[Retrieved]:
         """The k best memories for one focal point, best first (see `retrieve_many`).
 
@@ -257,9 +264,7 @@ class MemoryStream:
         vector = np.asarray(query, dtype=np.float32)
         if vector.shape != (self.dim,):
             raise ValueError(f"query has shape {vector.shape}; this stream holds vectors of shape ({self.dim},)")
-        return self.retrieve_many(
-            vector[None, :], now=now, k=k, weights=weights, kinds=kinds, since=since, until=until, touch=touch
-        )[0]
+        return self.retrieve_many(vector[None, :], now=now, **options)[0]
 
     def retrieve_many(
         self,

@@ -20,9 +20,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from page_driver import CHROMIUM, ROOT, run_to, zoom_to_building
+from page_driver import ROOT, run_to, zoom_to_building
 
-from testing import serve_page, stop_page
+from testing import CHROMIUM, serve_page, stop_page
 
 TOWN = ["--scenario", "the_ville_n3", "--embedder", "hashing"]
 REPORTER = "a news reporter from the Ville Gazette"

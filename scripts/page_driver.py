@@ -1,12 +1,11 @@
-"""What the screenshot scripts share: Debian's chromium, the page's own "Run to", and a zoom to a building.
+"""What the screenshot scripts share: the page's own "Run to", and a zoom to a building.
 
-They start the page server with `testing.serve_page`.
+They start the page server with `testing.serve_page` and take Debian's chromium from `testing.CHROMIUM`.
 """
 
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
 
 
 def run_to(page, clock: str, timeout_ms: int = 180_000) -> None:

@@ -11,9 +11,9 @@ import argparse
 import subprocess
 from pathlib import Path
 
-from page_driver import CHROMIUM, ROOT, run_to, zoom_to_building
+from page_driver import ROOT, run_to, zoom_to_building
 
-from testing import serve_page, stop_page
+from testing import open_town, serve_page, stop_page
 
 # A free spot of a place's name: one no marker or speech bubble covers (a crowd can hide most of it).
 FREE_SPOT_JS = """(name) => {
@@ -50,10 +50,7 @@ def main() -> None:
     server, url = serve_page(str(args.run.resolve()), output=subprocess.DEVNULL)
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
-            page = browser.new_page(viewport={"width": 1600, "height": 1000})
-            page.goto(url)
-            page.wait_for_selector(".agent-marker", timeout=120_000)
+            browser, page = open_town(playwright, url, 120_000)
             page.wait_for_timeout(1500)
             page.locator(".agent-marker", has_text="IR").click()
             page.mouse.move(5, 5)

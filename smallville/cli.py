@@ -88,12 +88,13 @@ def _add_run_commands(commands, add_model_options) -> None:
     add_fallback_options(simulate)
     simulate.set_defaults(handler="smallville.commands.simulate:run")
 
-    resume = commands.add_parser(
+    resume = _run_command(
+        commands,
         "resume",
+        "smallville.commands.simulate:resume",
         help="continue a run from its last checkpoint",
         description="Continue a run to its end time; a new end time or budget is kept in its config.json.",
     )
-    resume.add_argument("run", help="the run folder")
     longer = resume.add_mutually_exclusive_group()
     longer.add_argument(
         "--days", type=option_types.days, help="make the run this many simulated days from its start (as simulate's)"
@@ -103,17 +104,25 @@ def _add_run_commands(commands, add_model_options) -> None:
                 "a new budget in dollars, what was spent so far included")  # fmt: skip
     resume.add_argument("--api-base", help="the model server's new base URL (a server that moved; the same model)")
     add_fallback_options(resume)
-    resume.set_defaults(handler="smallville.commands.simulate:resume")
+
+
+def _run_command(commands, name: str, handler: str, **texts: str) -> argparse.ArgumentParser:
+    """A command on a run folder: its parser, RUN its first argument, and the module:function that does its work."""
+    command = commands.add_parser(name, **texts)
+    command.add_argument("run", help="the run folder")
+    command.set_defaults(handler=handler)
+    return command
 
 
 def _add_talk_commands(commands) -> None:
     """The commands that talk to the agents of a run: interview and whisper."""
-    interview = commands.add_parser(
+    interview = _run_command(
+        commands,
         "interview",
+        "smallville.commands.interview:run",
         help="ask an agent a question about its life",
         description="An in-character answer from the agent's memories at the run's last checkpoint.",
     )
-    interview.add_argument("run", help="the run folder")
     interview.add_argument("agent", nargs="?", help="the agent's full name (or --all)")
     interview.add_argument("question", type=option_types.question, help='e.g. "Who is running for mayor?"')
     interview.add_argument("--all", action="store_true", help="ask every agent")
@@ -129,30 +138,29 @@ def _add_talk_commands(commands) -> None:
     interview.add_argument(
         "--api-base", default=None, help="base URL of the server for --llm (default: the run's), e.g. a moved server"
     )
-    interview.set_defaults(handler="smallville.commands.interview:run")
 
-    whisper = commands.add_parser(
+    whisper = _run_command(
+        commands,
         "whisper",
+        "smallville.commands.interview:whisper",
         help="give an agent a memory (the paper's inner voice)",
         description="Add a statement to an agent's memories at the last checkpoint; resume to see what it does.",
     )
-    whisper.add_argument("run", help="the run folder")
     whisper.add_argument("agent", help="the agent's full name")
     whisper.add_argument("statement", type=option_types.statement, help='e.g. "You are going to run for mayor"')
     whisper.add_argument("--at", type=option_types.until, help="a later simulated time, e.g. 2023-02-13T08:00")
-    whisper.set_defaults(handler="smallville.commands.interview:whisper")
 
-    change = commands.add_parser(
+    change = _run_command(
+        commands,
         "set",
+        "smallville.commands.intervene:set_object",
         help="give an object of the world a new state (the paper's 'the stove is burning')",
         description="Set an object's state in plain words at the run's last checkpoint or --at a later time; the "
         "agents who see it notice it and may react. Resume the run to see what follows.",
     )
-    change.add_argument("run", help="the run folder")
     change.add_argument("address", help='the object\'s address, e.g. "the Ville:Hobbs Cafe:cafe:cooking area"')
     change.add_argument("state", type=option_types.statement, help='its new state, e.g. "burning"')
     change.add_argument("--at", type=option_types.until, help="a later simulated time, e.g. 2023-02-13T08:00")
-    change.set_defaults(handler="smallville.commands.intervene:set_object")
 
 
 def _add_fork_commands(commands, add_model_options) -> None:
@@ -212,22 +220,25 @@ def _add_view_commands(commands, add_model_options) -> None:
         "--beside", metavar="OTHER_RUN", help="replay another run beside RUN on the same time slider (e.g. its fork)"
     )
     serve.set_defaults(handler="smallville.commands.serve:run")
-    report = commands.add_parser(
-        "report", help="plots and a summary of a run", description="Write PNG plots and summary.md into RUN/report."
+    _run_command(
+        commands,
+        "report",
+        "smallville.commands.report:run",
+        help="plots and a summary of a run",
+        description="Write PNG plots and summary.md into RUN/report.",
     )
-    report.add_argument("run", help="the run folder")
-    report.set_defaults(handler="smallville.commands.report:run")
 
 
 def _add_study_commands(commands, add_model_options) -> None:
     """The commands that study runs: evaluate and batch."""
-    evaluate = commands.add_parser(
+    evaluate = _run_command(
+        commands,
         "evaluate",
+        "smallville.commands.evaluate:run",
         help="the paper's evaluation of a run: interviews, judged believability, measures",
         description="Interview every agent under the paper's conditions, have a judge rank the answers (TrueSkill), "
         "and measure awareness, relationships and attendance by interview. Writes RUN/evaluation/; resumable.",
     )
-    evaluate.add_argument("run", help="the run folder")
     evaluate.add_argument("--at", help="the time to evaluate at, within the run (default: its last checkpoint)")
     evaluate.add_argument("--judge", help="litellm model that ranks answers and checks facts (default: the run's)")
     evaluate.add_argument("--llm", help="model the agents answer with (default: the run's)")
@@ -242,7 +253,6 @@ def _add_study_commands(commands, add_model_options) -> None:
     evaluate.add_argument("--api-base", help="base URL of the server for --llm and --judge (default: the run's)")
     _add_budget(evaluate, "model calls this command may make (default: the run's budget)",
                 "dollars this command may spend (default: the run's budget)")  # fmt: skip
-    evaluate.set_defaults(handler="smallville.commands.evaluate:run")
     _add_batch(commands, add_model_options)
 
 

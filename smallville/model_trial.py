@@ -13,32 +13,8 @@ import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from agents import Gateway, GatewayConfig, ModelUnavailable
-from agents.language import (
-    ActionRequest,
-    ConversationLineRequest,
-    ConversationSummaryRequest,
-    DayPlanRequest,
-    DaySummaryRequest,
-    DecomposeRequest,
-    FactCheckRequest,
-    GroundRequest,
-    HourlyScheduleRequest,
-    ImportanceRequest,
-    InsightsRequest,
-    InterviewRequest,
-    JudgeRequest,
-    ObjectReactionRequest,
-    PlaceOption,
-    PlanBlock,
-    RankRequest,
-    ReactionRequest,
-    ReflectionQuestionsRequest,
-    ScheduleRewriteRequest,
-    ScoredRequest,
-    WakeUpRequest,
-    wire_form,
-)
+from agents import Gateway, GatewayConfig, ModelUnavailable, language
+from agents.language import PlaceOption, PlanBlock, wire_form
 from smallville.model import SmallvilleModel
 
 # The small fixed town the requests come from.
@@ -126,16 +102,18 @@ def sample_requests(judge: bool = False) -> dict:
         "from 6:00 pm to 11:00 pm, having dinner and relaxing at home",
     )
     lines = ((me.name, f"Hi {other.first_name}, how are you today?"), (other.name, "Busy, but glad to see you!"))
-    react = ReactionRequest(me, noon, "having lunch", other.name, "walking by", memories[-2:])
+    react = language.ReactionRequest(me, noon, "having lunch", other.name, "walking by", memories[-2:])
     requests = {
-        "importance": ImportanceRequest(me, memories[:2]),
-        "wake_up": WakeUpRequest(me),
-        "day_plan": DayPlanRequest(me, day, 7, ""),
-        "hourly_schedule": HourlyScheduleRequest(me, day, 7, plan),
-        "decompose": DecomposeRequest(me, "going about the day's work", 480, 60, "getting ready", "having lunch"),
-        "action": ActionRequest(me, ("having lunch", "sleeping"), home.sector, home.arena, places),
+        "importance": language.ImportanceRequest(me, memories[:2]),
+        "wake_up": language.WakeUpRequest(me),
+        "day_plan": language.DayPlanRequest(me, day, 7, ""),
+        "hourly_schedule": language.HourlyScheduleRequest(me, day, 7, plan),
+        "decompose": language.DecomposeRequest(
+            me, "going about the day's work", 480, 60, "getting ready", "having lunch"
+        ),
+        "action": language.ActionRequest(me, ("having lunch", "sleeping"), home.sector, home.arena, places),
         "reaction": react,
-        "object_reaction": ObjectReactionRequest(
+        "object_reaction": language.ObjectReactionRequest(
             me,
             noon,
             "having lunch",
@@ -144,27 +122,31 @@ def sample_requests(judge: bool = False) -> dict:
             "on fire",
             (),
         ),
-        "conversation_line": ConversationLineRequest(me, other.name, home.arena, noon, memories, lines[:1]),
-        "conversation_summary": ConversationSummaryRequest(me.name, other.name, lines),
-        "schedule_rewrite": ScheduleRewriteRequest(
+        "conversation_line": language.ConversationLineRequest(me, other.name, home.arena, noon, memories, lines[:1]),
+        "conversation_summary": language.ConversationSummaryRequest(me.name, other.name, lines),
+        "schedule_rewrite": language.ScheduleRewriteRequest(
             me, 720, f"talking with {other.name}", 10, (PlanBlock("having lunch", 60),)
         ),
-        "reflection_questions": ReflectionQuestionsRequest(me, memories, 3),
-        "insights": InsightsRequest(
+        "reflection_questions": language.ReflectionQuestionsRequest(me, memories, 3),
+        "insights": language.InsightsRequest(
             me, ((f"What do I know about {other.name}?", (1, 2)),), tuple(enumerate(memories[:2], start=1))
         ),
-        "day_summary": DaySummaryRequest(me, day, tuple((noon, memory) for memory in memories)),
-        "interview": InterviewRequest(me, noon, "What are you up to these days?", memories),
-        "scored": ScoredRequest(react, me.name, memories[:2]),
+        "day_summary": language.DaySummaryRequest(me, day, tuple((noon, memory) for memory in memories)),
+        "interview": language.InterviewRequest(me, noon, "What are you up to these days?", memories),
+        "scored": language.ScoredRequest(react, me.name, memories[:2]),
     }
     if judge:
         question, context = f"What do you know about {other.name}?", me.describe()
         answers = (f"{other.name} is {other.currently}", "I have no idea who that is.")
         requests |= {
-            "judge": JudgeRequest(question, context, *answers),
-            "rank": RankRequest(question, context, answers),
-            "fact_check": FactCheckRequest(question, answers[0], f"{other.name} is {other.currently}", me.name),
-            "ground": GroundRequest(question, answers[0], f"{other.name} is {other.currently}", me.name, memories),
+            "judge": language.JudgeRequest(question, context, *answers),
+            "rank": language.RankRequest(question, context, answers),
+            "fact_check": language.FactCheckRequest(
+                question, answers[0], f"{other.name} is {other.currently}", me.name
+            ),
+            "ground": language.GroundRequest(
+                question, answers[0], f"{other.name} is {other.currently}", me.name, memories
+            ),
         }
     return requests
 

@@ -15,9 +15,10 @@ wheel.
 from testing.fault_servers import DyingServer, FaultInjectingServer
 from testing.loopback_answers import RIDER, answer_for_messages
 from testing.loopback_server import FAULTS, LoopbackServer, call_latency
-from testing.pages import PageServer, free_port, serve_page, stop_page
+from testing.pages import CHROMIUM, PageServer, free_port, open_town, serve_page, stop_page
 
 __all__ = [
+    "CHROMIUM",
     "FAULTS",
     "RIDER",
     "DyingServer",
@@ -27,6 +28,7 @@ __all__ = [
     "answer_for_messages",
     "call_latency",
     "free_port",
+    "open_town",
     "serve_page",
     "stop_page",
 ]

@@ -20,6 +20,8 @@ from typing import NamedTuple
 # The checkout's root, where run.py is: the page server runs from the repository, never from an installed wheel.
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
+# Debian's chromium, which playwright drives headless (playwright's own browsers are not installed).
+CHROMIUM = "/usr/bin/chromium"
 # How often the page is asked for while the server starts (it takes 3-10 s to import and build the town).
 POLL_S = 0.3
 
@@ -84,6 +86,18 @@ def serve_page(
     stop_page(process)  # what its session started too, before its output is read to the end
     why = f"ended with exit code {ended}" if ended is not None else f"did not answer within {timeout_s:.0f} s"
     raise RuntimeError(f"the page server {why}:\n{_printed(process)}")
+
+
+def open_town(playwright, url: str, timeout_ms: int):
+    """Headless chromium showing the page at `url` at 1600 x 1000, once its agents' markers are drawn.
+
+    Returns the browser (close it when done) and its page.
+    """
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.goto(url)
+    page.wait_for_selector(".agent-marker", timeout=timeout_ms)
+    return browser, page
 
 
 def stop_page(process: subprocess.Popen, timeout_s: float = 15.0) -> None:

@@ -28,15 +28,16 @@ def now_html(card: AgentCard) -> str:
             " until then it stands still and the others see what it was doing</div>"
         )
     return (
-        f"<h3 style='margin: 4px 0'>{escape(card.name)} ({card.age})</h3>"
+        f"<h3 style='margin: 4px 0'>{escape(card.person.name)} ({card.person.age})</h3>"
         f"<div class='agent-now'><b>Now:</b> {doing}{where}</div>{thinking}"
     )
 
 
 def about_html(card: AgentCard) -> str:
     """The persona: traits, background, what it is up to these days, its lifestyle."""
-    fields = [("Traits", card.innate), ("Background", card.learned), ("Currently", card.currently)]
-    fields.append(("Lifestyle", card.lifestyle))
+    person = card.person
+    fields = [("Traits", person.innate), ("Background", person.learned), ("Currently", person.currently)]
+    fields.append(("Lifestyle", person.lifestyle))
     return "".join(f"<div><b>{label}:</b> {escape(value)}</div>" for label, value in fields)
 
 

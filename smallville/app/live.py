@@ -72,12 +72,7 @@ class LiveTown:
             plan = plan_items(blocks, now.hour * 60 + now.minute)
         conversation = agent.conversation
         return AgentCard(
-            name=identity.name,
-            age=identity.age,
-            innate=identity.innate,
-            learned=identity.learned,
-            currently=identity.currently,
-            lifestyle=identity.lifestyle,
+            person=identity,
             activity=action.description if action else "",
             emoji=action.emoji if action else "",
             place=address_in_words(action.address) if action else "",

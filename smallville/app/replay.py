@@ -7,6 +7,7 @@ relationship graph from graphs/. Scrubbing makes no model call and changes nothi
 
 import bisect
 import json
+from dataclasses import replace
 from datetime import datetime
 from functools import cache
 from pathlib import Path
@@ -143,12 +144,7 @@ class ReplayModel(mesa.Model):
         reflections = [node for node in held if node.kind == NodeKind.REFLECTION][:REFLECTIONS_SHOWN]
         partner = row["action"].removeprefix(TALKING) if row["action"].startswith(TALKING) else None
         return AgentCard(
-            name=name,
-            age=identity.age,
-            innate=identity.innate,
-            learned=identity.learned,
-            currently=plan["text"] if plan else identity.currently,
-            lifestyle=identity.lifestyle,
+            person=replace(identity, currently=plan["text"]) if plan else identity,
             activity=row["action"],
             emoji=row["emoji"],
             place=address_in_words(row["address"]) if row["address"] else "",

@@ -6,11 +6,10 @@ simulated time and keeps the last hour or so. A replay needs none of this: its r
 """
 
 import threading
-import weakref
 from collections import deque
 from datetime import datetime, timedelta
-from typing import Any
 
+from smallville.app.per_model import PerModel
 from smallville.app.views import without_repeats
 
 # How many notes are kept per agent: enough for an hour drawn once per step (360 steps of 10 s), whatever the speed.
@@ -50,14 +49,9 @@ class Trails:
         return self.since(now - timedelta(minutes=minutes))
 
 
-_TRAILS: "weakref.WeakKeyDictionary[Any, Trails]" = weakref.WeakKeyDictionary()
-_TRAILS_LOCK = threading.Lock()
+_TRAILS = PerModel(Trails)
 
 
 def trails_of(model) -> Trails:
     """The trails of a live model (one per model, made on first use, gone with the model)."""
-    with _TRAILS_LOCK:
-        trails = _TRAILS.get(model)
-        if trails is None:
-            trails = _TRAILS[model] = Trails()
-        return trails
+    return _TRAILS.of(model)

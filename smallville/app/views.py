@@ -11,6 +11,8 @@ from typing import Protocol
 import networkx as nx
 import pandas as pd
 
+from agents import Identity
+
 
 @dataclass(frozen=True)
 class Marker:
@@ -97,7 +99,7 @@ class AgentCard:
     """Everything the inspector shows of one agent.
 
     Attributes:
-        name, age, innate, learned, currently, lifestyle: The identity.
+        person: Who the agent is (name, age, traits, background, lifestyle); a replay's `currently` is its latest plan.
         activity, emoji, place: The current action and where it happens, in words.
         plan: Today's plan, in order.
         recalled_for: The focal points of the last retrieval ("" if none yet).
@@ -109,12 +111,7 @@ class AgentCard:
         thinking_until: When the agent's thought in flight takes effect (None when it is not thinking).
     """
 
-    name: str
-    age: int
-    innate: str
-    learned: str
-    currently: str
-    lifestyle: str
+    person: Identity
     activity: str
     emoji: str
     place: str

@@ -7,12 +7,12 @@ to ask.
 """
 
 import solara
-from mesa.visualization.utils import force_update, update_counter
+from mesa.visualization.utils import update_counter
 
 from smallville.app.html import heading
 from smallville.app.selection import chosen
 from smallville.app.source import town_of
-from smallville.app.work import Job, work_of
+from smallville.app.work import Job, then_redraw, work_of
 
 # What the box last heard back, and what went wrong; one per browser tab, kept while the agent selection changes.
 answer = solara.reactive("")
@@ -32,16 +32,11 @@ def interview_job(model, name: str, question: str, asker: str = "") -> Job:
 
 def whisper_job(model, name: str, statement: str) -> Job:
     """Give `name` a memory; then the panels redraw (the inspector lists it among the newest memories)."""
-
-    def remembered(_) -> None:
-        answer.set(f"{name} will remember: {statement}")
-        force_update()
-
     return Job(
         "whisper",
         f"{name} is thinking about the whisper…",
         lambda: model.whisper(name, statement),
-        done=remembered,
+        done=then_redraw(lambda _: answer.set(f"{name} will remember: {statement}")),
         failed=lambda message: voice_error.set(f"The whisper failed: {message}"),
     )
 

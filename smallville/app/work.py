@@ -10,13 +10,15 @@ never touch the model at once and Play cannot overlap its steps. While a job run
 
 import logging
 import threading
-import weakref
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import solara
+from mesa.visualization.utils import force_update
+
+from smallville.app.per_model import PerModel
 
 logger = logging.getLogger(__name__)
 
@@ -154,14 +156,19 @@ class Work:
             return None
 
 
-_WORK: "weakref.WeakKeyDictionary[Any, Work]" = weakref.WeakKeyDictionary()
-_WORK_LOCK = threading.Lock()
+def then_redraw(show: Callable[[Any], None]) -> Callable[[Any], None]:
+    """A `done` for work that changes the town: show what it did, then redraw every panel so the change shows."""
+
+    def done(result: Any) -> None:
+        show(result)
+        force_update()
+
+    return done
+
+
+_WORK = PerModel(Work)
 
 
 def work_of(model) -> Work:
     """The work queue of a model (one per model, made on first use, gone with the model)."""
-    with _WORK_LOCK:
-        work = _WORK.get(model)
-        if work is None:
-            work = _WORK[model] = Work()
-        return work
+    return _WORK.of(model)

@@ -8,11 +8,11 @@ shows: `run.py fork RUN --at TIME --set ADDRESS STATE` changes its past.
 """
 
 import solara
-from mesa.visualization.utils import force_update, update_counter
+from mesa.visualization.utils import update_counter
 
 from smallville.app.selection import chosen
 from smallville.app.source import town_of
-from smallville.app.work import Job, work_of
+from smallville.app.work import Job, then_redraw, work_of
 from smallville.interventions.records import Intervention
 
 # What the box last did, and what went wrong; and the object picked (here, or in a building's box on the map).
@@ -40,16 +40,13 @@ def objects_in(ville, building: str, world) -> list[dict]:
 
 def set_object_job(model, address: str, state: str) -> Job:
     """Put an object in a state now; then the panels redraw."""
-
-    def applied(_) -> None:
-        world_note.set(f"At {model.now:%H:%M:%S} the {address.rsplit(':', 1)[-1]} is {state}.")
-        force_update()
-
     return Job(
         "set",
         f"Setting the {address.rsplit(':', 1)[-1]}…",
         lambda: model.intervene_now(Intervention(time=model.now, kind="object", target=address, text=state)),
-        done=applied,
+        done=then_redraw(
+            lambda _: world_note.set(f"At {model.now:%H:%M:%S} the {address.rsplit(':', 1)[-1]} is {state}.")
+        ),
         failed=lambda message: world_error.set(f"Setting the object failed: {message}"),
     )
 

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from agents.language import FactCheckRequest, GroundRequest
 from smallville.evaluation.battery import BATTERIES_DIR
 from smallville.evaluation.errors import EvaluationError
+from smallville.settings.text_files import first_field_error
 
 LABELLED = BATTERIES_DIR / "labelled" / "answers.toml"
 
@@ -87,9 +88,7 @@ def load_labelled(path: str | Path | None = None) -> LabelledSet:
     except tomllib.TOMLDecodeError as error:
         raise EvaluationError(f"{path}: not valid TOML ({error}); fix the syntax") from error
     except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "(top level)"
-        raise EvaluationError(f"{path}: field {where!r}: {first['msg']}; fix that field") from error
+        raise EvaluationError(f"{path}: {first_field_error(error)}; fix that field") from error
 
 
 @dataclass

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from smallville.runs.diagnosis import diagnose, needs_recovery, read_only_uri, writable
 from smallville.runs.folder import CALL_COLUMNS, RunFolder, has_table, read_calls
 from smallville.settings.simulated_time import SimulatedTime
+from smallville.settings.text_files import first_field_error
 from smallville.settings.validation import SettingError
 from smallville.settings.validation import check_value
 from smallville.settings.parameters import BY_NAME
@@ -129,7 +130,7 @@ def read_config(folder: RunFolder) -> dict:
         RunConfig.model_validate(data)
     except ValidationError as error:
         raise RunFolderError(
-            f"{folder.config}: {_first_error(error)}; restore it from a copy, or start a new run with `run.py simulate`"
+            f"{folder.config}: {first_field_error(error)}; restore it from a copy, or start a new run with `run.py simulate`"
         ) from error
     # A run written before thoughts overlapped ran in lock-step, and one written before lines of talk had steps of
     # their own gave them its thinking steps; each reads so.
@@ -260,7 +261,7 @@ def _read_checkpoint(path: Path, folder: RunFolder) -> dict:
     try:
         CheckpointState.model_validate(data)
     except ValidationError as error:
-        raise RunFolderError(f"{path}: {_first_error(error)}") from error
+        raise RunFolderError(f"{path}: {first_field_error(error)}") from error
     have = {
         folder.events: _count_rows_of(folder.events, "events"),
         folder.model_metrics: _count_rows(folder.model_metrics),
@@ -299,12 +300,6 @@ def _read_json(path: Path, fix: str) -> dict:
     if not isinstance(data, dict):
         raise RunFolderError(f"{path}: holds a {type(data).__name__}, not an object; {fix}")
     return data
-
-
-def _first_error(error: ValidationError) -> str:
-    first = error.errors()[0]
-    field = ".".join(str(part) for part in first["loc"]) or "(top level)"
-    return f"field {field!r}: {first['msg']}"
 
 
 class _read_only:  # noqa: N801 - used as a context manager, like open()

@@ -7,8 +7,12 @@ checks use it before anything heavy loads.
 """
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-__all__ = ["TextFileError", "read_text"]
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+__all__ = ["TextFileError", "first_field_error", "read_text"]
 
 
 class TextFileError(ValueError):
@@ -39,3 +43,10 @@ def read_text(path: Path | str, what: str = "file") -> str:
         raise TextFileError(
             f"{path}: not UTF-8 text (byte 0x{data[error.start]:02x} on line {line}); save the {what} as UTF-8"
         ) from None
+
+
+def first_field_error(error: "ValidationError") -> str:
+    """The first thing wrong in a file's contents, in the one line its reader shows: "field 'agents.0': why"."""
+    first = error.errors()[0]
+    field = ".".join(str(part) for part in first["loc"]) or "(top level)"
+    return f"field {field!r}: {first['msg']}"

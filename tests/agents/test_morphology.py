@@ -3,15 +3,8 @@
 import pytest
 
 from agents.identity import Identity
+from agents.language.offline import morphology
 from agents.language.offline.interviewing import in_my_voice
-from agents.language.offline.morphology import (
-    agree_with_i,
-    is_adverb,
-    is_verb_after_name,
-    possessive,
-    verb_after_i,
-    verb_after_name,
-)
 from agents.language.offline.voice import own_voice, third_person
 
 # (third person singular, the form after "I"): irregular verbs, then each ending's rule and its exceptions.
@@ -48,12 +41,12 @@ VERBS = [
 
 @pytest.mark.parametrize(("third", "first"), VERBS, ids=[third for third, _ in VERBS])
 def test_a_third_persons_verb_after_i(third: str, first: str) -> None:
-    assert verb_after_i(third) == first
+    assert morphology.verb_after_i(third) == first
 
 
 @pytest.mark.parametrize(("third", "first"), VERBS, ids=[first for _, first in VERBS])
 def test_the_verb_after_i_after_a_name(third: str, first: str) -> None:
-    assert verb_after_name(first) == third
+    assert morphology.verb_after_name(first) == third
 
 
 CONTRACTIONS = [("'m", "is"), ("'ve", "has"), ("'ll", "will"), ("'d", "would"), ("are", "is"), ("aren't", "isn't")]
@@ -61,7 +54,7 @@ CONTRACTIONS = [("'m", "is"), ("'ve", "has"), ("'ll", "will"), ("'d", "would"), 
 
 @pytest.mark.parametrize(("after_i", "after_name"), CONTRACTIONS, ids=[form for form, _ in CONTRACTIONS])
 def test_contractions_and_agreement_after_a_name(after_i: str, after_name: str) -> None:
-    assert verb_after_name(after_i) == after_name
+    assert morphology.verb_after_name(after_i) == after_name
 
 
 UNCHANGED = ["went", "can", "will", "was", "said", "read", "liked", "miss", "focus", "is", "has"]
@@ -70,12 +63,12 @@ UNCHANGED = ["went", "can", "will", "was", "said", "read", "liked", "miss", "foc
 @pytest.mark.parametrize("word", UNCHANGED, ids=UNCHANGED)
 def test_modals_past_tenses_and_base_forms_stay_after_i(word: str) -> None:
     expected = {"is": "am", "has": "have"}.get(word, word)
-    assert verb_after_i(word) == expected
+    assert morphology.verb_after_i(word) == expected
 
 
 @pytest.mark.parametrize("word", ["went", "can", "will", "was", "liked", "is", "has"], ids=str)
 def test_modals_past_tenses_and_a_names_own_verbs_stay_after_a_name(word: str) -> None:
-    assert verb_after_name(word) == word
+    assert morphology.verb_after_name(word) == word
 
 
 WORDS_AFTER_A_NAME = [
@@ -96,7 +89,7 @@ WORDS_AFTER_A_NAME = [
 
 @pytest.mark.parametrize(("word", "verb"), WORDS_AFTER_A_NAME, ids=[word for word, _ in WORDS_AFTER_A_NAME])
 def test_whether_the_word_after_a_name_is_its_verb(word: str, verb: bool) -> None:
-    assert is_verb_after_name(word) is verb
+    assert morphology.is_verb_after_name(word) is verb
 
 
 @pytest.mark.parametrize(
@@ -105,12 +98,12 @@ def test_whether_the_word_after_a_name_is_its_verb(word: str, verb: bool) -> Non
     ids=["are", "were", "contraction-kept", "whole-word-only"],
 )
 def test_a_you_turned_into_i_agrees(text: str, expected: str) -> None:
-    assert agree_with_i(text) == expected
+    assert morphology.agree_with_i(text) == expected
 
 
 @pytest.mark.parametrize(("name", "owned"), [("Eddy", "Eddy's"), ("Klaus", "Klaus's")], ids=["plain", "ending-in-s"])
 def test_a_names_possessive(name: str, owned: str) -> None:
-    assert possessive(name) == owned
+    assert morphology.possessive(name) == owned
 
 
 ADVERBS = [("also", True), ("mostly", True), ("only", True), ("reply", False), ("fly", False), ("work", False)]
@@ -118,7 +111,7 @@ ADVERBS = [("also", True), ("mostly", True), ("only", True), ("reply", False), (
 
 @pytest.mark.parametrize(("word", "adverb"), ADVERBS, ids=[word for word, _ in ADVERBS])
 def test_adverbs_between_a_subject_and_its_verb(word: str, adverb: bool) -> None:
-    assert is_adverb(word) is adverb
+    assert morphology.is_adverb(word) is adverb
 
 
 SAID_BY_EDDY = [

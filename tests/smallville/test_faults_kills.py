@@ -35,6 +35,24 @@ def whole(tmp_path_factory) -> Path:
     return out
 
 
+def _assert_same_end(result: subprocess.CompletedProcess, out: Path, whole: Path) -> None:
+    """The finishing run succeeded and ended exactly where the uninterrupted one did: events, state and metrics."""
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert events(out) == events(whole)
+    assert final_state(out) == final_state(whole)
+    assert metrics(out) == metrics(whole)
+    state = final_state(out)
+    assert (state["model_rows"], state["agent_rows"]) == metric_rows(out)
+
+
+def _terminated(process: subprocess.Popen) -> str:
+    """SIGTERM sent to a run, which must end as terminated by it; what it printed on stderr."""
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 128 + signal.SIGTERM, err[-2000:]
+    return err
+
+
 # When a kill may come: while loading (no checkpoint yet), or a little after the first checkpoint at or after one of
 # these times.
 KILL_AFTER = (None, "2023-02-13T00:00", "2023-02-13T00:15", "2023-02-13T00:45", "2023-02-13T01:30")
@@ -61,12 +79,7 @@ def test_a_run_killed_at_a_random_moment_resumes_to_the_same_end(whole, tmp_path
         result = run("simulate", *ARGS, "--out", str(out))
     else:
         result = run("resume", str(out))
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert events(out) == events(whole)
-    assert final_state(out) == final_state(whole)
-    assert metrics(out) == metrics(whole)
-    state = final_state(out)
-    assert (state["model_rows"], state["agent_rows"]) == metric_rows(out)
+    _assert_same_end(result, out, whole)
 
 
 @pytest.mark.slow
@@ -75,20 +88,13 @@ def test_sigterm_writes_a_checkpoint_and_the_run_resumes_to_the_same_end(whole, 
     process = start("simulate", *ARGS, "--out", str(out))
     state = out / "checkpoint" / "state.json"
     wait_for(lambda: reached(state, "2023-02-13T00:15"))
-    process.send_signal(signal.SIGTERM)
-    _, err = process.communicate(timeout=120)
-    assert process.returncode == 128 + signal.SIGTERM, err[-2000:]
+    err = _terminated(process)
     assert "checkpoint written; continue with: run.py resume" in err
     stopped_at = json.loads(state.read_text())["now"]
     assert stopped_at < "2023-02-13T02:00:00"
     assert not (out / "checkpoint" / "state.json.tmp").exists()
     result = run("resume", str(out))
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert events(out) == events(whole)
-    assert final_state(out) == final_state(whole)
-    assert metrics(out) == metrics(whole)
-    state = final_state(out)
-    assert (state["model_rows"], state["agent_rows"]) == metric_rows(out)
+    _assert_same_end(result, out, whole)
 
 
 @pytest.mark.slow
@@ -96,17 +102,10 @@ def test_sigterm_while_loading_checkpoints_step_zero_and_the_run_resumes(whole, 
     out = tmp_path / "run"
     process = start("simulate", *ARGS, "--out", str(out))
     wait_for(lambda: (out / "config.json").is_file() or process.poll() is not None)
-    process.send_signal(signal.SIGTERM)
-    _, err = process.communicate(timeout=120)
-    assert process.returncode == 128 + signal.SIGTERM, err[-2000:]
+    _terminated(process)
     assert json.loads((out / "checkpoint" / "state.json").read_text())["now"] == "2023-02-13T00:00:00"
     result = run("resume", str(out))
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert events(out) == events(whole)
-    assert final_state(out) == final_state(whole)
-    assert metrics(out) == metrics(whole)
-    state = final_state(out)
-    assert (state["model_rows"], state["agent_rows"]) == metric_rows(out)
+    _assert_same_end(result, out, whole)
 
 
 @pytest.mark.slow

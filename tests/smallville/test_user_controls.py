@@ -77,10 +77,16 @@ def test_an_agent_told_to_carry_on_does_not_go_and_the_stove_stays_as_set():
     model.close()
 
 
-def test_offline_an_agent_sees_to_an_object_in_its_home_in_the_event_log():
-    shelf = [{"time": "2023-02-13T06:45", "kind": "object", "target": SHELF, "text": "on fire"}]
+def _shelf_on_fire_from(moment: str) -> SmallvilleModel:
+    """The small town, offline, run to 07:30 with Isabella's shelf set on fire at `moment`."""
+    shelf = [{"time": moment, "kind": "object", "target": SHELF, "text": "on fire"}]
     model = SmallvilleModel(scenario_name="the_ville_n3", embedder="hashing", interventions=shelf)
     model.run_until(datetime(2023, 2, 13, 7, 30))
+    return model
+
+
+def test_offline_an_agent_sees_to_an_object_in_its_home_in_the_event_log():
+    model = _shelf_on_fire_from("2023-02-13T06:45")
     reactions = [(e["agent"], e["text"]) for e in model.event_log if e["kind"] == "reaction"]
     assert reactions == [(ISABELLA, "seeing to the shelf, which is on fire")]
     assert ("seeing to the shelf, which is on fire", SHELF) in actions_of(model, ISABELLA, "2023-02-13T06:45")
@@ -90,9 +96,7 @@ def test_offline_an_agent_sees_to_an_object_in_its_home_in_the_event_log():
 
 def test_an_object_first_seen_asleep_is_seen_to_once_awake():
     """Set while Isabella sleeps beside it: what she saw then is no news in the morning, yet it is still on fire."""
-    shelf = [{"time": "2023-02-13T00:00", "kind": "object", "target": SHELF, "text": "on fire"}]
-    model = SmallvilleModel(scenario_name="the_ville_n3", embedder="hashing", interventions=shelf)
-    model.run_until(datetime(2023, 2, 13, 7, 30))
+    model = _shelf_on_fire_from("2023-02-13T00:00")
     reactions = [(e["time"], e["agent"], e["text"]) for e in model.event_log if e["kind"] == "reaction"]
     assert [(agent, text) for _, agent, text in reactions] == [(ISABELLA, "seeing to the shelf, which is on fire")]
     assert reactions[0][0] >= "2023-02-13T06:00"  # awake

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from agents.identity import Identity
 from agents.language.answers import ActionChoice, PlaceOption
 from agents.language.request import AnswerError, Request
-from agents.language.requests.common import numbered, parse_json
+from agents.language.requests.common import numbered, parse_json, persona_fields
 from agents.language.schemas import count, number, prop, text
 
 MOST_ACTIONS = 12
@@ -82,8 +82,7 @@ class ActionRequest(Request[tuple[ActionChoice, ...]]):
             f"- {place.sector} > {place.arena}: {', '.join(place.objects) or '(no objects)'}" for place in self.places
         )
         return {
-            "persona": self.identity.describe(),
-            "name": self.identity.name,
+            **persona_fields(self.identity),
             "home": self.identity.living_area,
             "here": f"{self.current_sector} > {self.current_arena}" if self.current_sector else "outdoors",
             "places": places,

@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from agents.identity import Identity
 from agents.language.answers import PlanBlock
 from agents.language.quoting import quote
 from agents.language.request import AnswerError, extract_json
@@ -24,6 +25,11 @@ def parse_json[M: BaseModel](text: str, model: type[M]) -> M:
         problem = error.errors()[0]
         where = ".".join(str(part) for part in problem["loc"]) or "the answer"
         raise AnswerError(f"{where}: {problem['msg']}") from error
+
+
+def persona_fields(identity: Identity) -> dict[str, str]:
+    """The persona's description and name, with which the prompt of every request about a persona begins."""
+    return {"persona": identity.describe(), "name": identity.name}
 
 
 def numbered(items: Sequence[str]) -> str:

@@ -17,7 +17,7 @@ from agents.identity import Identity
 from agents.language.answers import Verdict
 from agents.language.quoting import quote
 from agents.language.request import AnswerError, Request
-from agents.language.requests.common import numbered, parse_json
+from agents.language.requests.common import numbered, parse_json, persona_fields
 from agents.language.schemas import prop, text
 
 # Characters of an interview answer (two to four sentences; the 400 tokens it may take are ~1,600 characters), and
@@ -72,8 +72,7 @@ class InterviewRequest(Request[str]):
     def fields(self) -> dict[str, str]:
         asker = f"A person who introduces themselves as {quote(self.asker)}" if self.asker.strip() else "An interviewer"
         return {
-            "persona": self.identity.describe(),
-            "name": self.identity.name,
+            **persona_fields(self.identity),
             "now": f"{self.now:%B %d, %Y, %I:%M %p}",
             "asker": asker,
             "question": self.question,

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from agents.identity import Identity
 from agents.language.answers import ObjectReaction
 from agents.language.request import AnswerError, Request
-from agents.language.requests.common import numbered, parse_json
+from agents.language.requests.common import numbered, parse_json, persona_fields
 from agents.language.schemas import number, prop, text
 
 # Bounds of a reaction to an object, in minutes: long enough to walk there and act, short of a new block.
@@ -71,8 +71,7 @@ class ObjectReactionRequest(Request[ObjectReaction]):
 
     def fields(self) -> dict[str, str]:
         return {
-            "persona": self.identity.describe(),
-            "name": self.identity.name,
+            **persona_fields(self.identity),
             "now": f"{self.now:%B %d, %Y, %I:%M %p}",
             "own_activity": self.own_activity or "going about the day",
             "own_place": self.own_place or "(somewhere in town)",

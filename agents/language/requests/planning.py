@@ -10,7 +10,7 @@ from agents.identity import Identity
 from agents.language.answers import PlanBlock
 from agents.language.quoting import quote
 from agents.language.request import AnswerError, Request
-from agents.language.requests.common import clock, day_text, fit_blocks, numbered, parse_json
+from agents.language.requests.common import clock, day_text, fit_blocks, numbered, parse_json, persona_fields
 from agents.language.schemas import count, number, prop, text
 from agents.schedule import is_sleep
 
@@ -82,7 +82,7 @@ class WakeUpRequest(Request[int]):
     identity: Identity
 
     def fields(self) -> dict[str, str]:
-        return {"persona": self.identity.describe(), "name": self.identity.name}
+        return persona_fields(self.identity)
 
     def parse(self, text: str) -> int:
         return parse_json(text, _Hour).hour
@@ -114,8 +114,7 @@ class DayPlanRequest(Request[tuple[str, ...]]):
 
     def fields(self) -> dict[str, str]:
         return {
-            "persona": self.identity.describe(),
-            "name": self.identity.name,
+            **persona_fields(self.identity),
             "today": day_text(self.today),
             "wake": clock(self.wake_hour * 60),
             "yesterday": self.yesterday or "(this is the first day)",
@@ -166,8 +165,7 @@ class HourlyScheduleRequest(Request[tuple[PlanBlock, ...]]):
 
     def fields(self) -> dict[str, str]:
         return {
-            "persona": self.identity.describe(),
-            "name": self.identity.name,
+            **persona_fields(self.identity),
             "today": day_text(self.today),
             "wake": clock(self.wake_hour * 60),
             "plan": numbered(self.day_plan),
@@ -232,8 +230,7 @@ class DecomposeRequest(Request[tuple[PlanBlock, ...]]):
 
     def fields(self) -> dict[str, str]:
         return {
-            "persona": self.identity.describe(),
-            "name": self.identity.name,
+            **persona_fields(self.identity),
             "activity": self.activity,
             "start": clock(self.start_minute),
             "end": clock(self.start_minute + self.minutes),
@@ -289,8 +286,7 @@ class ScheduleRewriteRequest(Request[tuple[PlanBlock, ...]]):
 
     def fields(self) -> dict[str, str]:
         return {
-            "persona": self.identity.describe(),
-            "name": self.identity.name,
+            **persona_fields(self.identity),
             "now": clock(self.now_minute),
             "inserted": self.inserted,
             "inserted_minutes": str(self.inserted_minutes),

@@ -9,7 +9,7 @@ from agents.identity import Identity
 from agents.language.answers import DaySummary, Insight
 from agents.language.quoting import quote
 from agents.language.request import AnswerError, Request
-from agents.language.requests.common import day_text, numbered, parse_json, timed
+from agents.language.requests.common import day_text, numbered, parse_json, persona_fields, timed
 from agents.language.schemas import count, number, prop, text
 
 # Longest texts of an answer, in characters.
@@ -59,8 +59,7 @@ class ReflectionQuestionsRequest(Request[tuple[str, ...]]):
 
     def fields(self) -> dict[str, str]:
         return {
-            "persona": self.identity.describe(),
-            "name": self.identity.name,
+            **persona_fields(self.identity),
             "statements": numbered(self.statements),
             "n": str(self.n),
         }
@@ -124,8 +123,7 @@ class InsightsRequest(Request[tuple[Insight, ...]]):
             for index, (question, ids) in enumerate(self.questions, start=1)
         )
         return {
-            "persona": self.identity.describe(),
-            "name": self.identity.name,
+            **persona_fields(self.identity),
             "questions": questions,
             "memories": "\n".join(f"[{node_id}] {quote(memory)}" for node_id, memory in self.memories),
             "n": str(self.n),
@@ -176,8 +174,7 @@ class DaySummaryRequest(Request[DaySummary]):
 
     def fields(self) -> dict[str, str]:
         return {
-            "persona": self.identity.describe(),
-            "name": self.identity.name,
+            **persona_fields(self.identity),
             "today": day_text(self.today),
             "tomorrow": day_text(self.today + timedelta(days=1)),
             "memories": timed(self.memories) if self.memories else "(nothing noteworthy)",

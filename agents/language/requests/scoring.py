@@ -6,7 +6,7 @@ from pydantic import BaseModel, Field
 
 from agents.identity import Identity
 from agents.language.request import AnswerError, Request
-from agents.language.requests.common import numbered, parse_json
+from agents.language.requests.common import numbered, parse_json, persona_fields
 from agents.language.schemas import count, number, prop
 
 # The original's fail-safe importance.
@@ -43,8 +43,7 @@ class ImportanceRequest(Request[tuple[int, ...]]):
 
     def fields(self) -> dict[str, str]:
         return {
-            "persona": self.identity.describe(),
-            "name": self.identity.name,
+            **persona_fields(self.identity),
             "memories": numbered(self.memories),
             "count": str(len(self.memories)),
         }

@@ -3,26 +3,8 @@ request's parser must refuse, each with the words of its refusal."""
 
 import json
 
+from agents.language import requests as asks
 from agents.language.answers import PlaceOption, PlanBlock
-from agents.language.requests import (
-    ActionRequest,
-    ConversationLineRequest,
-    ConversationSummaryRequest,
-    DayPlanRequest,
-    DaySummaryRequest,
-    DecomposeRequest,
-    HourlyScheduleRequest,
-    ImportanceRequest,
-    InsightsRequest,
-    InterviewRequest,
-    JudgeRequest,
-    ObjectReactionRequest,
-    ReactionRequest,
-    ReflectionQuestionsRequest,
-    ScheduleRewriteRequest,
-    ScoredRequest,
-    WakeUpRequest,
-)
 from tests.agents.personas import DAY, NOON, identity
 
 ISABELLA = identity("Isabella Rodriguez")
@@ -32,15 +14,17 @@ PARTY = "I am excited to be planning a Valentine's Day party at *Hobbs Cafe on F
 LINES = (("Isabella Rodriguez", "Hi Maria! " + PARTY), ("Maria Lopez", "That sounds lovely!"))
 
 REQUESTS = {
-    "importance": ImportanceRequest(ISABELLA, ("the bed is idle", PARTY)),
-    "wake_up": WakeUpRequest(ISABELLA),
-    "day_plan": DayPlanRequest(ISABELLA, DAY, 6, ""),
-    "hourly_schedule": HourlyScheduleRequest(ISABELLA, DAY, 6, ("from 8:00 am to 8:00 pm, working at Hobbs Cafe",)),
-    "decompose": DecomposeRequest(ISABELLA, "working at Hobbs Cafe", 480, 60, "having breakfast", "having lunch"),
-    "action": ActionRequest(
+    "importance": asks.ImportanceRequest(ISABELLA, ("the bed is idle", PARTY)),
+    "wake_up": asks.WakeUpRequest(ISABELLA),
+    "day_plan": asks.DayPlanRequest(ISABELLA, DAY, 6, ""),
+    "hourly_schedule": asks.HourlyScheduleRequest(
+        ISABELLA, DAY, 6, ("from 8:00 am to 8:00 pm, working at Hobbs Cafe",)
+    ),
+    "decompose": asks.DecomposeRequest(ISABELLA, "working at Hobbs Cafe", 480, 60, "having breakfast", "having lunch"),
+    "action": asks.ActionRequest(
         ISABELLA, ("working at Hobbs Cafe (serving customers)", "sleeping"), "Hobbs Cafe", "cafe", (CAFE, HOME)
     ),
-    "reaction": ReactionRequest(
+    "reaction": asks.ReactionRequest(
         ISABELLA,
         NOON,
         "serving coffee",
@@ -49,7 +33,7 @@ REQUESTS = {
         ("Maria Lopez is a loyal friend to me",),
         shared_place="the Ville:Hobbs Cafe:cafe:behind the cafe counter",
     ),
-    "object_reaction": ObjectReactionRequest(
+    "object_reaction": asks.ObjectReactionRequest(
         ISABELLA,
         NOON,
         "serving coffee",
@@ -58,27 +42,27 @@ REQUESTS = {
         "burning",
         ("the cooking area is burning",),
     ),
-    "conversation_line": ConversationLineRequest(
+    "conversation_line": asks.ConversationLineRequest(
         ISABELLA, "Maria Lopez", "Hobbs Cafe", NOON, (PARTY, "I love my work"), ()
     ),
-    "conversation_summary": ConversationSummaryRequest("Isabella Rodriguez", "Maria Lopez", LINES),
-    "schedule_rewrite": ScheduleRewriteRequest(
+    "conversation_summary": asks.ConversationSummaryRequest("Isabella Rodriguez", "Maria Lopez", LINES),
+    "schedule_rewrite": asks.ScheduleRewriteRequest(
         ISABELLA, 600, "talking with Maria Lopez", 5, (PlanBlock("working", 60),)
     ),
-    "reflection_questions": ReflectionQuestionsRequest(ISABELLA, ("Maria Lopez is studying", PARTY), 3),
-    "insights": InsightsRequest(
+    "reflection_questions": asks.ReflectionQuestionsRequest(ISABELLA, ("Maria Lopez is studying", PARTY), 3),
+    "insights": asks.InsightsRequest(
         ISABELLA,
         (("What do I know about Maria Lopez?", (3, 7)), ("What is Isabella planning?", (7,))),
         ((3, "Maria Lopez is studying"), (7, PARTY)),
     ),
-    "day_summary": DaySummaryRequest(ISABELLA, DAY, ((NOON, "Maria Lopez told me: she is coming to the party"),)),
-    "interview": InterviewRequest(ISABELLA, NOON, "Are you planning a party?", (PARTY, "I love my work")),
-    "scored": ScoredRequest(
-        ReactionRequest(ISABELLA, NOON, "serving coffee", "Maria Lopez", "studying"),
+    "day_summary": asks.DaySummaryRequest(ISABELLA, DAY, ((NOON, "Maria Lopez told me: she is coming to the party"),)),
+    "interview": asks.InterviewRequest(ISABELLA, NOON, "Are you planning a party?", (PARTY, "I love my work")),
+    "scored": asks.ScoredRequest(
+        asks.ReactionRequest(ISABELLA, NOON, "serving coffee", "Maria Lopez", "studying"),
         "Isabella Rodriguez",
         ("Maria Lopez is studying", PARTY),
     ),
-    "judge": JudgeRequest(
+    "judge": asks.JudgeRequest(
         "Who is hosting a party?", "Isabella owns Hobbs Cafe", "Isabella, at 5 pm at Hobbs Cafe", "no idea"
     ),
 }

@@ -7,20 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from agents.language import requests as asks
 from agents.language.answers import PlaceOption
 from agents.language.offline import offline_answer
-from agents.language.requests import (
-    ActionRequest,
-    ConversationLineRequest,
-    ConversationSummaryRequest,
-    DaySummaryRequest,
-    ImportanceRequest,
-    InsightsRequest,
-    InterviewRequest,
-    JudgeRequest,
-    ReactionRequest,
-    ReflectionQuestionsRequest,
-)
 
 from ..personas import DAY, NOON, identity
 from .request_cases import PARTY, REQUESTS
@@ -34,7 +23,7 @@ def _ask(request, seed=0):
 
 
 def _reaction(seed, own="serving coffee", other="studying", memories=("Maria Lopez is a loyal friend to me",)):
-    return _ask(ReactionRequest(ISABELLA, NOON, own, "Maria Lopez", other, memories), seed).choice
+    return _ask(asks.ReactionRequest(ISABELLA, NOON, own, "Maria Lopez", other, memories), seed).choice
 
 
 def test_reactions_talk_to_acquaintances_more_than_to_strangers_and_never_to_sleepers():
@@ -53,17 +42,17 @@ def test_a_talk_opens_with_the_line_the_offline_mind_would_open_it_with():
         for seed in SEEDS
         if (
             reaction := _ask(
-                ReactionRequest(ISABELLA, NOON, "serving coffee", "Maria Lopez", "studying", memories), seed
+                asks.ReactionRequest(ISABELLA, NOON, "serving coffee", "Maria Lopez", "studying", memories), seed
             )
         ).choice
         == "talk"
     ]
     assert talks
-    opening = _ask(ConversationLineRequest(ISABELLA, "Maria Lopez", "Hobbs Cafe", NOON, memories, (), 8)).line
+    opening = _ask(asks.ConversationLineRequest(ISABELLA, "Maria Lopez", "Hobbs Cafe", NOON, memories, (), 8)).line
     assert {reaction.opening for reaction in talks} == {opening}
     assert opening.startswith("Hi Maria!") and "Valentine's Day party" in opening
     assert {
-        _ask(ReactionRequest(ISABELLA, NOON, "serving coffee", "Maria Lopez", "sleeping", memories), seed).opening
+        _ask(asks.ReactionRequest(ISABELLA, NOON, "serving coffee", "Maria Lopez", "sleeping", memories), seed).opening
         for seed in SEEDS
     } == {""}
 
@@ -74,11 +63,11 @@ def _talk(speaker, partner, memories, max_lines=8):
     people = ((speaker, partner.name, memories[0]), (partner, speaker.name, memories[1]))
     for turn in range(max_lines):
         who, other, remembered = people[turn % 2]
-        said = _ask(ConversationLineRequest(who, other, "Hobbs Cafe", NOON, remembered, lines, max_lines))
+        said = _ask(asks.ConversationLineRequest(who, other, "Hobbs Cafe", NOON, remembered, lines, max_lines))
         lines = (*lines, (who.name, said.line))
         if said.end:
             break
-    summary = _ask(ConversationSummaryRequest(speaker.name, partner.name, lines))
+    summary = _ask(asks.ConversationSummaryRequest(speaker.name, partner.name, lines))
     return lines, dict(summary.takeaways)
 
 
@@ -102,7 +91,7 @@ def test_news_spreads_from_isabella_through_maria_to_klaus():
     ids=["opening", "nothing-new-left", "max-lines-near"],
 )
 def test_a_talker_says_goodbye_when_it_has_nothing_new_or_time_is_up(lines, max_lines, end):
-    request = ConversationLineRequest(ISABELLA, "Maria Lopez", "Hobbs Cafe", NOON, (PARTY,), lines, max_lines)
+    request = asks.ConversationLineRequest(ISABELLA, "Maria Lopez", "Hobbs Cafe", NOON, (PARTY,), lines, max_lines)
     assert _ask(request).end is end
 
 
@@ -114,19 +103,19 @@ def test_importance_follows_the_shape_of_the_memory():
         "Maria Lopez told me about her exam",
         "Maria Lopez told me she is visiting her aunt with friends on Friday",
     )
-    scores = _ask(ImportanceRequest(ISABELLA, memories))
+    scores = _ask(asks.ImportanceRequest(ISABELLA, memories))
     assert scores[0] == 1 and list(scores) == sorted(set(scores)) and scores[-1] >= 7
 
 
 def test_reflection_asks_about_the_person_named_most():
     statements = ("Klaus Mueller is writing", "Maria Lopez is studying", "Maria Lopez said hi", "Maria Lopez left")
-    questions = _ask(ReflectionQuestionsRequest(ISABELLA, statements, 5))
+    questions = _ask(asks.ReflectionQuestionsRequest(ISABELLA, statements, 5))
     assert len(questions) == 5 and "Maria Lopez" in questions[0] and "Klaus Mueller" in questions[1]
 
 
 def test_insights_cite_the_memories_that_support_them():
     memories = ((3, "Maria Lopez is studying physics"), (5, "the cafe is busy"), (9, "Maria Lopez likes streaming"))
-    insights = _ask(InsightsRequest(ISABELLA, (("What do I know about Maria Lopez?", (3, 5, 9)),), memories))
+    insights = _ask(asks.InsightsRequest(ISABELLA, (("What do I know about Maria Lopez?", (3, 5, 9)),), memories))
     assert insights and {cited for insight in insights for cited in insight.evidence_ids} == {3, 9}
 
 
@@ -135,7 +124,7 @@ def test_the_day_summary_carries_tomorrows_plans_into_the_status():
         (NOON, "I served coffee"),
         (NOON, "Klaus Mueller told me: Klaus Mueller will come to the party tomorrow at 5pm"),
     )
-    summary = _ask(DaySummaryRequest(MARIA, DAY, memories))
+    summary = _ask(asks.DaySummaryRequest(MARIA, DAY, memories))
     assert "Klaus Mueller will come to the party on February 14 at 5pm" in summary.currently
     assert MARIA.currently in summary.currently
     assert "party" in summary.summary
@@ -143,7 +132,7 @@ def test_the_day_summary_carries_tomorrows_plans_into_the_status():
 
 def test_interview_answers_from_the_memories_that_share_the_question_words():
     memories = ("I love my work", PARTY, "the piano is idle")
-    answer = _ask(InterviewRequest(ISABELLA, NOON, "Are you planning a Valentine's Day party?", memories))
+    answer = _ask(asks.InterviewRequest(ISABELLA, NOON, "Are you planning a Valentine's Day party?", memories))
     assert "Valentine's Day party" in answer and "piano" not in answer
 
 
@@ -151,7 +140,7 @@ def test_interview_answers_from_the_memories_that_share_the_question_words():
 def test_the_judge_prefers_the_answer_grounded_in_specifics(grounded_first):
     grounded, vague = "Isabella hosts it at Hobbs Cafe on February 14 at 5 pm", "I don't know"
     a, b = (grounded, vague) if grounded_first else (vague, grounded)
-    verdict = _ask(JudgeRequest("Who hosts the party?", "Isabella owns Hobbs Cafe", a, b))
+    verdict = _ask(asks.JudgeRequest("Who hosts the party?", "Isabella owns Hobbs Cafe", a, b))
     assert verdict.choice == ("a" if grounded_first else "b")
 
 
@@ -170,7 +159,7 @@ def test_seeded_choices_vary_with_the_seed():
     for kind in ("decompose", "reaction"):
         assert len({offline_answer(REQUESTS[kind], seed) for seed in range(60)}) > 1, kind
     desks = (PlaceOption("Oak Hill College", "library", ("desk",)), PlaceOption("Dorm", "common room", ("desk",)))
-    tie = ActionRequest(ISABELLA, ("writing a poem",), "", "", desks)
+    tie = asks.ActionRequest(ISABELLA, ("writing a poem",), "", "", desks)
     assert {_ask(tie, seed)[0].sector for seed in range(60)} == {"Oak Hill College", "Dorm"}
 
 

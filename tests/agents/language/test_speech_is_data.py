@@ -11,26 +11,11 @@ import logging
 
 import pytest
 
+from agents.language import requests as asks
 from agents.language.answers import PlanBlock
 from agents.language.gateway import Gateway, GatewayConfig
 from agents.language.quoting import LONGEST_QUOTE, quote, render, unquoted_parts
 from agents.language.request import AnswerError
-from agents.language.requests import (
-    ActionRequest,
-    ConversationLineRequest,
-    ConversationSummaryRequest,
-    DayPlanRequest,
-    DaySummaryRequest,
-    DecomposeRequest,
-    HourlyScheduleRequest,
-    ImportanceRequest,
-    InsightsRequest,
-    InterviewRequest,
-    JudgeRequest,
-    ReactionRequest,
-    ReflectionQuestionsRequest,
-    ScheduleRewriteRequest,
-)
 from testing import LoopbackServer
 
 from ..personas import DAY, NOON, identity
@@ -55,23 +40,23 @@ def hostile_requests(said: str) -> list:
     """Every request kind, with the hostile text in each field that holds speech, memories or model-made text."""
     lines = (("Maria Lopez", said), ("Isabella Rodriguez", said))
     return [
-        ImportanceRequest(ISABELLA, (said, "a walk")),
-        DayPlanRequest(ISABELLA, DAY, 6, said),
-        HourlyScheduleRequest(ISABELLA, DAY, 6, (said,)),
-        DecomposeRequest(ISABELLA, said, 480, 60, said, said),
-        ActionRequest(ISABELLA, (said,), CAFE.sector, CAFE.arena, (CAFE, HOME)),
-        ReactionRequest(ISABELLA, NOON, said, "Maria Lopez", said, (said,), said, 30),
-        ConversationLineRequest(ISABELLA, "Maria Lopez", "Hobbs Cafe", NOON, (said,), lines),
-        ConversationLineRequest(
+        asks.ImportanceRequest(ISABELLA, (said, "a walk")),
+        asks.DayPlanRequest(ISABELLA, DAY, 6, said),
+        asks.HourlyScheduleRequest(ISABELLA, DAY, 6, (said,)),
+        asks.DecomposeRequest(ISABELLA, said, 480, 60, said, said),
+        asks.ActionRequest(ISABELLA, (said,), CAFE.sector, CAFE.arena, (CAFE, HOME)),
+        asks.ReactionRequest(ISABELLA, NOON, said, "Maria Lopez", said, (said,), said, 30),
+        asks.ConversationLineRequest(ISABELLA, "Maria Lopez", "Hobbs Cafe", NOON, (said,), lines),
+        asks.ConversationLineRequest(
             ISABELLA, "Maria Lopez", "Hobbs Cafe", NOON, (said,), lines, 16, said, said, "Maria Lopez", said, 30, said
         ),
-        ConversationSummaryRequest("Isabella Rodriguez", "Maria Lopez", lines),
-        ScheduleRewriteRequest(ISABELLA, 600, said, 5, (PlanBlock(said, 60),)),
-        ReflectionQuestionsRequest(ISABELLA, (said,), 3),
-        InsightsRequest(ISABELLA, ((said, (3,)),), ((3, said),)),
-        DaySummaryRequest(ISABELLA, DAY, ((NOON, said),)),
-        InterviewRequest(ISABELLA, NOON, said, (said,)),
-        JudgeRequest(said, "Isabella owns Hobbs Cafe", said, said),
+        asks.ConversationSummaryRequest("Isabella Rodriguez", "Maria Lopez", lines),
+        asks.ScheduleRewriteRequest(ISABELLA, 600, said, 5, (PlanBlock(said, 60),)),
+        asks.ReflectionQuestionsRequest(ISABELLA, (said,), 3),
+        asks.InsightsRequest(ISABELLA, ((said, (3,)),), ((3, said),)),
+        asks.DaySummaryRequest(ISABELLA, DAY, ((NOON, said),)),
+        asks.InterviewRequest(ISABELLA, NOON, said, (said,)),
+        asks.JudgeRequest(said, "Isabella owns Hobbs Cafe", said, said),
     ]
 
 

@@ -1,11 +1,25 @@
-"""Reading rendered panels: their HTML as text, the markers of the map."""
+"""Rendering panels and reading them: their HTML as text, the markers of the map."""
 
 import html
 import json
 import re
 
 import ipyvuetify
+import solara
 from solara.widgets.widgets import HTML
+
+
+def render_stacked(model, *panels):
+    """The panels of one model (live or a replay) rendered one under another, as the page stacks them; errors raise."""
+
+    @solara.component
+    def Stacked():
+        with solara.Column():
+            for panel in panels:
+                panel(model)
+
+    _, rc = solara.render(Stacked(), handle_error=False)
+    return rc
 
 
 def panel_text(rc, css_class: str) -> str:

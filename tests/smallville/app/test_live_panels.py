@@ -29,6 +29,7 @@ from tests.smallville.app.helpers import (
     markers,
     panel_html,
     panel_text,
+    render_stacked,
     selected_markers,
     town_map,
 )
@@ -49,15 +50,8 @@ def test_the_map_shows_every_agent_with_a_distinct_label_its_activity_and_the_se
     assert town_map(rc).background.startswith("data:image/png;base64,")
 
 
-@solara.component
-def MapAndInspector(model):
-    with solara.Column():
-        TownMap(model)
-        AgentInspector(model)
-
-
 def test_clicking_a_marker_selects_that_agent_on_the_map_and_in_the_inspector(talking_model):
-    _, rc = solara.render(MapAndInspector(talking_model), handle_error=False)
+    rc = render_stacked(talking_model, TownMap, AgentInspector)
     town_map(rc).vue_select_agent("Klaus Mueller")  # what a click on its marker sends
     assert selected_agent.value == "Klaus Mueller"
     assert selected_markers(rc) == ["Klaus Mueller"]
@@ -93,7 +87,7 @@ def test_an_agent_whose_thought_is_in_flight_shows_it_on_the_map_and_in_the_insp
     model.step()  # each agent wakes with a thought in flight
     (thinker, *_) = [agent.name for agent in model.people if agent.name in model.thoughts]
     selected_agent.set(thinker)
-    _, rc = solara.render(MapAndInspector(model), handle_error=False)
+    rc = render_stacked(model, TownMap, AgentInspector)
     marker = next(marker for marker in markers(rc) if marker["name"] == thinker)
     assert marker["thinking"]
     due = model.thought_takes_effect(thinker)
@@ -172,14 +166,7 @@ def test_the_feed_shows_the_lines_said_newest_first(talking_model):
 
 
 def test_town_panels_show_the_graph_density_and_costs(talking_model):
-    @solara.component
-    def Panels():
-        with solara.Column():
-            RelationshipGraph(talking_model)
-            Diffusion(talking_model)
-            Costs(talking_model)
-
-    _, rc = solara.render(Panels(), handle_error=False)
+    rc = render_stacked(talking_model, RelationshipGraph, Diffusion, Costs)
     row = talking_model.datacollector.get_model_vars_dataframe().iloc[-1]
     assert f"{int(row['model_calls']):,} model calls, {int(row['tokens']):,} tokens, $0.0000" in all_html_text(rc)
     pictures = rc.find(ipywidgets.Image).widgets

@@ -6,7 +6,6 @@ from datetime import datetime
 
 import ipyvuetify
 import pytest
-import solara
 
 from smallville.app.inspector import AgentInspector
 from smallville.app.map_panel import TownMap
@@ -14,7 +13,7 @@ from smallville.app.replay import ReplayModel
 from smallville.app.replay_controls import ReplayScrubber
 from smallville.app.selection import selected_agent
 from smallville.runs.store import RunFolderError
-from tests.smallville.app.helpers import all_html_text, markers, panel_text
+from tests.smallville.app.helpers import all_html_text, markers, panel_text, render_stacked
 
 
 @pytest.fixture
@@ -87,14 +86,7 @@ def test_the_panels_render_a_replay_with_a_scrubber_and_no_interview(replay):
     replay.seek(12 * 60)
     selected_agent.set("Klaus Mueller")
 
-    @solara.component
-    def Page():
-        with solara.Column():
-            ReplayScrubber(replay)
-            TownMap(replay)
-            AgentInspector(replay)
-
-    _, rc = solara.render(Page(), handle_error=False)
+    rc = render_stacked(replay, ReplayScrubber, TownMap, AgentInspector)
     slider = rc.find(ipyvuetify.Slider).widget
     assert slider.max == replay.frames - 1 and slider.v_model == 12 * 60
     assert [marker["name"] for marker in markers(rc)] == ["Isabella Rodriguez", "Maria Lopez", "Klaus Mueller"]
