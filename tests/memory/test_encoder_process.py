@@ -25,6 +25,7 @@ def hashing_child():
     embedder.close()
 
 
+@pytest.mark.slow  # starts Python processes that load MiniLM
 def test_the_child_gives_the_vectors_the_encoder_gives_in_this_process():
     texts = ["Isabella is planning a party", "the bed is idle", "Klaus is reading about gentrification"]
     child = ProcessEmbedder("memory.minilm:MiniLMEmbedder", "minilm", 384)
@@ -64,6 +65,7 @@ def test_close_stops_the_child_and_a_later_call_starts_another(hashing_child):
     np.testing.assert_array_equal(hashing_child.embed(["x"]), HashingEmbedder().embed(["x"]))
 
 
+@pytest.mark.slow  # starts Python processes that load MiniLM
 def test_a_script_without_a_main_guard_can_use_the_minilm_embedder(tmp_path):
     """A multiprocessing "spawn" child would re-run such a script and fail; the worker is started on its own."""
     script = tmp_path / "notebook_style.py"
@@ -116,6 +118,7 @@ def test_a_child_that_dies_twice_in_one_call_is_one_clear_error(caplog):
         child.close()
 
 
+@pytest.mark.slow  # starts Python processes that load MiniLM
 def test_a_pool_serves_two_callers_at_once_from_two_processes_with_the_vectors_of_one():
     texts = [f"Isabella tells {name} about the party" for name in ("Klaus", "Maria", "Sam", "Tom")]
     pool = ProcessPoolEmbedder("memory.minilm:MiniLMEmbedder", "minilm", 384, processes=2)

@@ -17,6 +17,7 @@ from smallville.cli import main
 from tests.smallville.run_folders import events, final_state
 from tests.smallville.test_faults_inputs import FAST, one_line
 
+pytestmark = pytest.mark.slow  # each test simulates a run and resumes it (the key check alone: test_check_model.py)
 END = "2023-02-13T08:00"
 
 

@@ -265,6 +265,7 @@ def test_closing_the_tab_stops_play_and_closes_the_model_after_the_step_in_fligh
     assert gated.steps == 1 and not work_of(town).busy
 
 
+@pytest.mark.slow  # on the run folder `run.py simulate` writes
 def test_play_moves_a_replay_at_the_chosen_simulated_minutes_per_second(run_folder):
     from smallville.app.controls import SPEEDS, TURN_S, play_job
     from smallville.app.replay import ReplayModel
@@ -297,6 +298,7 @@ def test_run_to_stops_the_town_at_that_time(town):
     assert "give a time as HH:MM" in str(rc.find(ipyvuetify.Alert).widget.children)
 
 
+@pytest.mark.slow  # on the run folder `run.py simulate` writes
 def test_run_to_in_a_replay_jumps_there(run_folder):
     from smallville.app.replay import ReplayModel
 

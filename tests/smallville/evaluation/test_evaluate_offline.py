@@ -78,6 +78,7 @@ def test_evaluate_writes_every_artefact_and_resumes_without_asking_twice(run_fol
     assert "| awareness of party (%) |" in summary and "position bias:" in summary
 
 
+@pytest.mark.slow  # evaluates a run three conditions twice
 def test_identical_conditions_get_equal_ratings(run_folder, tmp_path):
     run = tmp_path / "run"
     shutil.copytree(run_folder, run, ignore=shutil.ignore_patterns("evaluation"))
