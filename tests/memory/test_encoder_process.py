@@ -57,6 +57,7 @@ def test_an_error_in_the_child_reaches_the_caller_as_itself():
         child.close()
 
 
+@pytest.mark.slow  # starts child processes, one killed
 def test_close_stops_the_child_and_a_later_call_starts_another(hashing_child):
     hashing_child.embed(["x"])
     process = hashing_child._child
@@ -104,6 +105,7 @@ class Dying:
         os._exit(3)
 
 
+@pytest.mark.slow  # starts child processes, one killed
 def test_a_child_that_dies_twice_in_one_call_is_one_clear_error(caplog):
     child = ProcessEmbedder("tests.memory.test_encoder_process:Dying", "dying", 3)
     try:

@@ -92,6 +92,7 @@ def test_the_row_tile_probe_tries_every_size_it_knows(minilm, monkeypatch):
         assert tile is not None and tile % minilm._tile == 0
 
 
+@pytest.mark.slow  # loads MiniLM once per thread
 def test_encoders_called_from_several_threads_at_once_give_the_vectors_each_gives_alone(reference):
     """Two embedders in one process (with different vector-cache files, say) may encode at once. One BLAS thread per
     sentence is a process-wide limit that threadpoolctl lets only one thread hold, so their encodings must not overlap.

@@ -157,6 +157,7 @@ def test_readers_fall_back_too_and_change_nothing(run, capsys):
         assert path.read_bytes() == data, path
 
 
+@pytest.mark.slow  # resumes the run
 def test_a_second_writer_is_refused_naming_the_first(run, capsys):
     lock = RunLock(run)  # another writer (flock conflicts between two opens, even in one process)
     try:
@@ -230,6 +231,7 @@ def test_a_full_disk_names_the_file_and_keeps_the_last_checkpoint(run, capsys, m
     assert main(["resume", str(run)]) == 0  # space freed: it goes on
 
 
+@pytest.mark.slow  # resumes the run
 def test_a_full_disk_in_the_memory_store_does_not_blame_the_store(run, capsys, monkeypatch):
     from memory import MemoryStore
 

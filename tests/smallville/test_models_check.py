@@ -71,6 +71,7 @@ def test_a_llama_cpp_server_refusing_json_schema_gets_json_object_after_one_refu
     assert "1 weaker form after a refusal" in table[next(iter(sample_requests()))][-1]
 
 
+@pytest.mark.slow  # a town on a model that never parses
 def test_a_model_whose_answers_never_parse_cannot_run_a_town(capsys):
     with LoopbackServer(faults=["malformed"] * 100) as server:
         code, out = check(capsys, "--llm", "hosted_vllm/babbler", "--api-base", server.url)

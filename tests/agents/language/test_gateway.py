@@ -54,6 +54,7 @@ def test_retries_stop_at_the_bound(status):
         assert server.stats.requests == 3  # no hidden retries in litellm or the OpenAI SDK
 
 
+@pytest.mark.slow  # waits out the backoff twice
 def test_a_transient_failure_is_retried_then_answered():
     with LoopbackServer(faults=["429", "500"]) as server:
         gateway = Gateway(GatewayConfig(model="openai/loopback", api_base=server.url, max_retries=3))

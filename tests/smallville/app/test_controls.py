@@ -179,6 +179,7 @@ def test_pause_then_play_again_runs_one_chain_of_steps(town):
     assert gated.most_in_flight == 1
 
 
+@pytest.mark.slow  # builds a second town
 def test_reset_builds_the_new_town_in_the_background(town):
     rc, reactive_model = render_page(town, {**FAST, "agents": 2})
     town.step()
@@ -234,6 +235,7 @@ def render_served_page(monkeypatch, settings: dict) -> tuple:
     return rc, built
 
 
+@pytest.mark.slow  # builds a second town
 def test_the_served_page_resets_to_its_parameters_and_closes_the_old_town(monkeypatch):
     rc, built = render_served_page(monkeypatch, {"model": {**FAST, "rng": 3}})
     (old,) = built
@@ -286,6 +288,7 @@ def test_play_moves_a_replay_at_the_chosen_simulated_minutes_per_second(run_fold
     assert job.then() is None  # paused: the chain ends
 
 
+@pytest.mark.slow  # runs the town to a time
 def test_run_to_stops_the_town_at_that_time(town):
     rc, _ = render_page(town)
     rc.find(ipyvuetify.TextField, label="Run to (HH:MM)").widget.v_model = "00:05"

@@ -107,6 +107,7 @@ def test_bad_input_is_one_line_naming_the_option(run_folder, capsys):
         evaluate_run(run_folder, repeats=0, at=datetime(2023, 2, 13, 5))
 
 
+@pytest.mark.slow  # evaluates a simulated run
 def test_an_evaluation_has_a_budget_of_its_own_and_goes_on_with_a_larger_one(run_folder, tmp_path, capsys):
     run = tmp_path / "run"
     shutil.copytree(run_folder, run, ignore=shutil.ignore_patterns("evaluation"))
