@@ -109,7 +109,7 @@ def _wal_free(folder: Path) -> None:
         path.unlink()
 
 
-@pytest.mark.parametrize("command", ["resume", "interview", "report", "whisper"])
+@pytest.mark.parametrize("command", [pytest.param("resume", marks=pytest.mark.slow), "interview", "report", "whisper"])
 @pytest.mark.parametrize(("damage", "file", "words"), FATAL.values(), ids=FATAL.keys())
 def test_a_damaged_file_is_one_line_naming_it(run, damage, file, words, command, capsys):
     _wal_free(run)

@@ -61,6 +61,7 @@ def test_every_kind_is_answered_in_every_wire_format(capsys, keys, model, base, 
     assert f"{model} can run a town: {len(table)} of {len(table)} kinds answered (0 after a repair)" in out
 
 
+@pytest.mark.slow  # every kind through litellm to a loopback server
 def test_a_llama_cpp_server_refusing_json_schema_gets_json_object_after_one_refusal(capsys):
     with LoopbackServer(refuse_json_schema=True) as server:
         code, out = check(capsys, "--llm", "openai/smollm2", "--api-base", server.url)

@@ -262,6 +262,7 @@ def test_a_run_folder_checkpoint_with_thoughts_in_flight_resumes_exactly(tmp_pat
     reopened.close()
 
 
+@pytest.mark.slow  # builds a town and its run folder
 def test_a_run_folder_written_before_talks_had_their_own_steps_resumes_as_it_ran(tmp_path):
     """Such a run gave a line of talk its thinking steps: resumed, it goes on doing so, not switching rules."""
     from smallville.commands.loading import build_model
