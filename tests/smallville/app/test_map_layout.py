@@ -106,7 +106,6 @@ def test_a_building_lists_who_is_inside_and_where(ville):
     assert people_in(ville, "Hobbs Cafe", tiles) == [("Isabella Rodriguez", "cafe"), ("Maria Lopez", "cafe")]
 
 
-@pytest.mark.slow  # steps the town to its first talk (talking_model)
 def test_clicking_a_building_on_the_map_opens_who_is_inside(talking_model):
     _, rc = solara.render(TownMap(talking_model), handle_error=False)
     view = map_widget(rc)
