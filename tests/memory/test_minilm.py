@@ -47,6 +47,7 @@ def test_a_vector_does_not_depend_on_the_other_sentences_of_its_batch(minilm, re
     np.testing.assert_array_equal(minilm.embed([*reversed(sentences), "the bed is idle"])[-2::-1], alone)
 
 
+@pytest.mark.slow  # encodes a corpus in every pack size
 def test_a_vector_is_the_same_in_packs_of_any_size_and_order(minilm, reference):
     """Sentences share matrix products in packs: each must still get the vector it gets alone, wherever it sits."""
     sentences, _ = reference

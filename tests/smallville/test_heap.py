@@ -38,6 +38,7 @@ def test_what_exists_when_the_run_starts_is_frozen_and_handed_back_at_its_end():
     assert gc.get_freeze_count() == permanent
 
 
+@pytest.mark.slow  # collects the whole heap of the worker
 def test_garbage_left_by_the_build_is_collected_not_frozen():
     garbage = weakref.ref(_Node())
     with settled_heap():

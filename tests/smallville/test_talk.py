@@ -77,6 +77,7 @@ def test_the_public_status_follows_the_tile_the_minutes_and_the_talk():
     assert status.action_ends == model.now + timedelta(minutes=10)
 
 
+@pytest.mark.slow  # builds and steps a town of its own
 def test_the_first_line_and_the_schedule_rewritten_around_the_talk_are_asked_at_once():
     """They need nothing from each other: the speaker's step waits one round of latency for both, not two."""
     model = SmallvilleModel(

@@ -160,6 +160,7 @@ def test_play_takes_one_step_at_a_time_until_paused(town):
     assert button(rc, "Play") is not None and not button(rc, "Step").disabled
 
 
+@pytest.mark.slow  # plays a fresh town
 def test_pause_then_play_again_runs_one_chain_of_steps(town):
     gated = GatedSteps(town)
     rc, _ = render_page(town)
@@ -251,6 +252,7 @@ def test_the_served_page_resets_to_its_parameters_and_closes_the_old_town(monkey
     rc.close()
 
 
+@pytest.mark.slow  # plays a fresh town
 def test_closing_the_tab_stops_play_and_closes_the_model_after_the_step_in_flight(monkeypatch):
     rc, built = render_served_page(monkeypatch, {"model": FAST})
     (town,) = built
