@@ -25,6 +25,7 @@ def hashing_child():
     embedder.close()
 
 
+@pytest.mark.slow  # starts Python processes that load MiniLM
 def test_the_child_gives_the_vectors_the_encoder_gives_in_this_process():
     texts = ["Isabella is planning a party", "the bed is idle", "Klaus is reading about gentrification"]
     child = ProcessEmbedder("memory.minilm:MiniLMEmbedder", "minilm", 384)
@@ -56,6 +57,7 @@ def test_an_error_in_the_child_reaches_the_caller_as_itself():
         child.close()
 
 
+@pytest.mark.slow  # starts child processes, one killed
 def test_close_stops_the_child_and_a_later_call_starts_another(hashing_child):
     hashing_child.embed(["x"])
     process = hashing_child._child
@@ -64,6 +66,7 @@ def test_close_stops_the_child_and_a_later_call_starts_another(hashing_child):
     np.testing.assert_array_equal(hashing_child.embed(["x"]), HashingEmbedder().embed(["x"]))
 
 
+@pytest.mark.slow  # starts Python processes that load MiniLM
 def test_a_script_without_a_main_guard_can_use_the_minilm_embedder(tmp_path):
     """A multiprocessing "spawn" child would re-run such a script and fail; the worker is started on its own."""
     script = tmp_path / "notebook_style.py"
@@ -102,6 +105,7 @@ class Dying:
         os._exit(3)
 
 
+@pytest.mark.slow  # starts child processes, one killed
 def test_a_child_that_dies_twice_in_one_call_is_one_clear_error(caplog):
     child = ProcessEmbedder("tests.memory.test_encoder_process:Dying", "dying", 3)
     try:
@@ -116,6 +120,7 @@ def test_a_child_that_dies_twice_in_one_call_is_one_clear_error(caplog):
         child.close()
 
 
+@pytest.mark.slow  # starts Python processes that load MiniLM
 def test_a_pool_serves_two_callers_at_once_from_two_processes_with_the_vectors_of_one():
     texts = [f"Isabella tells {name} about the party" for name in ("Klaus", "Maria", "Sam", "Tom")]
     pool = ProcessPoolEmbedder("memory.minilm:MiniLMEmbedder", "minilm", 384, processes=2)

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 FORBIDDEN = {"agents", "environment", "smallville", "litellm", "mesa_llm", "mesa", "torch", "sentence_transformers"}
 
@@ -23,6 +25,7 @@ print(" ".join(sorted({name.split(".")[0] for name in sys.modules})))
 """
 
 
+@pytest.mark.slow  # imports the package in a new Python process
 def test_using_the_whole_package_loads_no_language_model_or_upper_layer():
     loaded = subprocess.run(
         [sys.executable, "-c", USE_EVERYTHING], capture_output=True, text=True, check=True, cwd=ROOT

@@ -47,6 +47,7 @@ def test_a_vector_does_not_depend_on_the_other_sentences_of_its_batch(minilm, re
     np.testing.assert_array_equal(minilm.embed([*reversed(sentences), "the bed is idle"])[-2::-1], alone)
 
 
+@pytest.mark.slow  # encodes a corpus in every pack size
 def test_a_vector_is_the_same_in_packs_of_any_size_and_order(minilm, reference):
     """Sentences share matrix products in packs: each must still get the vector it gets alone, wherever it sits."""
     sentences, _ = reference
@@ -92,6 +93,7 @@ def test_the_row_tile_probe_tries_every_size_it_knows(minilm, monkeypatch):
         assert tile is not None and tile % minilm._tile == 0
 
 
+@pytest.mark.slow  # loads MiniLM once per thread
 def test_encoders_called_from_several_threads_at_once_give_the_vectors_each_gives_alone(reference):
     """Two embedders in one process (with different vector-cache files, say) may encode at once. One BLAS thread per
     sentence is a process-wide limit that threadpoolctl lets only one thread hold, so their encodings must not overlap.

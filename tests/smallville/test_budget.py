@@ -11,6 +11,7 @@ from smallville.model import SmallvilleModel
 OPTIONS = {"scenario_name": "the_ville_n3", "embedder": "hashing", "thinking_steps": 2}
 
 
+@pytest.mark.slow  # runs the town until its budget is spent (the budget rule alone, fast: test_gateway.py)
 @pytest.mark.parametrize("calls", [12, 40])
 def test_a_spent_budget_stops_the_town_between_two_steps(calls):
     budgeted = SmallvilleModel(**OPTIONS, max_calls=calls)

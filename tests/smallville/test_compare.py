@@ -9,6 +9,7 @@ from smallville.runs.compare import compare_runs, read_run
 from smallville.scenarios.scenario import load_scenario
 from tests.smallville.run_folders import FAST
 
+pytestmark = pytest.mark.slow  # every test compares runs simulated and forked once for the module
 ARGS = [*FAST, "--until", "2023-02-13T09:30", "--seconds-per-step", "30", "--keep-checkpoints", "every 1h"]
 AT = "2023-02-13T08:00"
 PARTY = "Isabella Rodriguez is throwing a Valentine's Day party at Hobbs Cafe tomorrow evening"

@@ -77,6 +77,7 @@ def test_every_copy_may_go_home():
         assert arena in choices.get(sector, {}), (name, home)
 
 
+@pytest.mark.slow  # builds a town of 60 on three map copies
 def test_a_tiled_town_puts_each_copy_on_its_own_map(tmp_path):
     """Copy k lives on copy k of the map, at home, renamed to match: "Hobbs Cafe 2" in its texts, not Hobbs Cafe."""
     scenario = write_tiled_town(60, tmp_path)

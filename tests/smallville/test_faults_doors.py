@@ -256,6 +256,7 @@ def test_a_town_setting_edited_by_hand_is_refused_naming_it(run, capsys, changes
     assert (run / "checkpoint" / "state.json").read_bytes() == before
 
 
+@pytest.mark.slow  # resumes the run
 def test_a_run_term_edited_by_hand_is_named_and_taken(run, capsys):
     _edit(run, end="2023-02-13T00:30:00")
     assert main(["resume", str(run)]) == 0

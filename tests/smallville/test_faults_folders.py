@@ -101,7 +101,7 @@ def _wal_free(folder: Path) -> None:
         path.unlink()
 
 
-@pytest.mark.parametrize("command", ["resume", "interview", "report", "whisper"])
+@pytest.mark.parametrize("command", [pytest.param("resume", marks=pytest.mark.slow), "interview", "report", "whisper"])
 @pytest.mark.parametrize(("damage", "file", "words"), FATAL.values(), ids=FATAL.keys())
 def test_a_damaged_file_is_one_line_naming_it(run, damage, file, words, command, capsys):
     _wal_free(run)
@@ -128,6 +128,7 @@ DAMAGED_NEWEST = {
 }
 
 
+@pytest.mark.slow  # resumes the run
 @pytest.mark.parametrize("damage", DAMAGED_NEWEST.values(), ids=DAMAGED_NEWEST.keys())
 def test_a_damaged_newest_checkpoint_falls_back_to_the_previous_one(run, finished, damage, capsys):
     damage(run / "checkpoint" / "state.json")
@@ -148,6 +149,7 @@ def test_readers_fall_back_too_and_change_nothing(run, capsys):
         assert path.read_bytes() == data, path
 
 
+@pytest.mark.slow  # resumes the run
 def test_a_second_writer_is_refused_naming_the_first(run, capsys):
     lock = RunLock(run)  # another writer (flock conflicts between two opens, even in one process)
     try:
@@ -177,6 +179,7 @@ def test_an_existing_run_is_refused_with_the_resume_command(run, capsys):
     assert f"continue it with `run.py resume {run}`" in line
 
 
+@pytest.mark.slow  # resumes the run
 def test_a_run_killed_while_loading_starts_again_on_resume(run, finished, capsys):
     for path in run.iterdir():
         if path.name != "config.json":
@@ -198,6 +201,7 @@ def _extend(run: Path) -> None:
     _json(run / "config.json", lambda d: d.update(end="2023-02-13T00:40:00"))
 
 
+@pytest.mark.slow  # resumes the run
 def test_a_full_disk_names_the_file_and_keeps_the_last_checkpoint(run, capsys, monkeypatch):
     from smallville.runs import store as run_store
 
@@ -219,6 +223,7 @@ def test_a_full_disk_names_the_file_and_keeps_the_last_checkpoint(run, capsys, m
     assert main(["resume", str(run)]) == 0  # space freed: it goes on
 
 
+@pytest.mark.slow  # resumes the run
 def test_a_full_disk_in_the_memory_store_does_not_blame_the_store(run, capsys, monkeypatch):
     from memory import MemoryStore
 
@@ -235,6 +240,7 @@ def test_a_full_disk_in_the_memory_store_does_not_blame_the_store(run, capsys, m
     assert "not a readable" not in line
 
 
+@pytest.mark.slow  # resumes the run
 def test_a_crash_mid_append_leaves_a_readable_folder(run, finished, capsys):
     with (run / "metrics" / "model.csv").open("a") as handle:
         handle.write("2023-02-13 00:31:00,0.5,0.3")  # a row cut short by a kill
@@ -246,6 +252,7 @@ def test_a_crash_mid_append_leaves_a_readable_folder(run, finished, capsys):
     assert events(run) == events(finished)
 
 
+@pytest.mark.slow  # a simulation
 def test_a_simulate_killed_before_its_config_was_in_place_can_be_started_again(tmp_path, capsys):
     out = tmp_path / "run"
     out.mkdir()
@@ -265,6 +272,7 @@ def test_the_calls_are_a_table_and_the_checkpoint_only_counts_them(finished):
     assert {call["kind"] for call in calls} == set(ledger["by_kind"])
 
 
+@pytest.mark.slow  # resumes the run
 def test_a_run_from_before_the_calls_table_resumes_and_moves_its_calls_there(run, finished, capsys):
     """Checkpoints written with events.sqlite layout 1 kept every call in state.json; such a run still goes on."""
     _wal_free(run)

@@ -36,6 +36,7 @@ def before(entries: list[tuple], moment: str) -> list[tuple]:
     return [entry for entry in entries if entry[0] < moment]
 
 
+@pytest.mark.slow  # simulates or forks a run
 def test_keeping_checkpoints_does_not_change_the_run(source, tmp_path):
     plain = tmp_path / "plain"
     assert main(["simulate", *DAY, "--out", str(plain)]) == 0
@@ -46,6 +47,7 @@ def test_keeping_checkpoints_does_not_change_the_run(source, tmp_path):
                      (7, 20), (8, 0), (8, 40), (9, 20), (10, 0)]]  # fmt: skip
 
 
+@pytest.mark.slow  # simulates or forks a run
 def test_a_fork_with_no_change_reproduces_its_source(source, tmp_path):
     fork = tmp_path / "fork"
     assert main(["fork", str(source), "--at", AT, "--out", str(fork)]) == 0
@@ -56,6 +58,7 @@ def test_a_fork_with_no_change_reproduces_its_source(source, tmp_path):
     assert config["forked_from"] == {"run": str(source), "at": f"{AT}:00", "changes": [], "parameters": {}}
 
 
+@pytest.mark.slow  # simulates or forks a run
 def test_a_fork_with_a_whisper_differs_only_from_its_moment(source, tmp_path):
     fork = tmp_path / "whisper"
     assert main(["fork", str(source), "--at", AT, "--out", str(fork), "--whisper", KLAUS, LIBRARY]) == 0
@@ -67,6 +70,7 @@ def test_a_fork_with_a_whisper_differs_only_from_its_moment(source, tmp_path):
     assert LIBRARY in texts
 
 
+@pytest.mark.slow  # simulates or forks a run
 def test_a_fork_with_new_parameters_keeps_them_from_its_moment_on(source, tmp_path):
     fork = tmp_path / "ablated"
     assert main(["fork", str(source), "--at", AT, "--out", str(fork), "--thinking-steps", "0"]) == 0
@@ -93,6 +97,7 @@ def test_a_fork_that_cannot_be_made_is_one_line_and_leaves_no_folder(source, tmp
     assert not fork.exists()
 
 
+@pytest.mark.slow  # simulates or forks a run
 def test_a_run_that_keeps_no_checkpoints_forks_only_at_its_last(tmp_path, capsys):
     plain = tmp_path / "plain"
     assert main(["simulate", *FAST, "--until", "2023-02-13T01:00", "--out", str(plain)]) == 0
@@ -133,6 +138,7 @@ def test_a_fork_of_a_cached_real_model_run_costs_no_call_and_replays_it(tmp_path
     assert before(events(whisper), "2023-02-13T07:30") == before(events(source), "2023-02-13T07:30")
 
 
+@pytest.mark.slow  # simulates or forks a run
 def test_a_fork_replays_its_sources_interventions_before_and_after_its_moment(tmp_path):
     plan = tmp_path / "plan.toml"
     plan.write_text(f'[[interventions]]\ntime = 2023-02-13T07:40:00\nkind = "whisper"\ntarget = "{KLAUS}"\n'
@@ -154,6 +160,7 @@ def test_a_fork_replays_its_sources_interventions_before_and_after_its_moment(tm
     assert events(fork) == events(source)
 
 
+@pytest.mark.slow  # simulates or forks a run
 def test_a_forks_own_keys_never_reach_the_model(source, tmp_path):
     fork = tmp_path / "fork"
     assert main(["fork", str(source), "--at", AT, "--out", str(fork), "--until", "2023-02-13T09:00"]) == 0

@@ -3,6 +3,8 @@
 import gc
 import weakref
 
+import pytest
+
 from smallville.heap import YOUNG_GENERATION_SIZE, settled_heap
 
 
@@ -20,6 +22,7 @@ def test_a_run_collects_young_objects_less_often_and_restores_the_settings():
     assert gc.get_threshold() == before
 
 
+@pytest.mark.slow  # collects and freezes the whole heap of the worker
 def test_what_exists_when_the_run_starts_is_frozen_and_handed_back_at_its_end():
     gc.collect()
     permanent = gc.get_freeze_count()  # CPython 3.12 keeps its immortal objects there
@@ -35,6 +38,7 @@ def test_what_exists_when_the_run_starts_is_frozen_and_handed_back_at_its_end():
     assert gc.get_freeze_count() == permanent
 
 
+@pytest.mark.slow  # collects the whole heap of the worker
 def test_garbage_left_by_the_build_is_collected_not_frozen():
     garbage = weakref.ref(_Node())
     with settled_heap():

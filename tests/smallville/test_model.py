@@ -60,6 +60,7 @@ def test_agents_moved_and_remembered(town):
     assert all(len(agent.memories.stream) > 5 for agent in town.people)
 
 
+@pytest.mark.slow  # simulates mornings of its own
 def test_same_seed_same_event_log_other_seed_other_valid_log(town):
     assert morning(seed=0).event_log == town.event_log
     other = morning(seed=7)
@@ -74,6 +75,7 @@ def without_latency(state):
     return state
 
 
+@pytest.mark.slow  # simulates mornings of its own
 def test_state_round_trip_then_both_step_identically():
     first = SmallvilleModel(scenario_name="the_ville_n3", embedder="hashing", rng=0)
     first.run_until(datetime(2023, 2, 13, 8, 0))
@@ -87,12 +89,14 @@ def test_state_round_trip_then_both_step_identically():
         assert list(a.memories.stream) == list(b.memories.stream)
 
 
+@pytest.mark.slow  # simulates mornings of its own
 def test_with_reflection_off_no_reflection_fires():
     model = SmallvilleModel(scenario_name="the_ville_n3", embedder="hashing", reflection=False, reflection_threshold=5)
     model.run_until(MORNING)
     assert not any(node.kind == "reflection" for agent in model.people for node in agent.memories.stream)
 
 
+@pytest.mark.slow  # simulates mornings of its own
 def test_a_reflection_fires_past_the_threshold_and_cites_real_ids():
     model = SmallvilleModel(scenario_name="the_ville_n3", embedder="hashing", reflection_threshold=30)
     model.run_until(MORNING)
@@ -104,6 +108,7 @@ def test_a_reflection_fires_past_the_threshold_and_cites_real_ids():
         assert node.evidence_ids and all(i < node.id and i in agent.memories.stream for i in node.evidence_ids)
 
 
+@pytest.mark.slow  # simulates mornings of its own
 def test_with_observation_off_perceived_events_are_not_stored():
     model = SmallvilleModel(scenario_name="the_ville_n3", embedder="hashing", observation=False)
     model.run_until(MORNING)
@@ -113,6 +118,7 @@ def test_with_observation_off_perceived_events_are_not_stored():
         assert agent.spatial.knows("the Ville")
 
 
+@pytest.mark.slow  # simulates mornings of its own
 def test_a_closed_town_has_every_memory_vector_filled_in():
     model = morning()
     assert any(agent.memories.awaiting_vectors for agent in model.people)  # stored since their last retrieval
@@ -123,6 +129,7 @@ def test_a_closed_town_has_every_memory_vector_filled_in():
         assert len(state["embeddings"]) == len(agent.memories.stream)
 
 
+@pytest.mark.slow  # simulates mornings of its own
 def test_closing_goes_on_when_the_vectors_cannot_come(caplog, monkeypatch):
     model = morning()
 

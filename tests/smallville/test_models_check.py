@@ -61,6 +61,7 @@ def test_every_kind_is_answered_in_every_wire_format(capsys, keys, model, base, 
     assert f"{model} can run a town: {len(table)} of {len(table)} kinds answered (0 after a repair)" in out
 
 
+@pytest.mark.slow  # every kind through litellm to a loopback server
 def test_a_llama_cpp_server_refusing_json_schema_gets_json_object_after_one_refusal(capsys):
     with LoopbackServer(refuse_json_schema=True) as server:
         code, out = check(capsys, "--llm", "openai/smollm2", "--api-base", server.url)
@@ -71,6 +72,7 @@ def test_a_llama_cpp_server_refusing_json_schema_gets_json_object_after_one_refu
     assert "1 weaker form after a refusal" in table[next(iter(sample_requests()))][-1]
 
 
+@pytest.mark.slow  # a town on a model that never parses
 def test_a_model_whose_answers_never_parse_cannot_run_a_town(capsys):
     with LoopbackServer(faults=["malformed"] * 100) as server:
         code, out = check(capsys, "--llm", "hosted_vllm/babbler", "--api-base", server.url)
@@ -80,6 +82,7 @@ def test_a_model_whose_answers_never_parse_cannot_run_a_town(capsys):
     assert "hosted_vllm/babbler cannot run a town: importance fell back, wake_up fell back" in " ".join(out.split())
 
 
+@pytest.mark.slow  # waits for a dead server and checks every kind
 def test_a_refusing_model_is_named_per_kind_and_a_dead_server_stops_the_check(capsys):
     with LoopbackServer(refuse_params=("seed",)) as server:
         code, out = check(capsys, "--llm", "hosted_vllm/picky", "--api-base", server.url)
@@ -89,6 +92,7 @@ def test_a_refusing_model_is_named_per_kind_and_a_dead_server_stops_the_check(ca
     assert code == 1 and outcomes[0] == "failed" and set(outcomes[1:]) == {"not asked"}
 
 
+@pytest.mark.slow  # checks two models, every kind
 def test_a_matrix_shows_models_side_by_side_and_fails_if_one_cannot(capsys):
     with LoopbackServer() as good, LoopbackServer(faults=["malformed"] * 100) as bad:
         code, out = check(capsys, "--matrix", "offline,hosted_vllm/loopback", "--api-base", good.url)

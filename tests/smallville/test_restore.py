@@ -22,6 +22,7 @@ def test_a_fresh_model_scores_its_seeds():
     model.close()
 
 
+@pytest.mark.slow  # runs the town to 01:12
 def test_after_a_restore_mesa_steps_and_time_agree_with_the_run_and_keep_agreeing():
     first = SmallvilleModel(scenario_name="the_ville_n3", embedder="hashing", seconds_per_step=60)
     first.run_until(datetime(2023, 2, 13, 1, 12))

@@ -17,6 +17,7 @@ from testing import LoopbackServer
 from tests.smallville.fault_log import one_line
 from tests.smallville.run_folders import FAST, events, final_state
 
+pytestmark = pytest.mark.slow  # each test simulates a run and resumes it (the key check alone: test_check_model.py)
 END = "2023-02-13T08:00"
 
 

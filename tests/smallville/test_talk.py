@@ -3,6 +3,8 @@
 import asyncio
 from datetime import datetime, timedelta
 
+import pytest
+
 from agents.conversation import Conversation
 from agents.decision import Decision
 from agents.language.answers import ConversationTurn
@@ -10,6 +12,7 @@ from smallville.conversations import apply_decisions, start_talk
 from smallville.model import SmallvilleModel
 
 
+@pytest.mark.slow  # runs two agents' morning to their talk
 def test_neighbours_talk_remember_and_respect_the_cool_down():
     model = SmallvilleModel(
         scenario_name="the_ville_n3", agents=["Isabella Rodriguez", "Maria Lopez"], embedder="hashing", rng=1
@@ -74,6 +77,7 @@ def test_the_public_status_follows_the_tile_the_minutes_and_the_talk():
     assert status.action_ends == model.now + timedelta(minutes=10)
 
 
+@pytest.mark.slow  # builds and steps a town of its own
 def test_the_first_line_and_the_schedule_rewritten_around_the_talk_are_asked_at_once():
     """They need nothing from each other: the speaker's step waits one round of latency for both, not two."""
     model = SmallvilleModel(
@@ -106,6 +110,7 @@ def test_the_first_line_and_the_schedule_rewritten_around_the_talk_are_asked_at_
     assert frozenset({"conversation_line", "schedule_rewrite"}) in seen_together
 
 
+@pytest.mark.slow  # runs the town to a talk
 def test_a_talk_opened_by_the_reaction_goes_on_with_the_partner_and_an_unstarted_one_says_nothing():
     """The reaction's opening line is the talk's first: said when the talk starts, the partner answering next."""
     model = SmallvilleModel(

@@ -30,6 +30,7 @@ def _events(model) -> list[tuple]:
     return [(e["time"], e["agent"], e["kind"], e["text"]) for e in model.event_log]
 
 
+@pytest.mark.slow  # runs the town for hours
 def test_lock_step_leaves_no_thought_in_flight_between_steps():
     model = town(thinking_steps=0)
     model.run_until(datetime(2023, 2, 13, 7, 0))
@@ -64,6 +65,7 @@ def test_a_thought_takes_effect_exactly_its_thinking_steps_later_while_the_agent
     model.close()
 
 
+@pytest.mark.slow  # runs the town for hours
 def test_a_thought_that_asks_no_model_takes_effect_at_its_own_step():
     model = town(thinking_steps=3)
     model.run_until(datetime(2023, 2, 13, 7, 0))
@@ -92,6 +94,7 @@ def test_a_thought_that_asks_no_model_takes_effect_at_its_own_step():
     model.close()
 
 
+@pytest.mark.slow  # runs the town for hours
 @pytest.mark.parametrize(("talk_thinking_steps", "seconds_between_lines"), [(0, 10), (6, 70)])
 def test_a_line_of_talk_takes_its_own_steps_whatever_a_thought_takes(talk_thinking_steps, seconds_between_lines):
     """The partner waits for a line: with talk_thinking_steps 0 a talk goes a line a step, as in lock-step, while
@@ -111,6 +114,7 @@ def test_a_line_of_talk_takes_its_own_steps_whatever_a_thought_takes(talk_thinki
     model.close()
 
 
+@pytest.mark.slow  # runs the town for hours
 def test_a_thinking_agent_cannot_be_drawn_into_a_talk():
     model = town(thinking_steps=2)
     model.run_until(datetime(2023, 2, 13, 9, 0))
@@ -125,6 +129,7 @@ def test_a_thinking_agent_cannot_be_drawn_into_a_talk():
     model.close()
 
 
+@pytest.mark.slow  # runs the town for hours
 def test_a_checkpoint_keeps_the_thoughts_in_flight_and_changes_nothing():
     plain, checked = town(thinking_steps=2), town(thinking_steps=2)
     for model in (plain, checked):
@@ -198,6 +203,7 @@ def _jittered_run(seed: int, thinking_steps: int, talk_thinking_steps: int) -> l
     return _events(model)
 
 
+@pytest.mark.slow  # runs the town for hours
 @pytest.mark.parametrize(("thinking_steps", "talk_thinking_steps"), [(0, 0), (2, 0), (2, 2)])
 def test_answers_arriving_in_another_order_change_nothing(thinking_steps, talk_thinking_steps):
     first = _jittered_run(1, thinking_steps, talk_thinking_steps)
@@ -229,6 +235,7 @@ def test_a_talk_that_ends_while_an_agent_thinks_reaches_it_with_its_thought():
     loop.close()
 
 
+@pytest.mark.slow  # runs the town for hours
 def test_a_run_folder_checkpoint_with_thoughts_in_flight_resumes_exactly(tmp_path):
     """Through the run folder (JSON checkpoint, memory store): a run restored from a checkpoint taken while
     thoughts were in flight goes on exactly as the uninterrupted run."""
@@ -255,6 +262,7 @@ def test_a_run_folder_checkpoint_with_thoughts_in_flight_resumes_exactly(tmp_pat
     reopened.close()
 
 
+@pytest.mark.slow  # builds a town and its run folder
 def test_a_run_folder_written_before_talks_had_their_own_steps_resumes_as_it_ran(tmp_path):
     """Such a run gave a line of talk its thinking steps: resumed, it goes on doing so, not switching rules."""
     from smallville.commands.loading import build_model

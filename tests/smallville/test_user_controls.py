@@ -48,6 +48,7 @@ def actions_of(model, name: str, since: str) -> list[tuple[str, str]]:
             and e["time"] >= since]  # fmt: skip
 
 
+@pytest.mark.slow  # runs the town
 def test_the_agent_who_sees_a_burning_stove_goes_to_it_and_the_stove_is_left_idle():
     burning = [{"time": "2023-02-13T08:30", "kind": "object", "target": STOVE, "text": "burning"}]
     reaction = {"react": True, "reason": "fire!", "activity": "turning off the stove", "minutes": 10}
@@ -66,6 +67,7 @@ def test_the_agent_who_sees_a_burning_stove_goes_to_it_and_the_stove_is_left_idl
     model.close()
 
 
+@pytest.mark.slow  # runs the town
 def test_an_agent_told_to_carry_on_does_not_go_and_the_stove_stays_as_set():
     burning = [{"time": "2023-02-13T08:30", "kind": "object", "target": STOVE, "text": "burning"}]
     carry_on = {"react": False, "reason": "not now", "activity": "", "minutes": 5}
@@ -85,6 +87,7 @@ def _shelf_on_fire_from(moment: str) -> SmallvilleModel:
     return model
 
 
+@pytest.mark.slow  # runs the town
 def test_offline_an_agent_sees_to_an_object_in_its_home_in_the_event_log():
     model = _shelf_on_fire_from("2023-02-13T06:45")
     reactions = [(e["agent"], e["text"]) for e in model.event_log if e["kind"] == "reaction"]
@@ -94,6 +97,7 @@ def test_offline_an_agent_sees_to_an_object_in_its_home_in_the_event_log():
     model.close()
 
 
+@pytest.mark.slow  # runs the town
 def test_an_object_first_seen_asleep_is_seen_to_once_awake():
     """Set while Isabella sleeps beside it: what she saw then is no news in the morning, yet it is still on fire."""
     model = _shelf_on_fire_from("2023-02-13T00:00")
@@ -104,6 +108,7 @@ def test_an_object_first_seen_asleep_is_seen_to_once_awake():
     model.close()
 
 
+@pytest.mark.slow  # runs the town
 def test_an_object_seen_while_the_agent_considers_no_one_is_decided_on_once_it_is_free():
     """At 08:29:50 Isabella has just decided on something else (a pause of 15 minutes): the stove waits for her."""
     burning = [{"time": "2023-02-13T08:29:50", "kind": "object", "target": STOVE, "text": "burning"}]
@@ -140,6 +145,7 @@ def night_run(tmp_path_factory):
     return simulate_three(tmp_path_factory.mktemp("controls") / "run", "2023-02-13T06:30")
 
 
+@pytest.mark.slow  # on a simulated run folder
 def test_interview_as_a_persona_from_the_command_line_is_remembered_as_that_person(night_run, capsys):
     persona = "a news reporter from the Ville Gazette"
     argv = ["interview", str(night_run), ISABELLA, "Who are you?", "--as", persona, "--remember"]
@@ -150,6 +156,7 @@ def test_interview_as_a_persona_from_the_command_line_is_remembered_as_that_pers
     assert chats[-1].description == f"{persona} asked {ISABELLA}: Who are you?"
 
 
+@pytest.mark.slow  # on a simulated run folder
 def test_set_names_the_nearest_objects_for_a_wrong_address_and_refuses_the_past(night_run, capsys):
     assert main(["set", str(night_run), "the Ville:Hobbs Cafe:cafe:cookin area", "burning"]) == 1
     error = capsys.readouterr().err.strip()
@@ -158,6 +165,7 @@ def test_set_names_the_nearest_objects_for_a_wrong_address_and_refuses_the_past(
     assert "change the past in a fork instead" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # on a simulated run folder
 def test_set_for_later_is_applied_when_the_resumed_run_gets_there(night_run, capsys):
     assert main(["set", str(night_run), SHELF, "on fire", "--at", "2023-02-13T06:45"]) == 0
     assert "queued: 2023-02-13 06:45" in capsys.readouterr().out

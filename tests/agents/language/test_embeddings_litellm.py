@@ -28,6 +28,7 @@ def test_the_name_chooses_a_cached_litellm_embedder():
         assert server.stats.requests == requests  # the second time comes from the text cache
 
 
+@pytest.mark.slow  # waits for the connection to fail
 def test_an_unreachable_server_is_one_clear_error():
     with pytest.raises(EmbedderUnavailable, match="embedder 'openai/text-embedding-3-small'"):
         LiteLLMEmbedder("openai/text-embedding-3-small", api_base="http://127.0.0.1:9/v1", timeout_s=2)

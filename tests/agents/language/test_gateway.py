@@ -26,6 +26,7 @@ def ask_many(gateway, requests):
     return asyncio.run(gateway.ask_all([(request, "Isabella Rodriguez") for request in requests]))
 
 
+@pytest.mark.slow  # waits out retries' backoff or 25 slow answers
 def test_25_calls_are_in_flight_together_through_litellm(monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     with LoopbackServer(latency=0.3) as server:
@@ -43,6 +44,7 @@ def test_the_cap_limits_calls_in_flight():
         assert server.stats.max_in_flight == 4
 
 
+@pytest.mark.slow  # waits out retries' backoff or 25 slow answers
 @pytest.mark.parametrize("status", ["429", "500"], ids=["rate-limit", "server-error"])
 def test_retries_stop_at_the_bound(status):
     with LoopbackServer(faults=[status] * 10) as server:
@@ -52,6 +54,7 @@ def test_retries_stop_at_the_bound(status):
         assert server.stats.requests == 3  # no hidden retries in litellm or the OpenAI SDK
 
 
+@pytest.mark.slow  # waits out the backoff twice
 def test_a_transient_failure_is_retried_then_answered():
     with LoopbackServer(faults=["429", "500"]) as server:
         gateway = Gateway(GatewayConfig(model="openai/loopback", api_base=server.url, max_retries=3))
@@ -59,6 +62,7 @@ def test_a_transient_failure_is_retried_then_answered():
         assert gateway.ledger.totals().retries == 2 and server.stats.requests == 3
 
 
+@pytest.mark.slow  # waits out retries' backoff or 25 slow answers
 def test_the_same_failure_met_by_many_calls_is_one_warning_and_the_rest_at_info(caplog):
     caplog.set_level(logging.INFO, logger="agents.language.gateway")
     with LoopbackServer(faults=["429"] * 4 + ["500"] * 4) as server:

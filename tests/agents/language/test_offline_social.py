@@ -163,6 +163,7 @@ def test_seeded_choices_vary_with_the_seed():
     assert {_ask(tie, seed)[0].sector for seed in range(60)} == {"Oak Hill College", "Dorm"}
 
 
+@pytest.mark.slow  # starts a Python process
 def test_answers_are_the_same_in_another_process_with_another_hash_seed():
     code = (
         "import json; from agents.language.offline import offline_answer; "

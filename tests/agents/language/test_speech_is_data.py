@@ -97,6 +97,7 @@ def test_every_parser_holds_against_hostile_answers(name):
                 request.parse(answer)
 
 
+@pytest.mark.slow  # every request kind through the gateway (the parsers alone are fast, above)
 @pytest.mark.parametrize("path", ["offline", pytest.param("loopback", marks=pytest.mark.slow)])
 def test_hostile_speech_through_the_gateway_answers_every_request_and_keeps_the_key(path, monkeypatch, caplog, capsys):
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)

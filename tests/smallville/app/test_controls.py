@@ -160,6 +160,7 @@ def test_play_takes_one_step_at_a_time_until_paused(town):
     assert button(rc, "Play") is not None and not button(rc, "Step").disabled
 
 
+@pytest.mark.slow  # plays a fresh town
 def test_pause_then_play_again_runs_one_chain_of_steps(town):
     gated = GatedSteps(town)
     rc, _ = render_page(town)
@@ -179,6 +180,7 @@ def test_pause_then_play_again_runs_one_chain_of_steps(town):
     assert gated.most_in_flight == 1
 
 
+@pytest.mark.slow  # builds a second town
 def test_reset_builds_the_new_town_in_the_background(town):
     rc, reactive_model = render_page(town, {**FAST, "agents": 2})
     town.step()
@@ -234,6 +236,7 @@ def render_served_page(monkeypatch, settings: dict) -> tuple:
     return rc, built
 
 
+@pytest.mark.slow  # builds a second town
 def test_the_served_page_resets_to_its_parameters_and_closes_the_old_town(monkeypatch):
     rc, built = render_served_page(monkeypatch, {"model": {**FAST, "rng": 3}})
     (old,) = built
@@ -249,6 +252,7 @@ def test_the_served_page_resets_to_its_parameters_and_closes_the_old_town(monkey
     rc.close()
 
 
+@pytest.mark.slow  # plays a fresh town
 def test_closing_the_tab_stops_play_and_closes_the_model_after_the_step_in_flight(monkeypatch):
     rc, built = render_served_page(monkeypatch, {"model": FAST})
     (town,) = built
@@ -265,6 +269,7 @@ def test_closing_the_tab_stops_play_and_closes_the_model_after_the_step_in_fligh
     assert gated.steps == 1 and not work_of(town).busy
 
 
+@pytest.mark.slow  # on the run folder `run.py simulate` writes
 def test_play_moves_a_replay_at_the_chosen_simulated_minutes_per_second(run_folder):
     from smallville.app.controls import SPEEDS, TURN_S, play_job
     from smallville.app.replay import ReplayModel
@@ -285,6 +290,7 @@ def test_play_moves_a_replay_at_the_chosen_simulated_minutes_per_second(run_fold
     assert job.then() is None  # paused: the chain ends
 
 
+@pytest.mark.slow  # runs the town to a time
 def test_run_to_stops_the_town_at_that_time(town):
     rc, _ = render_page(town)
     rc.find(ipyvuetify.TextField, label="Run to (HH:MM)").widget.v_model = "00:05"
@@ -297,6 +303,7 @@ def test_run_to_stops_the_town_at_that_time(town):
     assert "give a time as HH:MM" in str(rc.find(ipyvuetify.Alert).widget.children)
 
 
+@pytest.mark.slow  # on the run folder `run.py simulate` writes
 def test_run_to_in_a_replay_jumps_there(run_folder):
     from smallville.app.replay import ReplayModel
 

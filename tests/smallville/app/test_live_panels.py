@@ -3,6 +3,7 @@
 import ipyvuetify
 import ipywidgets
 import networkx as nx
+import pytest
 import solara
 from mesa.visualization.utils import force_update
 
@@ -58,6 +59,7 @@ def test_clicking_a_marker_selects_that_agent_on_the_map_and_in_the_inspector(ta
     assert panel_text(rc, "agent-card").startswith("Klaus Mueller (20)")
 
 
+@pytest.mark.slow  # steps a fresh town
 def test_markers_move_when_the_model_steps():
     from smallville.model import SmallvilleModel
 
@@ -80,6 +82,7 @@ def test_markers_move_when_the_model_steps():
     model.close()
 
 
+@pytest.mark.slow  # steps a fresh town
 def test_an_agent_whose_thought_is_in_flight_shows_it_on_the_map_and_in_the_inspector():
     from smallville.model import SmallvilleModel
 

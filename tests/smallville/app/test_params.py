@@ -2,6 +2,7 @@
 
 import inspect
 
+import pytest
 from mesa.visualization.solara_viz import _check_model_params, split_model_params
 
 from smallville.app.page import build_model
@@ -64,6 +65,7 @@ def test_agents_named_on_the_command_line_stay_fixed():
     assert params["agents"] == ["Maria Lopez", "Klaus Mueller"]
 
 
+@pytest.mark.slow  # on the run folder `run.py simulate` writes
 def test_a_replay_reset_reopens_the_run_folder(run_folder):
     params = replay_params(str(run_folder))
     model = build_model({"replay": reset_kwargs(params)["run_folder"]})

@@ -31,6 +31,7 @@ def recorded_positions(run_folder, frame: int) -> dict[str, tuple[int, int]]:
     return {row["name"]: (int(row["x"]), int(row["y"])) for _, row in chunk.iterrows()}
 
 
+@pytest.mark.slow  # on the run folder `run.py simulate` writes
 def test_steps_and_seeks_move_the_clock_and_the_agents_as_recorded(replay, run_folder):
     assert replay.frames == 14 * 60 + 1 and replay.now.isoformat() == "2023-02-13T00:00:00"
     replay.step()
@@ -44,6 +45,7 @@ def test_steps_and_seeks_move_the_clock_and_the_agents_as_recorded(replay, run_f
     assert replay.frame == 0 and replay.running
 
 
+@pytest.mark.slow  # on the run folder `run.py simulate` writes
 def test_the_card_shows_what_was_true_at_that_minute(replay, run_folder):
     with sqlite3.connect(run_folder / "events.sqlite") as db:
         line_time, speaker, text = db.execute(
@@ -74,6 +76,7 @@ def test_the_card_shows_what_was_true_at_that_minute(replay, run_folder):
     assert all(memory.created <= replay.now for memory in card.recent)
 
 
+@pytest.mark.slow  # on the run folder `run.py simulate` writes
 def test_a_plan_appears_only_once_the_agent_has_made_it(replay):
     assert replay.card("Isabella Rodriguez").plan == []
     replay.seek(9 * 60)
@@ -82,6 +85,7 @@ def test_a_plan_appears_only_once_the_agent_has_made_it(replay):
     assert next(item for item in plan if item.current).start <= "09:00"
 
 
+@pytest.mark.slow  # on the run folder `run.py simulate` writes
 def test_the_panels_render_a_replay_with_a_scrubber_and_no_interview(replay):
     replay.seek(12 * 60)
     selected_agent.set("Klaus Mueller")
@@ -105,6 +109,7 @@ def test_a_folder_that_is_not_a_run_is_refused_by_name(tmp_path):
         ReplayModel(run_folder=str(tmp_path))
 
 
+@pytest.mark.slow  # on the run folder `run.py simulate` writes
 def test_damaged_metrics_are_refused_with_the_file_named(run_folder, tmp_path):
     import shutil
 
@@ -116,6 +121,7 @@ def test_damaged_metrics_are_refused_with_the_file_named(run_folder, tmp_path):
         ReplayModel(run_folder=str(copy))
 
 
+@pytest.mark.slow  # on the run folder `run.py simulate` writes
 def test_a_run_still_being_written_replays_what_its_last_checkpoint_covers(run_folder, tmp_path):
     import shutil
 
@@ -134,6 +140,7 @@ def test_a_run_still_being_written_replays_what_its_last_checkpoint_covers(run_f
     model.close()
 
 
+@pytest.mark.slow  # on the run folder `run.py simulate` writes
 def test_a_replay_built_in_one_thread_reads_its_memories_in_another(run_folder):
     """Reset builds the replay in a worker thread; the page then reads it in its own (the thread error of issue 46)."""
     import threading
@@ -150,6 +157,7 @@ def test_a_replay_built_in_one_thread_reads_its_memories_in_another(run_folder):
     closer.join()
 
 
+@pytest.mark.slow  # on the run folder `run.py simulate` writes
 def test_a_replay_draws_the_last_hours_walk_and_the_lines_being_said(replay, run_folder):
     frame = 9 * 60
     replay.seek(frame)

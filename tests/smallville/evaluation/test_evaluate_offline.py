@@ -78,6 +78,7 @@ def test_evaluate_writes_every_artefact_and_resumes_without_asking_twice(run_fol
     assert "| awareness of party (%) |" in summary and "position bias:" in summary
 
 
+@pytest.mark.slow  # evaluates a run three conditions twice
 def test_identical_conditions_get_equal_ratings(run_folder, tmp_path):
     run = tmp_path / "run"
     shutil.copytree(run_folder, run, ignore=shutil.ignore_patterns("evaluation"))
@@ -106,6 +107,7 @@ def test_bad_input_is_one_line_naming_the_option(run_folder, capsys):
         evaluate_run(run_folder, repeats=0, at=datetime(2023, 2, 13, 5))
 
 
+@pytest.mark.slow  # evaluates a simulated run
 def test_an_evaluation_has_a_budget_of_its_own_and_goes_on_with_a_larger_one(run_folder, tmp_path, capsys):
     run = tmp_path / "run"
     shutil.copytree(run_folder, run, ignore=shutil.ignore_patterns("evaluation"))

@@ -41,6 +41,7 @@ def test_a_gathering_no_fact_announces_has_no_invitee_who_came(tmp_path):
     assert present["present"] == len(TRUTH.present)  # the same people were there
 
 
+@pytest.mark.slow  # a second evaluation of the truth town
 def test_the_cascade_traces_a_fact_back_past_the_memories_the_judge_was_shown(tmp_path, monkeypatch):
     """Klaus was told of the party by Maria the day before and saw it at dinner: when the dozen memories shown to the
     judge are all sightings (a real stream holds many more late ones than the judge reads), he still learned it from
