@@ -12,7 +12,7 @@ ARGS ?=
 # MiniLM's vectors, kept between `make run`s: a repeated day encodes only the texts it has not seen.
 EMBEDDINGS := .cache/embeddings.sqlite
 
-.PHONY: run test lint format bench serve clean setup requirements
+.PHONY: run test fast lint format bench serve clean setup requirements
 
 run: $(VENV)/.synced
 	$(VENV)/bin/python run.py simulate --embedding-cache $(EMBEDDINGS) $(ARGS)
@@ -21,6 +21,11 @@ test: $(VENV)/.synced
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/python -m pytest -n 2 $(ARGS)
+
+# The fast loop, after every change: what checks a rule (no simulation, CLI, server, child process or browser),
+# a test file to a worker so that a module's fixtures are built once.
+fast: $(VENV)/.synced
+	$(VENV)/bin/python -m pytest -n 2 --dist loadfile -m "not slow" $(ARGS)
 
 serve: $(VENV)/.synced
 	$(VENV)/bin/python run.py serve $(ARGS)

@@ -1,6 +1,7 @@
 """The packages import downward only: smallville -> agents -> (memory, environment)."""
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import networkx as nx
@@ -17,8 +18,14 @@ ALLOWED = {
 }
 
 
+@cache
+def parsed(path: Path) -> ast.Module:
+    """A module's syntax tree, parsed once for all the checks of a session."""
+    return ast.parse(path.read_text(), filename=str(path))
+
+
 def _project_imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(), filename=str(path))
+    tree = parsed(path)
     found = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -50,7 +57,7 @@ def test_memory_and_environment_do_not_import_language_model_libraries():
 
 def _module_level_environment_writes(path: Path) -> list[int]:
     """Lines outside any function or class that write os.environ (an assignment, setdefault, update, pop)."""
-    tree = ast.parse(path.read_text(), filename=str(path))
+    tree = parsed(path)
     found = []
     for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -84,7 +91,7 @@ def _module_name(path: Path) -> str:
 
 def _imported_modules(path: Path, known: set[str]) -> set[str]:
     """The project's modules a file imports, function-local imports included, imports under TYPE_CHECKING aside."""
-    tree = ast.parse(path.read_text(), filename=str(path))
+    tree = parsed(path)
     type_only = {
         id(inner)
         for node in ast.walk(tree)
@@ -145,7 +152,7 @@ DEEP_IMPORTS_ALLOWED: dict[str, str] = {}
 def test_smallville_uses_agents_through_its_faces():
     deep = {}
     for path in (ROOT / "smallville").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parsed(path)):
             module = node.module if isinstance(node, ast.ImportFrom) and node.level == 0 else None
             if (
                 module

@@ -176,6 +176,7 @@ def test_set_for_later_is_applied_when_the_resumed_run_gets_there(night_run, cap
     assert [e["agent"] for e in events if e["kind"] == "reaction"] == [ISABELLA]
 
 
+@pytest.mark.slow  # a simulated run first
 def test_interview_checks_its_model_with_the_server_given_beside_it(night_run, capsys, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     assert main(["interview", str(night_run), ISABELLA, "hi", "--llm", "gpt4"]) == 1
