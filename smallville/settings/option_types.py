@@ -28,6 +28,7 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 
 __all__ = [
     "MAX_STATEMENT_CHARS",
+    "above_zero",
     "agents_value",
     "cache_file",
     "checkpoint_minutes",
@@ -69,6 +70,17 @@ def _number(text: str, kind: type, example: str) -> float:
     return value
 
 
+def above_zero(
+    text: str, example: str, *, at_most: float | None = None, label: str = "{}", unit: str = "", noun: str = ""
+) -> float:
+    """A number more than 0 (and at most `at_most`), refused in one line: "<label>: give <noun>more than 0<unit>"."""
+    value = _number(text, float, example)
+    if value <= 0 or (at_most is not None and value > at_most):
+        bound = f" and at most {at_most:g}" if at_most is not None else ""
+        raise argparse.ArgumentTypeError(f"{label.format(text)}: give {noun}more than 0{unit}{bound}, e.g. {example}")
+    return value
+
+
 def integer_in(text: str, low: int, high: int | None, example: str) -> int:
     """A whole number from low to high (None: no upper bound), refused in one line with an example."""
     value = int(_number(text, int, example))
@@ -90,10 +102,7 @@ def whole_number(low: int) -> "Callable[[str], int]":
 
 def share(text: str) -> float:
     """A number in (0, 1] (the recency decay)."""
-    value = _number(text, float, "0.995")
-    if not 0 < value <= 1:
-        raise argparse.ArgumentTypeError(f"{text}: give a number more than 0 and at most 1, e.g. 0.995")
-    return value
+    return above_zero(text, "0.995", at_most=1, noun="a number ")
 
 
 def hour(text: str) -> int:
@@ -143,10 +152,7 @@ def seconds_per_step(text: str) -> int:
 
 def checkpoint_minutes(text: str) -> float:
     """--checkpoint-minutes: more than 0."""
-    value = _number(text, float, "60")
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text} minutes: give more than 0, e.g. 60")
-    return value
+    return above_zero(text, "60", label="{} minutes")
 
 
 def max_calls(text: str) -> int:
@@ -156,10 +162,7 @@ def max_calls(text: str) -> int:
 
 def max_cost(text: str) -> float:
     """--max-cost: more than 0 dollars."""
-    value = _number(text, float, "2.50")
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"${text}: give more than 0 dollars, e.g. 2.50")
-    return value
+    return above_zero(text, "2.50", label="${}", unit=" dollars")
 
 
 def max_in_flight(text: str) -> int:
@@ -174,10 +177,7 @@ def seed(text: str) -> int:
 
 def timeout(text: str) -> float:
     """--timeout: seconds a model call may take, more than 0 and at most an hour."""
-    value = _number(text, float, "60")
-    if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(f"{text} seconds: give more than 0 and at most 3600, e.g. 60")
-    return value
+    return above_zero(text, "60", at_most=3600, label="{} seconds")
 
 
 def port(text: str) -> int:
