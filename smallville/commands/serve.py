@@ -27,8 +27,7 @@ from smallville.runs.folder import RunFolder
 from smallville.runs.integrity import check_databases, read_config, read_snapshot
 from smallville.runs.store import RunFolderError
 from smallville.scenarios.scenario import ScenarioError
-from smallville.settings.parameters import BY_NAME, defaults
-from smallville.settings.parameters import from_arguments as model_kwargs
+from smallville.settings.parameters import BY_NAME, defaults, from_arguments
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,7 +39,7 @@ def settings_for(args: argparse.Namespace) -> dict:
         UserError: For model options given with a run folder: a replay makes no model, so they would do nothing.
     """
     if args.replay_run:
-        given = [name for name, value in model_kwargs(args).items() if value != defaults()[name]]
+        given = [name for name, value in from_arguments(args).items() if value != defaults()[name]]
         if given:
             flags = ", ".join(BY_NAME[name].cli_flag for name in given)
             raise UserError(
@@ -53,7 +52,7 @@ def settings_for(args: argparse.Namespace) -> dict:
         return settings
     if args.beside:
         raise UserError("--beside: give a run to replay first: run.py serve RUN --beside OTHER_RUN")
-    return {"model": model_kwargs(args)}
+    return {"model": from_arguments(args)}
 
 
 def check(settings: dict) -> None:

@@ -24,7 +24,7 @@ from smallville.runs.stopping import StopRequests
 from smallville.runs.store import RunFolderError, RunStore
 from smallville.scenarios.scenario import ScenarioError
 from smallville.settings.keep_schedule import KeepSchedule
-from smallville.settings.parameters import from_arguments as model_kwargs
+from smallville.settings.parameters import from_arguments
 from smallville.settings.validation import SettingError, check_end
 
 # Exit code of a run that finished but whose answers were mostly fallbacks (1 is a user error, 2 a stopped run).
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _simulate(args: argparse.Namespace, stop: StopRequests) -> int:
 
-    kwargs = model_kwargs(args)
+    kwargs = from_arguments(args)
     try:
         setting = checked_town(kwargs)
         end = end_time(args, setting.start)

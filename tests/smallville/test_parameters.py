@@ -9,8 +9,7 @@ from agents import GatewayConfig, MindConfig
 from smallville.app.params import live_params
 from smallville.cli import build_parser
 from smallville.model import SmallvilleModel
-from smallville.settings.parameters import BY_NAME, PARAMETERS, defaults, resolve
-from smallville.settings.parameters import from_arguments as model_kwargs
+from smallville.settings.parameters import BY_NAME, PARAMETERS, defaults, from_arguments, resolve
 
 
 def test_every_mind_setting_is_a_parameter_with_mindconfigs_default():
@@ -39,7 +38,7 @@ def test_the_models_signature_is_the_table():
 @pytest.mark.parametrize("command", ["simulate", "serve"])
 def test_the_cli_defaults_are_the_table(command):
     args = build_parser().parse_args([command])
-    assert model_kwargs(args) == defaults()
+    assert from_arguments(args) == defaults()
 
 
 def test_every_flag_sets_its_parameter():
@@ -47,7 +46,7 @@ def test_every_flag_sets_its_parameter():
         ["simulate", "--seed", "3", "--no-reflection", "--reaction-memories", "4", "--recency-decay", "0.9",
          "--timeout", "5", "--quiet-hour", "22"]
     )  # fmt: skip
-    kwargs = model_kwargs(args)
+    kwargs = from_arguments(args)
     assert (kwargs["rng"], kwargs["reflection"], kwargs["reaction_memories"]) == (3, False, 4)
     assert (kwargs["recency_decay"], kwargs["timeout"], kwargs["quiet_hour"]) == (0.9, 5.0, 22)
 
