@@ -13,9 +13,8 @@ from pathlib import Path
 import networkx as nx
 import pandas as pd
 
-from smallville.runs.integrity import Snapshot, read_config, read_snapshot
 from smallville.runs.folder import RunFolder, read_events
-from smallville.runs.integrity import RunFolderError
+from smallville.runs.integrity import RunFolderError, Snapshot, read_config, read_snapshot
 
 __all__ = ["Comparison", "RunView", "compare_runs", "read_run"]
 
@@ -112,7 +111,6 @@ def read_run(root: Path) -> RunView:
     Raises:
         RunFolderError: If it is not a run folder or has no checkpoint yet.
     """
-
     folder = RunFolder(Path(root))
     config = read_config(folder)
     snapshot = read_snapshot(folder)

@@ -2,8 +2,8 @@
 
 The data files only grow, so the copy keeps what the checkpoint counts (events, calls, metric rows, memories) and
 drops the rest, as a resume does; the memories' access times and reflection sums, which the memory store rewrites in
-place, are put back from the kept checkpoint (smallville/runs/kept_checkpoints.py). The source is only read: its databases are copied
-with SQLite's backup, which gives a consistent copy even of a run that is being written.
+place, are put back from the kept checkpoint (runs/kept_checkpoints.py). The source is only read: its databases are
+copied with SQLite's backup, which gives a consistent copy even of a run that is being written.
 """
 
 import json
@@ -14,9 +14,9 @@ from datetime import datetime
 from pathlib import Path
 
 from memory import MemoryStore
-from smallville.runs.kept_checkpoints import kept_checkpoints, read_kept
-from smallville.runs.integrity import RunFolderError, read_snapshot
 from smallville.runs.folder import RunFolder
+from smallville.runs.integrity import RunFolderError, read_snapshot
+from smallville.runs.kept_checkpoints import kept_checkpoints, read_kept
 from smallville.runs.store import RunStore
 
 __all__ = ["fork_points", "start_fork"]

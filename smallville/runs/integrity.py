@@ -16,16 +16,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from smallville.runs.diagnosis import diagnose, needs_recovery, read_only_uri, writable
 from smallville.runs.folder import CALL_COLUMNS, RunFolder, has_table, read_calls
+from smallville.settings.parameters import BY_NAME
 from smallville.settings.simulated_time import SimulatedTime
 from smallville.settings.text_files import first_field_error
-from smallville.settings.validation import SettingError
-from smallville.settings.validation import check_value
-from smallville.settings.parameters import BY_NAME
-import pandas as pd
+from smallville.settings.validation import SettingError, check_value
 
 logger = logging.getLogger(__name__)
 
@@ -130,7 +129,8 @@ def read_config(folder: RunFolder) -> dict:
         RunConfig.model_validate(data)
     except ValidationError as error:
         raise RunFolderError(
-            f"{folder.config}: {first_field_error(error)}; restore it from a copy, or start a new run with `run.py simulate`"
+            f"{folder.config}: {first_field_error(error)}; "
+            "restore it from a copy, or start a new run with `run.py simulate`"
         ) from error
     # A run written before thoughts overlapped ran in lock-step, and one written before lines of talk had steps of
     # their own gave them its thinking steps; each reads so.
@@ -156,7 +156,6 @@ def hand_edits(folder: RunFolder, config: dict) -> list[str]:
     Raises:
         RunFolderError: For an edited setting of the town, or a value its flag would refuse.
     """
-
     notes = []
     copy = folder.config_written
     written = _read_json(copy, "delete it (it is only a copy)") if copy.is_file() else {}
@@ -392,7 +391,6 @@ def check_model_metrics(frame, path: Path) -> None:
     Raises:
         RunFolderError: Naming the file, the row (as a spreadsheet counts it, the header being row 1) and the column.
     """
-
     fix = "restore the file from a copy (a resume rewrites only what came after its checkpoint)"
     times = pd.to_datetime(frame["time"], errors="coerce", format="ISO8601")
     for index in frame.index[times.isna()][:1]:

@@ -10,7 +10,6 @@ and rewinds the two (smallville/runs/fork.py). The start is always kept, so a ru
 import base64
 import json
 import os
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
