@@ -2,7 +2,8 @@
 
 A mistake caught here never reaches the model, where it would surface as a traceback or, worse, be accepted
 silently (`--days -1` ran nothing and exited 0). Every message says what is wrong and what to give instead; argparse
-adds the flag's name. Only the standard library is imported at module level, so `--help` stays fast.
+adds the flag's name. Only the standard library (and keep_schedule, which needs nothing more) is imported at
+module level, so `--help` stays fast.
 """
 
 import argparse
@@ -112,10 +113,7 @@ def hour(text: str) -> int:
 
 def days(text: str) -> float:
     """--days: simulated days, more than 0 and at most MAX_DAYS."""
-    value = _number(text, float, "1 or 0.5")
-    if not 0 < value <= MAX_DAYS:
-        raise argparse.ArgumentTypeError(f"{text} days: give more than 0 and at most {MAX_DAYS}, e.g. 1 or 0.5")
-    return value
+    return above_zero(text, "1 or 0.5", at_most=MAX_DAYS, label="{} days")
 
 
 def naive_time(value: datetime) -> datetime:
