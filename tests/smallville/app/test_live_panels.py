@@ -20,7 +20,7 @@ from smallville.app.town_panels import (
     graph_figure,
     lines_figure,
 )
-from smallville.app.voice import VoiceBox
+from smallville.app.voice import VoiceBox, voice_error
 from smallville.app.work import work_of
 from tests.smallville.app.conftest import FAST
 from tests.smallville.app.helpers import (
@@ -210,7 +210,6 @@ def test_interview_answers_in_character_and_whisper_adds_a_memory(talking_model)
     selected_agent.set(agent.name)
     _, rc = solara.render(VoiceBox(talking_model), handle_error=False)
     question = rc.find(ipyvuetify.TextField, label="Interview question").widget
-    statement = rc.find(ipyvuetify.TextField, label="Inner voice (a memory to give)").widget
     question.v_model = "What are you planning?"
     calls = talking_model.gateway.ledger.totals().calls
     button(rc, "Ask").click()
@@ -219,8 +218,13 @@ def test_interview_answers_in_character_and_whisper_adds_a_memory(talking_model)
     assert answer.startswith("Isabella Rodriguez: ") and len(answer) > len("Isabella Rodriguez: ") + 10
     assert talking_model.gateway.ledger.totals().calls == calls + 1
     before = len(agent.memories.stream)
+    # Found after the answer came: the answer's re-render (from the worker thread) may have replaced the widgets.
+    statement = rc.find(ipyvuetify.TextField, label="Inner voice (a memory to give)").widget
     statement.v_model = "The town hall meeting moved to Friday"
-    button(rc, "Whisper").click()
+    whisper = button(rc, "Whisper")
+    assert not whisper.disabled, "typing the statement did not enable Whisper"
+    whisper.click()
     assert work_of(talking_model).wait(60)
+    assert voice_error.value == ""
     assert len(agent.memories.stream) == before + 1
     assert agent.memories.stream.node(before).description == "The town hall meeting moved to Friday"
