@@ -129,10 +129,19 @@ class Request[A](ABC):
         """A safe answer built from the request's own fields, used after a failed repair."""
 
     def constrain(self, schema: dict[str, Any]) -> None:  # noqa: B027 - optional hook
-        """Tighten the answer schema in place with this request's own limits (counts, lengths, places offered)."""
+        """Tighten the answer schema in place with the limits of its kind: lengths, ranges, the largest counts.
+
+        Only limits that hold for every request of the kind in a run (class constants, the run's configuration), never
+        this call's facts (how many memories, the places offered, the evidence ids): providers key their prompt cache
+        on the schema, so a schema that changed from call to call made every call a miss. What varies is in the
+        messages, and the parser checks it (a wrong count or place goes to the repair).
+        """
 
     def answer_schema(self) -> dict[str, Any] | None:
-        """The JSON schema of a valid answer to this very request, or None if the request declares no model."""
+        """The JSON schema of an answer to a request of this kind, or None if the request declares no model.
+
+        The same for every request of the kind (and run configuration): see `constrain`.
+        """
         if self.answer_model is None:
             return None
         schema = answer_schema(self.answer_model)

@@ -1,9 +1,11 @@
 """JSON schemas of answers: the pydantic answer model's schema, made self-contained and tightened per request.
 
 A schema sent as `response_format` lets a provider constrain decoding (llama.cpp and vLLM compile it to a grammar),
-so it carries the request's own limits: exact counts, lengths, and the places offered as enumerations. A schema
-stricter than the parser is harmless; one looser than the parser lets through answers the parser then rejects: a
-text that must not be empty must not be blank either (the parsers strip what they read), so it carries NOT_BLANK.
+so it carries the limits of its request kind: lengths, ranges, the most items a list may hold. It is one schema per
+kind that does not change from call to call (OpenAI documents the schema as part of the prompt-cache prefix, and a
+changed schema invalidates Claude's cache on Bedrock): what one call offers (the places an agent knows, the evidence
+ids shown, how many memories are rated) is in the messages and checked by the parser, whose refusal goes to the one
+repair. A text that must not be empty must not be blank either (the parsers strip what they read): NOT_BLANK.
 Providers that cannot enforce a keyword get it in words instead (backends/dialects.py).
 """
 

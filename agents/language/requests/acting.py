@@ -15,8 +15,8 @@ from agents.language.requests.common import numbered, parse_json, persona_fields
 from agents.language.schemas import count, number, prop, text
 
 MOST_ACTIONS = 12
-# Longest free texts of a choice, in characters.
-LONGEST_EMOJI, LONGEST_WORDS = 8, 80
+# Longest free texts of a choice, in characters (a sector's, arena's or object's name: the Ville's longest is 41).
+LONGEST_EMOJI, LONGEST_WORDS, LONGEST_PLACE_NAME = 8, 80, 120
 # The original's fail-safe importance of an event.
 FALLBACK_IMPORTANCE = 4
 
@@ -61,21 +61,16 @@ class ActionRequest(Request[tuple[ActionChoice, ...]]):
             raise ValueError("action: the agent must know at least one place")
 
     def constrain(self, schema: dict) -> None:
-        """Exactly one choice per action, each at one of the places offered (sector, arena and object together)."""
-        actions = count(prop(schema, "actions"), len(self.actions))
+        """Up to MOST_ACTIONS choices of a place by name; one per action, at a place offered: `parse` checks both."""
+        actions = count(prop(schema, "actions"), 1, MOST_ACTIONS)
         choice = actions["items"]
+        text(choice["properties"]["sector"], LONGEST_PLACE_NAME)
+        text(choice["properties"]["arena"], LONGEST_PLACE_NAME)
+        text(choice["properties"]["game_object"], LONGEST_PLACE_NAME, least=0)
         text(choice["properties"]["emoji"], LONGEST_EMOJI)
         for name in ("predicate", "target", "object_state"):
             text(choice["properties"][name], LONGEST_WORDS, least=0)
         number(choice["properties"]["importance"], 1, 10)
-        branches = []
-        for place in self.places:
-            branch = {**choice, "properties": dict(choice["properties"])}
-            branch["properties"]["sector"] = {"type": "string", "enum": [place.sector]}
-            branch["properties"]["arena"] = {"type": "string", "enum": [place.arena]}
-            branch["properties"]["game_object"] = {"type": "string", "enum": list(place.objects) or [""]}
-            branches.append(branch)
-        actions["items"] = branches[0] if len(branches) == 1 else {"anyOf": branches}
 
     def fields(self) -> dict[str, str]:
         places = "\n".join(

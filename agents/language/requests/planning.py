@@ -223,10 +223,11 @@ class DecomposeRequest(Request[tuple[PlanBlock, ...]]):
             raise ValueError(f"decompose: minutes must be a positive multiple of {SHORTEST_ACTION}, got {self.minutes}")
 
     def constrain(self, schema: dict) -> None:
+        """5-15 minute actions, up to 12 hours of them; `parse` fits them to this block's length."""
         actions = prop(schema, "actions")
-        count(actions, -(-self.minutes // LONGEST_ACTION), self.minutes // SHORTEST_ACTION)
+        count(actions, 1, MOST_BLOCKS)
         text(prop(actions, "items", "action"), LONGEST_ACTIVITY)
-        number(prop(actions, "items", "minutes"), SHORTEST_ACTION, min(LONGEST_ACTION, self.minutes))
+        number(prop(actions, "items", "minutes"), SHORTEST_ACTION, LONGEST_ACTION)
 
     def fields(self) -> dict[str, str]:
         return {
@@ -282,7 +283,8 @@ class ScheduleRewriteRequest(Request[tuple[PlanBlock, ...]]):
             )
 
     def constrain(self, schema: dict) -> None:
-        _constrain_blocks(schema, self.total, shortest=1)
+        """Blocks of any length within a day; `parse` fits them to the window rewritten."""
+        _constrain_blocks(schema, MINUTES_PER_DAY, shortest=1)
 
     def fields(self) -> dict[str, str]:
         return {

@@ -73,9 +73,9 @@ class ScoredRequest(Request[Scored]):
             raise ValueError("scored: a memory is empty")
 
     def answer_schema(self) -> dict[str, Any]:
-        """The inner request's schema, with exactly one rating 1-10 per memory."""
+        """The inner request's schema, with a list of ratings 1-10 (one per memory: the prompt says, `parse` checks)."""
         schema = self.inner.answer_schema()
-        scores = count({"type": "array", "items": {}}, len(self.memories))
+        scores = count({"type": "array", "items": {}}, 1, MOST_MEMORIES)
         number(scores["items"], 1, 10)
         schema["properties"]["scores"] = scores
         schema["required"] = [*schema.get("required", []), "scores"]

@@ -38,7 +38,7 @@ class ImportanceRequest(Request[tuple[int, ...]]):
             raise ValueError("importance: a memory is empty")
 
     def constrain(self, schema: dict) -> None:
-        scores = count(prop(schema, "scores"), len(self.memories))
+        scores = count(prop(schema, "scores"), 1, MOST_MEMORIES)  # how many: in the prompt, checked by `parse`
         number(scores["items"], 1, 10)
 
     def fields(self) -> dict[str, str]:

@@ -1,22 +1,21 @@
 """Social requests (the paper's section 4.2 and the original's plan.py and converse.py): react, talk, summarize."""
 
-import copy
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from agents.identity import Identity
 from agents.language.answers import ConversationSummary, ConversationTurn, Reaction
 from agents.language.quoting import quote
 from agents.language.request import AnswerError, Request
 from agents.language.requests.common import clock, day_text, numbered, parse_json, readable_place, since
-from agents.language.schemas import number, prop, text
+from agents.language.schemas import count, number, prop, text
 
 # A line or takeaway longer than this (characters) is cut: memories stay readable and prompts bounded.
 LONGEST_LINE, LONGEST_TAKEAWAY = 500, 600
-LONGEST_REASON, LONGEST_SUMMARY, LONGEST_RELATIONSHIP = 300, 600, 300
+LONGEST_REASON, LONGEST_SUMMARY, LONGEST_RELATIONSHIP, LONGEST_NAME = 300, 600, 300, 100
 # A past talk older than this (minutes) is no longer the context of a new one (the original: 8 hours).
 PAST_TALK_MINUTES = 8 * 60
 
@@ -29,23 +28,48 @@ class _Reaction(BaseModel):
 
 
 class _Turn(BaseModel):
+    """A line; with the speaker's first, also what it feels and knows about the partner (empty otherwise).
+
+    One answer model for every line, so the schema is the same for each (a prompt cache keys on it).
+    """
+
+    relationship: str = ""
     line: str = Field(min_length=1)
     end: bool = False
 
 
-class _FirstTurn(_Turn):
-    relationship: str = ""
+class _Takeaway(BaseModel):
+    """What one of the two takes from the talk, and how important the talk and that takeaway are to them."""
 
-
-class _Rating(BaseModel):
-    chat: int
-    takeaway: int
+    name: str = Field(min_length=1)
+    takeaway: str = Field(min_length=1)
+    chat_importance: int | None = None
+    takeaway_importance: int | None = None
 
 
 class _Summary(BaseModel):
     summary: str = Field(min_length=1)
-    takeaways: dict[str, str]
-    importance: dict[str, _Rating] = {}
+    takeaways: list[_Takeaway] = Field(min_length=1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _listed(cls, value: Any) -> Any:
+        """Takeaways keyed by name, as the list the schema asks for.
+
+        The offline mind answers keyed by name, as the prompts asked before the schema stayed the same:
+        {"takeaways": {name: text}, "importance": {name: {"chat": n, "takeaway": n}}}.
+        """
+        if not isinstance(value, dict) or not isinstance(value.get("takeaways"), dict):
+            return value
+        rated = value.get("importance") if isinstance(value.get("importance"), dict) else {}
+        listed = []
+        by_first_name = {str(key).split(" ")[0].lower(): rating for key, rating in rated.items()}
+        for name, takeaway in value["takeaways"].items():
+            rating = rated.get(name) or by_first_name.get(str(name).split(" ")[0].lower())
+            rating = rating if isinstance(rating, dict) else {}
+            listed.append({"name": name, "takeaway": takeaway, "chat_importance": rating.get("chat"),
+                           "takeaway_importance": rating.get("takeaway")})  # fmt: skip
+        return {"summary": value.get("summary"), "takeaways": listed}
 
 
 def _clamp(score: int) -> int:
@@ -107,7 +131,7 @@ class ReactionRequest(Request[Reaction]):
         return ("talk", "wait", "continue") if self.shared_place else ("talk", "continue")
 
     def constrain(self, schema: dict) -> None:
-        prop(schema, "choice")["enum"] = list(self.choices)
+        """All three choices whatever the place ("wait" with nothing shared reads as "continue": see `parse`)."""
         text(prop(schema, "reason"), LONGEST_REASON, least=0)
         text(prop(schema, "relationship"), LONGEST_RELATIONSHIP, least=0)
         text(prop(schema, "line"), LONGEST_LINE, least=0)
@@ -194,7 +218,6 @@ class ConversationLineRequest(Request[ConversationTurn]):
     def __post_init__(self) -> None:
         super().__post_init__()
         if self.asks_relationship:
-            object.__setattr__(self, "answer_model", _FirstTurn)
             object.__setattr__(self, "max_tokens", type(self).max_tokens + 80)
 
     @property
@@ -211,9 +234,9 @@ class ConversationLineRequest(Request[ConversationTurn]):
             raise ValueError("conversation_line: past_chat needs past_chat_minutes (how long ago they talked)")
 
     def constrain(self, schema: dict) -> None:
+        """The relationship may be empty in the schema (it is asked only with a speaker's first line)."""
+        text(prop(schema, "relationship"), LONGEST_RELATIONSHIP, least=0)
         text(prop(schema, "line"), LONGEST_LINE)
-        if self.asks_relationship:
-            text(prop(schema, "relationship"), LONGEST_RELATIONSHIP)
 
     def fields(self) -> dict[str, str]:
         name, partner = self.speaker.name, self.partner
@@ -241,7 +264,7 @@ class ConversationLineRequest(Request[ConversationTurn]):
         example = (
             '{"relationship": "...", "line": "...", "end": false}'
             if self.asks_relationship
-            else '{"line": "...", "end": false}'
+            else '{"relationship": "", "line": "...", "end": false}'
         )
         return {
             "persona": self.speaker.describe(),
@@ -256,11 +279,8 @@ class ConversationLineRequest(Request[ConversationTurn]):
         }
 
     def parse(self, text: str) -> ConversationTurn:
-        if self.asks_relationship:
-            answer = parse_json(text, _FirstTurn)
-            relationship = answer.relationship.strip()[:LONGEST_RELATIONSHIP]
-        else:
-            answer, relationship = parse_json(text, _Turn), ""
+        answer = parse_json(text, _Turn)
+        relationship = answer.relationship.strip()[:LONGEST_RELATIONSHIP] if self.asks_relationship else ""
         return ConversationTurn(
             line=_said_by(self.speaker.name, answer.line), end=answer.end, relationship=relationship
         )
@@ -294,48 +314,33 @@ class ConversationSummaryRequest(Request[ConversationSummary]):
             raise ValueError("conversation_summary: there is no conversation to summarize")
 
     def constrain(self, schema: dict) -> None:
-        """A takeaway for each of the two, by full name."""
+        """Two takeaways, each naming whose it is (the names are in the prompt; `parse` checks them), rated 1-10."""
         text(prop(schema, "summary"), LONGEST_SUMMARY)
-        takeaway = text({}, LONGEST_TAKEAWAY)
-        schema["properties"]["takeaways"] = {
-            "type": "object",
-            "properties": {self.first: takeaway, self.second: dict(takeaway)},
-            "required": [self.first, self.second],
-            "additionalProperties": False,
-        }
-        rating = {
-            "type": "object",
-            "properties": {"chat": number({}, 1, 10), "takeaway": number({}, 1, 10)},
-            "required": ["chat", "takeaway"],
-            "additionalProperties": False,
-        }
-        schema["properties"]["importance"] = {
-            "type": "object",
-            "properties": {self.first: rating, self.second: copy.deepcopy(rating)},
-            "required": [self.first, self.second],
-            "additionalProperties": False,
-        }
+        takeaways = count(prop(schema, "takeaways"), 2)
+        text(prop(takeaways, "items", "name"), LONGEST_NAME)
+        text(prop(takeaways, "items", "takeaway"), LONGEST_TAKEAWAY)
+        for rating in ("chat_importance", "takeaway_importance"):
+            prop(takeaways, "items")["properties"][rating] = number({}, 1, 10)  # required: no null
 
     def fields(self) -> dict[str, str]:
         return {"first": self.first, "second": self.second, "transcript": _transcript(self.lines)}
 
     def parse(self, text: str) -> ConversationSummary:
         answer = parse_json(text, _Summary)
-        given = {name.strip().lower(): takeaway.strip() for name, takeaway in answer.takeaways.items()}
+        given = {item.name.strip().lower(): item for item in answer.takeaways if item.takeaway.strip()}
         takeaways = {
-            name: given.get(name.lower()) or given.get(name.split()[0].lower(), "")
-            for name in (self.first, self.second)
+            name: given.get(name.lower()) or given.get(name.split()[0].lower()) for name in (self.first, self.second)
         }
-        missing = [name for name, takeaway in takeaways.items() if not takeaway]
+        missing = [name for name, item in takeaways.items() if item is None]
         if missing:
             raise AnswerError(f"takeaways must name {self.first} and {self.second}; missing {', '.join(missing)}")
-        rated = {name.strip().lower(): rating for name, rating in answer.importance.items()}
-        ratings = [(name, rated.get(name.lower()) or rated.get(name.split()[0].lower())) for name in takeaways]
         return ConversationSummary(
             summary=answer.summary.strip(),
-            takeaways=tuple((name, takeaway[:LONGEST_TAKEAWAY]) for name, takeaway in takeaways.items()),
+            takeaways=tuple((name, item.takeaway.strip()[:LONGEST_TAKEAWAY]) for name, item in takeaways.items()),
             importance=tuple(
-                (name, _clamp(rating.chat), _clamp(rating.takeaway)) for name, rating in ratings if rating is not None
+                (name, _clamp(item.chat_importance), _clamp(item.takeaway_importance))
+                for name, item in takeaways.items()
+                if item.chat_importance is not None and item.takeaway_importance is not None
             ),
         )
 

@@ -77,6 +77,15 @@ CAFE_CHOICE = {
     "object_state": "being used to serve customers",
     "importance": 3,
 }
+# What a request's parser checks that its schema does not say, since it varies from call to call (the schema stays the
+# same for a prompt cache): how many answers, the places offered, the questions asked, the two names. The parser's
+# refusal of a schema-valid answer names one of these (its message goes to the repair prompt).
+CALL_SPECIFIC = {
+    "importance": r"expected \d+ scores",
+    "action": r"expected \d+ actions|is not one of the places listed|is not an object of",
+    "conversation_summary": r"takeaways must name",
+    "insights": r"question \d+ is not one of the \d+ asked",
+}
 # Wrong answers: (kind, answer, words of the parser's refusal).
 WRONG = [
     ("importance", '{"scores": [3]}', "expected 2 scores, got 1"),

@@ -20,6 +20,7 @@ from agents.language.backends import dialects, providers
 from agents.language.request import AnswerError
 from smallville.model_trial import sample_requests
 
+from .request_cases import CALL_SPECIFIC
 from .request_cases import REQUESTS as FIXTURES
 from .schema_nodes import ANTHROPIC_REFUSES, nodes
 
@@ -185,6 +186,8 @@ def test_every_answer_the_schema_allows_the_parser_accepts(kind):
         try:
             request.parse(json.dumps(answer))
         except AnswerError as error:
+            if re.search(CALL_SPECIFIC.get(kind, "^$"), str(error)):
+                return  # a fact of this call the schema leaves to the parser: the repair prompt says which
             raise AssertionError(f"{kind}: the schema allows {answer!r}, the parser refuses it: {error}") from None
 
     check()

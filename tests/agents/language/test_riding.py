@@ -8,6 +8,7 @@ import pytest
 from agents.language.offline import offline_answer
 from agents.language.offline.salience import importance_of
 from agents.language.requests import ConversationLineRequest, ImportanceRequest, ScoredRequest
+from agents.language.requests.scoring import MOST_MEMORIES
 from testing import answer_for_messages
 
 from ..personas import NOON, identity
@@ -39,15 +40,14 @@ def test_it_counts_and_routes_as_the_inner_request():
     assert request.max_tokens > LINE.max_tokens
 
 
-def test_the_schema_is_the_inner_one_with_one_rating_per_memory():
+def test_the_schema_is_the_inner_one_with_ratings_the_same_for_every_ride():
     schema = scored().answer_schema()
-    assert set(schema["required"]) == {"line", "end", "scores"}
-    first_line = scored(
-        replace(LINE, relationship="")
-    ).answer_schema()  # a first line also says what Klaus thinks of her
-    assert set(first_line["required"]) == {"relationship", "line", "end", "scores"}
+    assert set(schema["required"]) == {"relationship", "line", "end", "scores"}
+    # A first line (which also says what Klaus thinks of her) and a ride of other memories: the same schema.
+    assert scored(replace(LINE, relationship="")).answer_schema() == schema
+    assert scored(memories=("Maria is here",)).answer_schema() == schema
     scores = schema["properties"]["scores"]
-    assert scores["minItems"] == scores["maxItems"] == 3
+    assert (scores["minItems"], scores["maxItems"]) == (1, MOST_MEMORIES)
     assert (scores["items"]["minimum"], scores["items"]["maximum"]) == (1, 10)
 
 

@@ -1,18 +1,23 @@
-"""Each request's answer schema: self-contained, carries the request's own limits, and agrees with its parser.
+"""Each request's answer schema: self-contained, the same for every request of its kind, and agreeing with its parser.
 
-An answer a provider decodes under the schema must parse (the schema is never looser than the parser where it can
-say so), and the answers the parser refuses for a count, a range or an unknown place, the schema refuses too.
+Providers key their prompt cache on the schema, so it carries the limits of its kind (lengths, ranges, the most items)
+and never one call's facts. An answer a provider decodes under the schema parses, or is refused only for such a fact
+(a count, a place offered, a question asked, a name: CALL_SPECIFIC), which the repair prompt then names; what the
+parser refuses for any other reason, the schema refuses too.
 """
 
 import json
+import re
+from dataclasses import replace
 
 import jsonschema
 import pytest
 
-from agents.language.request import extract_json
+from agents.language.answers import PlaceOption, PlanBlock
+from agents.language.request import AnswerError, extract_json
 from agents.language.requests import ImportanceRequest
 
-from .request_cases import CAFE, HOME, ISABELLA, PARTY, REQUESTS, WRONG
+from .request_cases import CAFE, CAFE_CHOICE, CALL_SPECIFIC, HOME, ISABELLA, PARTY, REQUESTS, WRONG
 
 WITH_SCHEMA = sorted(kind for kind, request in REQUESTS.items() if request.answer_model is not None)
 # Evaluation requests (interview, judge) belong to the evaluation package and declare no answer model yet.
@@ -35,7 +40,7 @@ def instance(schema: dict, extreme: str):  # noqa: PLR0911 - one return a JSON t
         size = max(1, schema.get("minLength", 1)) if extreme == "least" else schema["maxLength"]
         return ("Who is Maria Lopez and what is she doing? " * 30)[:size]
     if kind == "integer":
-        return schema.get("minimum", 1) if extreme == "least" else schema["maximum"]
+        return schema.get("minimum", 1) if extreme == "least" else schema.get("maximum", 999)  # 999: an id not shown
     if kind == "boolean":
         return extreme == "most"
     raise AssertionError(f"no instance for {schema}")
@@ -69,64 +74,105 @@ def test_the_schema_is_self_contained_and_bounds_every_string_and_list(kind):
 
 @pytest.mark.parametrize("extreme", ["least", "most"])
 @pytest.mark.parametrize("kind", WITH_SCHEMA)
-def test_any_answer_the_schema_allows_parses(kind, extreme):
+def test_any_answer_the_schema_allows_parses_or_is_refused_for_a_fact_of_the_call(kind, extreme):
     request = REQUESTS[kind]
     answer = instance(request.answer_schema(), extreme)
     jsonschema.validate(answer, request.answer_schema())
-    request.parse(json.dumps(answer))  # raises AnswerError if the schema let through what the parser refuses
+    try:
+        request.parse(json.dumps(answer))
+    except AnswerError as error:
+        assert re.search(CALL_SPECIFIC.get(kind, "^$"), str(error)), f"{kind}: the schema lets through {error}"
 
 
-SCHEMA_CATCHES = [(kind, text) for kind, text, _ in WRONG if kind in WITH_SCHEMA]
+def _refusal(kind: str, text: str) -> str:
+    try:
+        REQUESTS[kind].parse(text)
+    except AnswerError as error:
+        return str(error)
+    raise AssertionError(f"{kind}: the parser took {text}")
+
+
+SCHEMA_CATCHES = [
+    (kind, text)
+    for kind, text, _ in WRONG
+    if kind in WITH_SCHEMA and not re.search(CALL_SPECIFIC.get(kind, "^$"), _refusal(kind, text))
+]
 
 
 @pytest.mark.parametrize(
     ("kind", "text"), SCHEMA_CATCHES, ids=[f"{kind}-{i}" for i, (kind, _) in enumerate(SCHEMA_CATCHES)]
 )
-def test_what_the_parser_refuses_the_schema_refuses(kind, text):
+def test_what_the_parser_refuses_for_its_kind_the_schema_refuses(kind, text):
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(extract_json(text), REQUESTS[kind].answer_schema())
 
 
-def test_exact_counts_follow_the_request():
-    assert REQUESTS["importance"].answer_schema()["properties"]["scores"]["minItems"] == 2
-    assert REQUESTS["importance"].answer_schema()["properties"]["scores"]["maxItems"] == 2
+PARK = PlaceOption("Johnson Park", "park", ("park garden",))
+# For each kind, another request whose facts differ from REQUESTS[kind] in everything its schema used to carry.
+OTHERS = {
+    "importance": ImportanceRequest(ISABELLA, ("a", "b", "c", "d", PARTY)),
+    "action": replace(REQUESTS["action"], actions=("walking",), places=(PARK,)),
+    "decompose": replace(REQUESTS["decompose"], minutes=180),
+    "schedule_rewrite": replace(REQUESTS["schedule_rewrite"], remaining=(PlanBlock("working", 240),)),
+    "reaction": replace(REQUESTS["reaction"], shared_place=""),
+    "conversation_line": replace(REQUESTS["conversation_line"], relationship="my regular"),
+    "conversation_summary": replace(REQUESTS["conversation_summary"], first="Klaus Mueller"),
+    "insights": replace(REQUESTS["insights"], questions=(("Who is Klaus?", (9,)),), memories=((9, "Klaus reads"),)),
+    "scored": replace(REQUESTS["scored"], memories=(PARTY,)),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(OTHERS))
+def test_the_schema_is_the_same_for_every_request_of_a_kind(kind):
+    assert OTHERS[kind].answer_schema() == REQUESTS[kind].answer_schema()
+
+
+def test_counts_stay_bounded_by_the_kind_and_are_checked_by_the_parser():
+    scores = REQUESTS["importance"].answer_schema()["properties"]["scores"]
+    assert (scores["minItems"], scores["maxItems"]) == (1, 40)
+    with pytest.raises(AnswerError, match="expected 2 scores, got 3"):
+        REQUESTS["importance"].parse('{"scores": [1, 2, 3]}')
     questions = REQUESTS["reflection_questions"].answer_schema()["properties"]["questions"]
-    assert questions["minItems"] == questions["maxItems"] == 3
-    decompose = REQUESTS["decompose"].answer_schema()["properties"]["actions"]  # 60 minutes in 5-15 minute steps
-    assert (decompose["minItems"], decompose["maxItems"]) == (4, 12)
+    assert questions["minItems"] == questions["maxItems"] == 3  # the run's configuration, not the call's
     plan = REQUESTS["day_plan"].answer_schema()["properties"]["plan"]
     assert (plan["minItems"], plan["maxItems"]) == (5, 8)
+    minutes = REQUESTS["decompose"].answer_schema()["properties"]["actions"]["items"]["properties"]["minutes"]
+    assert (minutes["minimum"], minutes["maximum"]) == (5, 15)
 
 
-def test_one_requests_limits_stay_out_of_the_next_ones_schema():
-    # The answer model's schema is built once and copied for each request to tighten in place.
-    five = ImportanceRequest(ISABELLA, ("a", "b", "c", "d", PARTY)).answer_schema()["properties"]["scores"]
-    one = ImportanceRequest(ISABELLA, (PARTY,)).answer_schema()["properties"]["scores"]
-    assert (five["minItems"], one["minItems"], one["maxItems"]) == (5, 1, 1)
-    assert REQUESTS["importance"].answer_schema()["properties"]["scores"]["maxItems"] == 2
+def test_a_place_not_offered_is_refused_by_the_parser_with_the_places_named_in_the_prompt():
+    request = REQUESTS["action"]
+    at_home = {**CAFE_CHOICE, "sector": HOME.sector, "arena": HOME.arena, "game_object": "piano"}
+    with pytest.raises(AnswerError, match="'piano' is not an object of"):
+        request.parse(json.dumps({"actions": [at_home, at_home]}))
+    with pytest.raises(AnswerError, match="is not one of the places listed"):
+        request.parse(json.dumps({"actions": [{**CAFE_CHOICE, "sector": "Johnson Park", "arena": "park"}] * 2}))
+    user = request.messages()[1]["content"]
+    assert all(f"{place.sector} > {place.arena}" in user for place in (CAFE, HOME))
 
 
-def test_the_action_schema_offers_exactly_the_places_listed():
-    items = REQUESTS["action"].answer_schema()["properties"]["actions"]["items"]
-    offered = {
-        (branch["properties"]["sector"]["enum"][0], branch["properties"]["arena"]["enum"][0]): branch["properties"][
-            "game_object"
-        ]["enum"]
-        for branch in items["anyOf"]
+def test_insight_evidence_keeps_only_the_memories_shown():
+    answer = {"insights": [{"question": 1, "insight": "Maria studies", "evidence": [3, 99, 3, 7], "importance": 4}]}
+    (insight,) = REQUESTS["insights"].parse(json.dumps(answer))
+    assert insight.evidence_ids == (3, 7)
+
+
+def test_the_summary_names_both_people_in_the_answer_and_reads_the_older_form_too():
+    request = REQUESTS["conversation_summary"]
+    maria = {"name": "Maria Lopez", "takeaway": "the party", "chat_importance": 5, "takeaway_importance": 7}
+    isabella = {
+        "name": "Isabella Rodriguez",
+        "takeaway": "Maria comes",
+        "chat_importance": 3,
+        "takeaway_importance": 12,
     }
-    assert offered == {(CAFE.sector, CAFE.arena): list(CAFE.objects), (HOME.sector, HOME.arena): list(HOME.objects)}
-    # A cafe object at home is a place not offered: the schema refuses it as the parser does.
-    wrong = {"sector": HOME.sector, "arena": HOME.arena, "game_object": "piano", "emoji": "x", "predicate": "play",
-             "target": "piano", "object_state": "played", "importance": 3}  # fmt: skip
-    with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate({"actions": [wrong, wrong]}, REQUESTS["action"].answer_schema())
-
-
-def test_insight_evidence_may_cite_only_the_memories_shown():
-    evidence = REQUESTS["insights"].answer_schema()["properties"]["insights"]["items"]["properties"]["evidence"]
-    assert evidence["items"]["enum"] == [3, 7]
-
-
-def test_the_summary_names_both_people_in_full():
-    takeaways = REQUESTS["conversation_summary"].answer_schema()["properties"]["takeaways"]
-    assert takeaways["required"] == ["Isabella Rodriguez", "Maria Lopez"]
+    listed = {"summary": "a chat", "takeaways": [maria, isabella]}
+    summary = request.parse(json.dumps(listed))
+    assert summary.takeaways == (("Isabella Rodriguez", "Maria comes"), ("Maria Lopez", "the party"))
+    assert summary.importance == (("Isabella Rodriguez", 3, 10), ("Maria Lopez", 5, 7))
+    keyed = {"summary": "a chat", "takeaways": {"Isabella Rodriguez": "Maria comes", "Maria": "the party"},
+             "importance": {"Maria Lopez": {"chat": 5, "takeaway": 7}}}  # fmt: skip
+    summary = request.parse(json.dumps(keyed))
+    assert summary.takeaways == (("Isabella Rodriguez", "Maria comes"), ("Maria Lopez", "the party"))
+    assert summary.importance == (("Maria Lopez", 5, 7),)
+    assert "Isabella Rodriguez" not in json.dumps(request.answer_schema())
