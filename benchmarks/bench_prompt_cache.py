@@ -1,125 +1,164 @@
-"""What prompt caching saves per agent-day: the cacheable share of the prompts, and the cost with and without it.
+"""What prompt caching saves, by each provider's own documented rule: the share of input tokens read from the cache, and
+a day's cost at list prices with and without it.
 
-An offline day of the town (its prompts are the ones a real model would get: the same requests, the same messages)
-records every request's messages per agent. Each provider's cache is then replayed over them, with litellm's prices:
-- OpenAI caches automatically the longest prefix a prompt shares with an earlier one, once it is 1,024 tokens or
-  more, in steps of 128 tokens, at the model's cache-read price;
-- Anthropic caches the system message at the breakpoint the project sets (prompt_cache.prepare_messages) when it
-  reaches the model's minimum: the first request of an agent with it writes it (1.25x the input price), the later
-  ones read it (0.1x).
-Caches are assumed to stay warm between an agent's requests (5 minutes on both providers: an agent of a real-model
-town asks about once a minute; a colder cache saves less). Completion tokens are priced the same either way.
-Each request is recorded in both forms the gateway sends (request.long_prefix): the long prefix (instructions,
-persona, places known: for models whose provider caches it) and the short one (short instructions and persona, the
-project's prompts before the long prefix), so the figures compare the two.
-Run: .venv/bin/python benchmarks/bench_prompt_cache.py [scenario] [days] [model ...]
+An offline run of the town (its prompts are the ones a real model would get: the same requests, messages and
+schemas) records every request: agent, kind, answer schema, and its messages in both forms the gateway sends
+(request.long_prefix: the long prefix of instructions, persona and places known, and the short one). Each provider's
+cache is then replayed over them (prompt_cache.CacheReplay, prompt_cache.cache_rule):
+- OpenAI: the longest prefix shared with an earlier request, schema included (it heads the prompt), once it is 1,024
+  tokens or more, in steps of 128;
+- Anthropic: the system message at the project's breakpoint, when it reaches the model's minimum and the same
+  (schema, system message) was sent before; the first sending writes it (1.25x the input price);
+- Gemini: the longest shared prefix, schema included, once it reaches the model's minimum (4,096 for 3.5 Flash).
+Caches are assumed warm between an agent's requests (5-10 minutes on each provider; a real-model day runs in about
+half an hour to an hour of wall time, an agent asking about once a minute). Prices are litellm's map. Input tokens
+count the schema (providers bill the schema they inject) as well as the messages, so they exceed bench_day's.
+The recording can be saved (--save) and replayed later (--load): run --save with another checkout on PYTHONPATH to
+measure its prompts by today's rules (the "before" of a change).
+Run: .venv/bin/python benchmarks/bench_prompt_cache.py [--scenario S] [--hours H] [--model M ...]
 """
 
 import argparse
+import gzip
+import json
 import os
 import time
-from collections import defaultdict
+from collections import Counter
 from datetime import timedelta
+from pathlib import Path
 
-from agents.language.backends.litellm_backend import import_litellm
-from agents.language.backends.prompt_cache import cached_prefix_chars, long_prefix_pays, min_cached_tokens, prompt_text
-from agents.language.request import long_prefix
-from agents.language.tokens import count_tokens
-from smallville.model import SmallvilleModel
-
-MODELS = ("openai/gpt-5.4-mini", "anthropic/claude-sonnet-4-6")
-# OpenAI caches in steps of this many tokens past its 1,024-token minimum.
-OPENAI_CACHE_STEP = 128
+MODELS = (
+    "openai/gpt-5.4-mini",
+    "anthropic/claude-haiku-4-5",
+    "anthropic/claude-sonnet-4-6",
+    "gemini/gemini-3.5-flash",
+)
 
 
-def record_day(scenario: str, days: float) -> tuple[dict[bool, dict[str, list[list[dict]]]], SmallvilleModel, float]:
-    """Every request's messages of an offline run in both forms (long prefix: True), per agent, in the order asked;
-    the model; the wall time."""
+def record(scenario: str, hours: float) -> dict:
+    """Every request of an offline run, in the order asked: agent, kind, schema, both forms of its messages.
+
+    Uses only what every checkout has (the model, `long_prefix`, a request's messages and schema), so another
+    checkout's prompts can be recorded with this file.
+    """
+    from agents.language.request import long_prefix
+    from smallville.model import SmallvilleModel
+
     started = time.perf_counter()
     model = SmallvilleModel(scenario_name=scenario, embedder="hashing", rng=0)
-    asked: dict[bool, dict[str, list[list[dict]]]] = {True: defaultdict(list), False: defaultdict(list)}
+    asked: list[dict] = []
     ask = model.gateway.ask
 
     async def recording(request, agent):
-        for form, kept in asked.items():
+        forms = {}
+        for form in (True, False):
             with long_prefix(form):
-                kept[agent].append(request.messages())
+                forms["long" if form else "short"] = request.messages()
+        schema = request.answer_schema()
+        asked.append({"agent": agent, "kind": request.kind, "schema": schema, **forms})
         return await ask(request, agent)
 
     model.gateway.ask = recording
-    model.run_until(model.start + timedelta(days=days))
+    model.run_until(model.start + timedelta(hours=hours))
     model.close()
-    return asked, model, time.perf_counter() - started
+    totals = model.gateway.ledger.totals()
+    return {
+        "scenario": scenario,
+        "hours": hours,
+        "agents": len(model.people),
+        "wall_s": time.perf_counter() - started,
+        "calls": totals.calls,
+        "completion_tokens": totals.completion_tokens,
+        "requests": asked,
+    }
 
 
-def openai_cached(earlier: list[str], prompt: str) -> int:
-    """Prompt tokens OpenAI would serve from its cache: the shared prefix, if 1,024 tokens or more, in 128 steps."""
-    shared = count_tokens(prompt[: cached_prefix_chars(earlier, prompt)]) if earlier else 0
-    return 0 if shared < 1024 else 1024 + (shared - 1024) // OPENAI_CACHE_STEP * OPENAI_CACHE_STEP
+def repeats(requests: list[dict]) -> tuple[int, int, int]:
+    """Distinct schemas, requests repeating an earlier system message, and repeating the (schema, system) pair."""
+    schemas, systems, pairs = set(), set(), set()
+    system_again = pair_again = 0
+    for item in requests:
+        schema, system = json.dumps(item["schema"], sort_keys=True), item["long"][0]["content"]
+        system_again += system in systems
+        pair_again += (schema, system) in pairs
+        schemas.add((item["kind"], schema))
+        systems.add(system)
+        pairs.add((schema, system))
+    return len(schemas), system_again, pair_again
 
 
-def replay(model_name: str, asked: dict[str, list[list[dict]]]) -> dict[str, float]:
-    """Prompt tokens, cached tokens, cache writes and their costs over every agent's requests, for one model."""
+def replay(model_name: str, requests: list[dict], form: str) -> dict[str, float]:
+    """Input tokens, cached and written tokens and the input's cost with and without caching, for one model."""
+    from agents.language.backends.litellm_import import import_litellm
+    from agents.language.backends.prompt_cache import CacheReplay, cache_rule, schema_text
+
     prices = import_litellm().get_model_info(model_name)
     base = prices["input_cost_per_token"]
     read = prices.get("cache_read_input_token_cost") or base
     write = prices.get("cache_creation_input_token_cost") or base
-    anthropic = model_name.startswith("anthropic/")
-    least = min_cached_tokens(model_name)
-    totals = defaultdict(float)
-    seen: list[str] = []  # OpenAI: one cache for the organization, shared by every agent's prompts
-    for requests in asked.values():
-        written: set[str] = set()  # Anthropic: the breakpoints written for this agent
-        for messages in requests:
-            text = prompt_text(messages)
-            prompt = count_tokens(text)
-            if anthropic:
-                system = messages[0]["content"]
-                prefix = count_tokens(system) if messages[0]["role"] == "system" else 0
-                cached = prefix if prefix >= least and system in written else 0
-                writes = prefix if prefix >= least and system not in written else 0
-                written.add(system)
-            else:
-                cached, writes = openai_cached(seen, text), 0
-                seen.append(text)
-                seen.sort()
-            totals["prompt"] += prompt
-            totals["cached"] += cached
-            totals["writes"] += writes
-            totals["cost_without"] += prompt * base
-            totals["cost_with"] += (prompt - cached - writes) * base + cached * read + writes * write
+    cache = CacheReplay(cache_rule(model_name))
+    totals = Counter()
+    for item in requests:
+        served = cache.serve(schema_text(item["schema"]), item[form])
+        totals["prompt"] += served.prompt
+        totals["cached"] += served.cached
+        totals["written"] += served.written
+        totals["without"] += served.prompt * base
+        totals["with"] += (served.prompt - served.cached - served.written) * base + served.cached * read
+        totals["with"] += served.written * write
     return totals
+
+
+def report(recording: dict, models: list[str]) -> None:
+    """Print the recording's counts and, per model and form, the cached share and the cost per agent-day."""
+    from agents.language.backends.litellm_import import import_litellm
+    from agents.language.backends.prompt_cache import cache_rule, long_prefix_pays
+
+    requests = recording["requests"]
+    agent_days = recording["agents"] * recording["hours"] / 24
+    distinct, system_again, pair_again = repeats(requests)
+    print(f"{recording['scenario']}, {recording['hours']:g} h offline ({recording['wall_s']:.1f} s to record, load "
+          f"{os.getloadavg()[0]:.2f}): {len(requests)} requests, {recording['calls']} calls, "
+          f"{recording['calls'] / agent_days:.1f} calls per agent-day")  # fmt: skip
+    print(f"{distinct} distinct (kind, schema); {system_again} of {len(requests)} repeat a system message, "
+          f"{pair_again} of {len(requests)} the (schema, system) pair")  # fmt: skip
+    completion = recording["completion_tokens"] / agent_days
+    print(f"completion tokens per agent-day: {completion:,.0f}")
+    for name in models:
+        rule = cache_rule(name)
+        answers = completion * import_litellm().get_model_info(name)["output_cost_per_token"]
+        where = "at the breakpoint" if rule.breakpoint else f"steps of {rule.step}"
+        sent = "long" if long_prefix_pays(name) else "short"
+        print(f"{name} ({rule.provider} rule: at least {rule.least} tokens, {where}; the gateway sends the {sent} "
+              f"prefix), per agent-day, answers ${answers:.4f}:")  # fmt: skip
+        for form in ("short", "long"):
+            totals = replay(name, requests, form)
+            without, with_cache = totals["without"] / agent_days, totals["with"] / agent_days
+            written = f", {100 * totals['written'] / totals['prompt']:.0f}% written" if totals["written"] else ""
+            print(
+                f"  {form:5} prefix: {totals['prompt'] / agent_days:7,.0f} input tokens, "
+                f"{100 * totals['cached'] / totals['prompt']:2.0f}% read from cache{written}; input ${without:.4f} "
+                f"-> ${with_cache:.4f} cached; day with answers ${without + answers:.4f} -> ${with_cache + answers:.4f}"
+            )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("scenario", nargs="?", default="the_ville_n25")
-    parser.add_argument("days", nargs="?", type=float, default=1.0)
-    parser.add_argument("models", nargs="*", default=MODELS)
+    parser.add_argument("--scenario", default="the_ville_n25")
+    parser.add_argument("--hours", type=float, default=24.0)
+    parser.add_argument("--model", action="append", dest="models", help=f"default: {', '.join(MODELS)}")
+    parser.add_argument("--save", type=Path, help="write the recording here (gzip JSON) and stop")
+    parser.add_argument("--load", type=Path, help="replay a saved recording instead of recording")
     arguments = parser.parse_args()
-    both, model, wall = record_day(arguments.scenario, arguments.days)
-    agent_days = len(both[True]) * arguments.days
-    requests = sum(map(len, both[True].values()))
-    prefixes = [count_tokens(messages[0]["content"]) for requests_ in both[True].values() for messages in requests_]
-    print(f"{arguments.scenario}, {arguments.days:g} day(s) offline in {wall:.1f} s (load {os.getloadavg()[0]:.2f}): "
-          f"{requests} requests, {requests / agent_days:.1f} per agent-day")  # fmt: skip
-    print(f"system prefix {min(prefixes)}-{max(prefixes)} tokens (median {sorted(prefixes)[len(prefixes) // 2]})")
-    completion = model.gateway.ledger.totals().completion_tokens / agent_days
-    for name in arguments.models:
-        answers = completion * import_litellm().get_model_info(name)["output_cost_per_token"]
-        sent = long_prefix_pays(name)  # the gateway's choice of form (Gateway.ask)
-        print(f"{name} (cache minimum {min_cached_tokens(name)} tokens; sent the {'long' if sent else 'short'} prefix),"
-              f" per agent-day, answers ${answers:.4f} either way:")  # fmt: skip
-        for form, label in ((False, "short prefix"), (True, "long prefix ")):
-            totals = replay(name, both[form])
-            without, with_cache = totals["cost_without"] / agent_days, totals["cost_with"] / agent_days
-            written = f", {100 * totals['writes'] / totals['prompt']:.0f}% written" if totals["writes"] else ""
-            cached = 100 * totals["cached"] / totals["prompt"]
-            print(
-                f"  {label}: {totals['prompt'] / agent_days:7,.0f} prompt tokens, {cached:2.0f}% cached{written}; "
-                f"prompts ${without:.4f} uncached -> ${with_cache:.4f} cached "
-                f"(caching saves {100 * (1 - with_cache / without):.0f}%); with answers ${with_cache + answers:.4f}"
-            )
+    if arguments.load:
+        recording = json.loads(gzip.decompress(arguments.load.read_bytes()))
+    else:
+        recording = record(arguments.scenario, arguments.hours)
+    if arguments.save:
+        arguments.save.write_bytes(gzip.compress(json.dumps(recording).encode()))
+        print(f"saved {len(recording['requests'])} requests to {arguments.save}")
+        return
+    report(recording, arguments.models or list(MODELS))
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from agents.language.backends import providers, reasoning
 from agents.language.backends.base import Completion, PermanentError, TransientError
 from agents.language.backends.litellm_import import import_litellm
 from agents.language.backends.model_names import placeholder_key
-from agents.language.backends.prompt_cache import prepare_messages
+from agents.language.backends.prompt_cache import prepare_messages, prompt_cache_key
 from agents.language.request import Request
 
 logger = logging.getLogger(__name__)
@@ -37,6 +37,7 @@ class LiteLLMBackend:
         self.forms = list(providers.structured_forms(model, api_base) if structured else (providers.PROMPT_ONLY,))
         self.format_downgrades = 0
         self._anthropic = provider == "anthropic"
+        self._keys_cache = provider == "openai" and not api_base  # OpenAI's own API takes a prompt_cache_key
 
     async def aclose(self) -> None:
         """Stop litellm's background logging worker if it runs on this event loop, before the loop closes.
@@ -83,6 +84,8 @@ class LiteLLMBackend:
         )
         if answer_format is not None:
             options["response_format"] = answer_format
+        if self._keys_cache:
+            options["prompt_cache_key"] = prompt_cache_key(messages)
         if self.api_base:
             options["api_base"] = self.api_base
         if self._api_key:

@@ -3,7 +3,7 @@
 import hashlib
 
 from agents.language.backends.base import Completion, estimate_tokens
-from agents.language.backends.prompt_cache import MIN_CACHED_TOKENS
+from agents.language.backends.prompt_cache import MIN_CACHED_TOKENS, OPENAI_CACHE_STEP, CacheRule, schema_text
 from agents.language.offline import offline_answer
 from agents.language.request import Request
 
@@ -12,11 +12,15 @@ class OfflineBackend:
     """Free, instant and reproducible; tokens are estimated from the text so a run shows what a model would read.
 
     Of the prompt tokens, those a provider's prompt cache would serve are counted apart (`cached_tokens`), as a
-    caching model reports them: a system message of at least MIN_CACHED_TOKENS that this run has sent before (an
-    agent's long prefix, the same all day), as Anthropic's breakpoint and, to within its 128-token steps, OpenAI's
-    automatic cache serve it. So the offline figures say what a caching model reads at full price. The messages sent
-    are part of a checkpoint (`sent_prefixes`), so a resumed run counts as the uninterrupted one did.
+    caching model reports them, by the rule the providers share (prompt_cache.py): the system message (an agent's
+    long prefix, the same all day) when this run has sent it before with the same answer schema (the schema heads the
+    cache key: OpenAI's prefix, Claude's breakpoint), and it is at least MIN_CACHED_TOKENS long, in OpenAI's 128-token
+    steps. So the offline figures say what a caching model reads at full price. The prefixes sent are part of a
+    checkpoint (`sent_prefixes`), so a resumed run counts as the uninterrupted one did.
     """
+
+    # The rule of the system message's cache: at least 1,024 tokens, served in steps of 128.
+    rule = CacheRule("offline", MIN_CACHED_TOKENS, OPENAI_CACHE_STEP)
 
     name = "offline"
 
@@ -34,15 +38,16 @@ class OfflineBackend:
             prompt_tokens=sum(tokens),
             completion_tokens=estimate_tokens(text),
             cost=0.0,
-            cached_tokens=self._cached(messages, tokens),
+            cached_tokens=self._cached(request, messages, tokens),
         )
 
-    def _cached(self, messages: list[dict[str, str]], tokens: list[int]) -> int:
-        """The tokens of a long system message sent before (the cache's hit), else 0 (its first sending: a write)."""
-        if not messages or messages[0]["role"] != "system" or tokens[0] < MIN_CACHED_TOKENS:
+    def _cached(self, request: Request, messages: list[dict[str, str]], tokens: list[int]) -> int:
+        """The cached tokens of a long system message sent before with the same schema, else 0 (a cache write)."""
+        if not messages or messages[0]["role"] != "system" or not self.rule.served(tokens[0]):
             return 0
-        key = hashlib.sha256(messages[0]["content"].encode()).hexdigest()[:24]
+        prefix = f"{schema_text(request.answer_schema())}\x00{messages[0]['content']}"
+        key = hashlib.sha256(prefix.encode()).hexdigest()[:24]
         if key in self.sent_prefixes:
-            return tokens[0]
+            return self.rule.served(tokens[0])
         self.sent_prefixes.add(key)
         return 0

@@ -1,16 +1,28 @@
-"""Prompt caching: Anthropic's cache_control where it pays, and the share of prompt tokens a prefix cache could serve.
+"""Prompt caching: each provider's documented rule, Anthropic's cache_control where it pays, OpenAI's prompt_cache_key.
 
-Providers cache prompt prefixes (OpenAI, Gemini and vLLM automatically, Anthropic where the request marks a
-breakpoint), so every request of an agent starts with the same system message: the shared instructions, the persona
-and the places it knows, about 1,100-1,400 tokens; the changing facts come last. A provider caches only a prefix of
-at least its model's minimum (litellm's map: `prompt_cache_min_tokens`; 1,024 where it says nothing, OpenAI's and
-Claude Sonnet's), and Anthropic charges 25% more to write one, so the breakpoint goes only on a system message that
-long (Claude Haiku 4.5 and Opus 4.5 need 4,096: never reached). The long prefix more than doubles what a request
-reads, so it goes only to models whose cache makes it cheaper than the short one (`long_prefix_pays`).
+Providers cache prompt prefixes, each by its own rule (`cache_rule`), and every rule keys on the structured-output
+schema too: OpenAI's "structured output schema serves as a prefix to the system message" (developers.openai.com
+prompt-caching guide), and a changed schema misses Claude's cache (Bedrock: repost.aws "Does Bedrock include
+outputConfig in its prompt caching key"). So each request kind sends one schema that stays put (request.py), and every
+request of an agent starts with the same system message: the shared instructions, the persona and the places it
+knows, about 1,100-1,400 tokens; the changing facts come last.
+- OpenAI: automatic, on a shared prefix of 1,024 tokens or more, in steps of 128 tokens (prompt-caching guide;
+  Prompt Caching 201 cookbook), routed by a hash of the prefix and the `prompt_cache_key`, which we set per agent.
+- Anthropic: up to the breakpoint the request marks, at least the model's minimum (1,024 for Sonnet 4.6, 4,096 for
+  Haiku 4.5 and Opus 4.5/4.6: Anthropic's prompt-caching docs, as quoted in anthropic-sdk-python issue 1194); writing
+  costs 1.25x the input price, reading 0.1x. The breakpoint goes only on a system message that long.
+- Gemini: implicit, on a shared prefix of at least the model's minimum (4,096 for Gemini 3.5 Flash:
+  ai.google.dev/gemini-api/docs/caching).
+litellm's map gives the minimums (`prompt_cache_min_tokens`; 1,024 where it says nothing). The long prefix more than
+doubles what a request reads, so it goes only to models whose cache makes it cheaper than the short one
+(`long_prefix_pays`, decided from bench_prompt_cache.py's figures).
 """
 
 import bisect
+import hashlib
+import json
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import cache
 
 from agents.language.backends.litellm_import import import_litellm
@@ -18,6 +30,8 @@ from agents.language.tokens import count_tokens
 
 # The smallest cacheable prefix where litellm's map states none (OpenAI's; Anthropic's for Sonnet and Opus 4.1).
 MIN_CACHED_TOKENS = 1024
+# OpenAI serves a cached prefix in steps of this many tokens past the minimum (the prompt-caching guide).
+OPENAI_CACHE_STEP = 128
 # The dearest a cached prompt token may be, as a share of an uncached one, for the long prefix to cost less than the
 # short one: with it a town's requests read 2.36x the tokens, 66% of them cached (bench_prompt_cache.py, the 25
 # agents' day: 94,164 against 39,980 per agent-day), which pays while 0.34 + 0.66 x share < 1 / 2.36, i.e. below
@@ -99,3 +113,91 @@ def prefix_cache_share(prompts: Iterable[str]) -> float:
         total += len(prompt)
         bisect.insort(earlier, prompt)
     return shared / total if total else 0.0
+
+
+@dataclass(frozen=True)
+class CacheRule:
+    """How a provider caches a prompt: any shared prefix (OpenAI, Gemini) or only up to a breakpoint (Anthropic).
+
+    `least` is the shortest prefix cached, `step` the granularity past it; `breakpoint`: only the system message, at
+    its end, is cached (written the first time, 1.25x the price), and only with the same schema before it.
+    """
+
+    provider: str
+    least: int
+    step: int = 1
+    breakpoint: bool = False
+
+    def served(self, shared_tokens: int) -> int:
+        """Tokens of a shared prefix the cache serves: none below the minimum, else rounded down to the step."""
+        if shared_tokens < self.least:
+            return 0
+        return self.least + (shared_tokens - self.least) // self.step * self.step
+
+
+def cache_rule(model: str) -> CacheRule:
+    """The documented caching rule of a model's provider (see the module's docstring)."""
+    provider = model.split("/", 1)[0]
+    if provider in {"anthropic", "bedrock", "vertex_ai"} and "claude" in model:
+        return CacheRule("anthropic", min_cached_tokens(model), breakpoint=True)
+    if provider in {"openai", "azure"}:
+        return CacheRule("openai", MIN_CACHED_TOKENS, OPENAI_CACHE_STEP)
+    return CacheRule(provider, min_cached_tokens(model))
+
+
+def schema_text(schema: dict | None) -> str:
+    """The answer schema as the text that heads a prompt's cache key ("" for a request without one)."""
+    return json.dumps(schema, sort_keys=True, ensure_ascii=False) if schema is not None else ""
+
+
+@dataclass(frozen=True)
+class Served:
+    """What a provider's cache did with one request: its prompt tokens, those read from the cache, those written."""
+
+    prompt: int
+    cached: int
+    written: int
+
+
+class CacheReplay:
+    """One provider's cache replayed over a run's requests in the order sent, kept warm between them.
+
+    Its input tokens count the schema as well as the messages (providers bill the schema they inject). The cache is
+    shared by all of a run's requests to the model (OpenAI's and Anthropic's are per organization); with the persona
+    in the system message, a hit is on an agent's own earlier request of the same kind.
+    """
+
+    def __init__(self, rule: CacheRule):
+        self.rule = rule
+        self._prompts: list[str] = []  # sorted, for the longest shared prefix
+        self._written: set[tuple[str, str]] = set()
+
+    def serve(self, schema: str, messages: Sequence[dict]) -> Served:
+        """Send one request (its schema's text and its messages) through the cache."""
+        text = f"\x00schema\x00{schema}{prompt_text(messages)}"
+        prompt = count_tokens(text)
+        if self.rule.breakpoint:
+            if not messages or messages[0]["role"] != "system":
+                return Served(prompt, 0, 0)
+            system = count_tokens(messages[0]["content"])
+            if system < self.rule.least:
+                return Served(prompt, 0, 0)
+            key = (schema, messages[0]["content"])
+            if key in self._written:
+                return Served(prompt, system, 0)
+            self._written.add(key)
+            return Served(prompt, 0, system)
+        shared = cached_prefix_chars(self._prompts, text) if self._prompts else 0
+        bisect.insort(self._prompts, text)
+        return Served(prompt, self.rule.served(count_tokens(text[:shared]) if shared else 0), 0)
+
+
+def prompt_cache_key(messages: Sequence[dict]) -> str:
+    """OpenAI's `prompt_cache_key` for a request: one per agent, a digest of its system message.
+
+    OpenAI routes requests by the prefix's hash and this key, so an agent's requests reach the machine holding its
+    prefix; requests about no one share the instructions' key.
+    """
+    system = messages[0]["content"] if messages and messages[0]["role"] == "system" else ""
+    text = system if isinstance(system, str) else json.dumps(system)
+    return "smallville-" + hashlib.sha256(text.encode()).hexdigest()[:16]
