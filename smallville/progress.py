@@ -9,6 +9,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from smallville.baseline import OFFLINE_BASELINE, is_offline
+from smallville.runs.stopping import CostProjection
 
 # Steps between two progress updates (redrawing costs more than a quiet step).
 REFRESH_EVERY = 30
@@ -21,8 +22,13 @@ def step_with_progress(
     on_step: Callable[[], None] = lambda: None,
     should_stop: Callable[[], bool] = lambda: False,
 ) -> None:
-    """Step until `end` (or until `should_stop` says so, between steps) with a progress bar."""
+    """Step until `end` (or until `should_stop` says so, between steps) with a progress bar.
+
+    The bar shows the cost so far and the cost projected to `end` from the ledger; with a cost budget
+    (`--max-cost`), the run stops between two steps before the one that could pass it: BudgetExceeded("cost").
+    """
     total = max(1, int((end - model.now).total_seconds() // model.seconds_per_step))
+    projection = CostProjection(model.start, end, model.gateway.config.max_cost)
     columns = (
         TextColumn("[bold]{task.fields[clock]}"),
         BarColumn(),
@@ -30,15 +36,18 @@ def step_with_progress(
         TextColumn("{task.fields[rate]} steps/s"),
         TextColumn("{task.fields[thinking]} thinking"),
         TextColumn("{task.fields[calls]} calls, {task.fields[tokens]} tokens, ${task.fields[cost]}"),
+        TextColumn("(${task.fields[projected]} by the end)"),
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=console, transient=False, disable=not console.is_terminal) as progress:
         task = progress.add_task(
-            "simulating", total=total, clock="", rate="0", calls=0, tokens=0, cost="0.00", thinking=0
+            "simulating", total=total, clock="", rate="0", calls=0, tokens=0, cost="0.00", projected="0.00", thinking=0
         )
         started, done = time.perf_counter(), 0
         while model.now < end and not should_stop():
+            projection.check(model.now, model.gateway.ledger.totals().cost)
             model.step()
+            projection.after_step(model.gateway.ledger.totals().cost)
             on_step()
             done += 1
             if done % REFRESH_EVERY == 0 or model.now >= end:
@@ -51,6 +60,7 @@ def step_with_progress(
                     calls=totals.calls,
                     tokens=totals.prompt_tokens + totals.completion_tokens,
                     cost=f"{totals.cost or 0:.2f}",
+                    projected=f"{projection.projected(model.now, totals.cost or 0):.2f}",
                     thinking=len(model.thoughts),  # agents whose thought is in flight (smallville/thinking.py)
                 )
 
