@@ -13,9 +13,10 @@ knows, about 1,100-1,400 tokens; the changing facts come last.
   costs 1.25x the input price, reading 0.1x. The breakpoint goes only on a system message that long.
 - Gemini: implicit, on a shared prefix of at least the model's minimum (4,096 for Gemini 3.5 Flash:
   ai.google.dev/gemini-api/docs/caching).
-litellm's map gives the minimums (`prompt_cache_min_tokens`; 1,024 where it says nothing). The long prefix more than
-doubles what a request reads, so it goes only to models whose cache makes it cheaper than the short one
-(`long_prefix_pays`, decided from bench_prompt_cache.py's figures).
+litellm's map gives the minimums (`prompt_cache_min_tokens`; 1,024 where it says nothing). The long prefix doubles
+what a request reads, so it goes only to models whose cache makes a day cheaper than with the short one
+(`long_prefix_pays`, decided per provider from bench_prompt_cache.py's figures: OpenAI's gpt-5 family, yes; Claude
+and Gemini 3.5 Flash, no).
 """
 
 import bisect
@@ -32,11 +33,14 @@ from agents.language.tokens import count_tokens
 MIN_CACHED_TOKENS = 1024
 # OpenAI serves a cached prefix in steps of this many tokens past the minimum (the prompt-caching guide).
 OPENAI_CACHE_STEP = 128
-# The dearest a cached prompt token may be, as a share of an uncached one, for the long prefix to cost less than the
-# short one: with it a town's requests read 2.36x the tokens, 66% of them cached (bench_prompt_cache.py, the 25
-# agents' day: 94,164 against 39,980 per agent-day), which pays while 0.34 + 0.66 x share < 1 / 2.36, i.e. below
-# 0.13. The gpt-5 family, Claude and Gemini read at 0.10; gpt-4.1 and o4-mini at 0.25 and gpt-4o at 0.50 do not pay.
-MOST_CACHE_READ_SHARE = 0.13
+# What the long prefix does to a 25 agents' day (bench_prompt_cache.py, 2026-11-27; one schema per request kind):
+# it reads 2.09x the input tokens of the short one (89,209 against 42,704 per agent-day, schemas included), of which
+# a shared-prefix cache (OpenAI's rule) reads 61%, and a breakpoint on the system message (Anthropic's) reads 45% and
+# writes 15% (at 1.25x). The short prefix is never cached (under 1,024 tokens).
+LONG_PREFIX_TOKENS = 2.09
+PREFIX_CACHE_SHARES = {False: (0.61, 0.0), True: (0.45, 0.15)}  # breakpoint: (read, written)
+# Anthropic's price of a cache write, as a share of the input price, where litellm's map states none.
+CACHE_WRITE_SHARE = 1.25
 
 
 @cache
@@ -51,20 +55,31 @@ def min_cached_tokens(model: str) -> int:
 
 @cache
 def long_prefix_pays(model: str) -> bool:
-    """Whether a model gets the long prefix: its provider caches one that long, at a price that makes it pay.
+    """Whether a model gets the long prefix: its provider caches it, and a day then costs less than with the short one.
 
-    A model litellm has no price for (a server of one's own) gets it: its prefix cache saves time, not money.
+    By the provider's rule (`cache_rule`) and the shares of a day's input it reads and writes (PREFIX_CACHE_SHARES):
+    the long prefix pays while LONG_PREFIX_TOKENS x (uncached + read x read price + written x write price) < 1, prices
+    as shares of the input price. So it pays on OpenAI's gpt-5 family (0.94: a cached token at 0.10), never on a
+    cache of 4,096 tokens (Claude Haiku 4.5, Gemini 3.5 Flash: nothing cached), nor on Claude Sonnet 4.6, whose
+    breakpoint caches the system message only (1.32), nor at 0.25 a cached token (gpt-4.1: 1.13). A model litellm has
+    no price for (a server of one's own) gets it: its prefix cache saves time, not money.
     """
-    if min_cached_tokens(model) > MIN_CACHED_TOKENS:
+    rule = cache_rule(model)
+    if rule.least > MIN_CACHED_TOKENS:
         return False
     try:
         info = import_litellm().get_model_info(model)
     except Exception:  # a model litellm does not know
         return True
-    price, cached = info.get("input_cost_per_token"), info.get("cache_read_input_token_cost")
+    price = info.get("input_cost_per_token")
     if not price:
         return True
-    return cached is not None and cached <= MOST_CACHE_READ_SHARE * price
+    if info.get("cache_read_input_token_cost") is None:
+        return False
+    read = info["cache_read_input_token_cost"] / price
+    write = (info.get("cache_creation_input_token_cost") or CACHE_WRITE_SHARE * price) / price
+    cached, written = PREFIX_CACHE_SHARES[rule.breakpoint]
+    return LONG_PREFIX_TOKENS * (1 - cached - written + cached * read + written * write) < 1
 
 
 def prepare_messages(messages: list[dict[str, str]], *, anthropic: bool = False, model: str = "") -> list[dict]:
