@@ -153,8 +153,10 @@ class Request[A](ABC):
 
         The system message is the same in all of an agent's requests of a day: the shared instructions (the same for
         every agent), the persona and the places it knows. At 1,100-1,300 tokens it passes the 1,024 a prompt cache
-        needs (OpenAI's, Claude Sonnet's, vLLM's has no minimum); for a model that caches nothing this short (Claude
-        Haiku 4.5, Gemini 3.5 Flash: 4,096) the gateway asks for the short form. The task and its facts follow.
+        needs (OpenAI's, Claude Sonnet's, vLLM's has no minimum), and with the schema of its kind before it (which
+        stays put: `constrain`) an agent's second request of a kind reads it from the cache. Where that makes a day
+        dearer than the short form (a cache of 4,096 tokens, or Claude's breakpoint: backends/prompt_cache.py), the
+        gateway asks for the short form. The task and its facts follow.
         """
         fields = dict(self.fields())
         system = self.system_prompt(fields.pop("persona", None))
