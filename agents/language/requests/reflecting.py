@@ -1,6 +1,5 @@
 """Reflection requests (the paper's section 4.2): questions, insights with their evidence, the day's summary."""
 
-import logging
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -13,12 +12,11 @@ from agents.language.request import AnswerError, Request
 from agents.language.requests.common import day_text, numbered, parse_json, persona_fields, timed
 from agents.language.schemas import count, number, prop, text
 
-logger = logging.getLogger(__name__)
-
 # Longest texts of an answer, in characters.
 LONGEST_QUESTION, LONGEST_INSIGHT, LONGEST_DAY_SUMMARY, LONGEST_STATUS = 200, 300, 1000, 800
 # The most questions an insights request's schema numbers (the paper asks 3; a run asking more widens it), and the
-# most memories one insight cites (the ids shown vary from call to call, so the parser, not the schema, checks them).
+# most memories one insight cites (the ids shown vary from call to call, so the schema does not list them: the
+# cognition drops an insight citing a memory the agent does not hold, agents/cognition/reflecting.py).
 MOST_QUESTIONS, MOST_EVIDENCE = 10, 10
 
 
@@ -114,7 +112,7 @@ class InsightsRequest(Request[tuple[Insight, ...]]):
             raise ValueError("insights: each question needs memories, all of them listed")
 
     def constrain(self, schema: dict) -> None:
-        """Insights numbered by question, citing memories by number: the numbers shown are checked by `parse`."""
+        """Insights numbered by question (checked by `parse`), citing memories by number (checked by the cognition)."""
         questions = max(MOST_QUESTIONS, len(self.questions))
         insights = count(prop(schema, "insights"), 1, self.n * questions)
         number(prop(insights, "items", "question"), 1, questions)
@@ -145,16 +143,8 @@ class InsightsRequest(Request[tuple[Insight, ...]]):
             per_question[item.question] = per_question.get(item.question, 0) + 1
             if per_question[item.question] <= self.n:
                 importance = None if item.importance is None else min(10, max(1, item.importance))
-                kept.append(Insight(item.insight.strip(), self._shown(item.evidence), importance))
+                kept.append(Insight(item.insight.strip(), tuple(item.evidence), importance))
         return tuple(kept)
-
-    def _shown(self, evidence: list[int]) -> tuple[int, ...]:
-        """The evidence cited among the memories shown, each once: a number not shown is left out, not trusted."""
-        shown = {node_id for node_id, _ in self.memories}
-        cited = tuple(dict.fromkeys(node_id for node_id in evidence if node_id in shown))
-        if len(cited) < len(evidence):
-            logger.info("insights: evidence %s cites memories not shown; kept %s", evidence, list(cited))
-        return cited
 
     def fallback(self) -> tuple[Insight, ...]:
         return ()

@@ -151,10 +151,13 @@ def test_a_place_not_offered_is_refused_by_the_parser_with_the_places_named_in_t
     assert all(f"{place.sector} > {place.arena}" in user for place in (CAFE, HOME))
 
 
-def test_insight_evidence_keeps_only_the_memories_shown():
-    answer = {"insights": [{"question": 1, "insight": "Maria studies", "evidence": [3, 99, 3, 7], "importance": 4}]}
+def test_insight_evidence_comes_as_cited_for_the_cognition_to_judge():
+    # The ids shown are in the prompt, not the schema; an insight citing one the agent does not hold is dropped by
+    # the cognition (tests/agents/cognition/test_reflecting.py).
+    answer = {"insights": [{"question": 1, "insight": "Maria studies", "evidence": [3, 99], "importance": 4}]}
     (insight,) = REQUESTS["insights"].parse(json.dumps(answer))
-    assert insight.evidence_ids == (3, 7)
+    assert insight.evidence_ids == (3, 99)
+    assert "[3] " in REQUESTS["insights"].messages()[1]["content"]
 
 
 def test_the_summary_names_both_people_in_the_answer_and_reads_the_older_form_too():
