@@ -112,9 +112,9 @@ class _Codes:
 
     def __init__(self, world: str):
         self.world = world
-        self.tables: dict[str, dict[int, tuple[str, ...]]] = {layer: {} for layer in (*self.layers, "world")}
+        self.tables: dict[str, dict[int, tuple[str, ...]]] = {layer: {} for layer in ("world", *self.layers[1:])}
         self.tables["world"][2] = (world,)
-        self._next = 3
+        self._next = 3  # 1 is the wall, 2 the world
         self._objects: dict[str, int] = {}
 
     def _add(self, layer: str, names: tuple[str, ...]) -> int:

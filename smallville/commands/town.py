@@ -48,16 +48,19 @@ def add_parser(commands) -> None:
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", required=True, help="the town folder to write; must not exist or be empty")
+    parser.add_argument(
+        "--out", required=True, help="the town folder to write: new or empty (import: or the map's own folder)"
+    )
     parser.add_argument("--name", default="", help="the scenario's name (default: the folder's)")
 
 
 def run_import(args: argparse.Namespace) -> int:
     """Import the map, people it, and say how to run it."""
     import random  # noqa: PLC0415 - the command's own loads, see the module's docstring
+    import shutil  # noqa: PLC0415
     from pathlib import Path  # noqa: PLC0415
 
-    from environment import MapError, Ville, read_tiled  # noqa: PLC0415
+    from environment import MapError, Ville, read_tiled, write_matrix  # noqa: PLC0415
     from smallville.cli import UserError  # noqa: PLC0415
     from smallville.scenarios.generated_people import (  # noqa: PLC0415
         draw_households,
@@ -65,18 +68,26 @@ def run_import(args: argparse.Namespace) -> int:
         people_for,
         personas_toml,
     )
-    from smallville.scenarios.generated_town import write_map_files  # noqa: PLC0415
     from smallville.scenarios.personas_file import PersonasFileError, read_personas  # noqa: PLC0415
     from smallville.scenarios.town_folder import write_town  # noqa: PLC0415
 
-    folder = _empty_folder(args.out)
+    in_place = Path(args.out).resolve() == Path(args.map).resolve().parent
+    folder = Path(args.out) if in_place else _empty_folder(args.out)
     try:
         raw = read_tiled(Path(args.map), Path(args.blocks) if args.blocks else None)
         personas = read_personas(Path(args.personas)) if args.personas else None
     except (MapError, PersonasFileError) as error:
         raise UserError(str(error)) from None
     ville = Ville(raw)
-    write_map_files(raw, folder)
+    write_matrix(raw, folder)
+    if in_place:  # a town folder drawn and imported where it lies: its people written anew
+        shutil.rmtree(folder / "personas", ignore_errors=True)
+    else:  # the drawing and its tables travel with the town
+        shutil.copy(args.map, folder / "map.tmj")
+        tables = Path(args.blocks) if args.blocks else _tables_beside(Path(args.map))
+        (folder / "special_blocks").mkdir()
+        for table in tables.glob("*_blocks.csv"):
+            shutil.copy(table, folder / "special_blocks" / table.name)
     try:
         if personas is None:
             if args.people is not None and args.people < 1:
@@ -113,6 +124,11 @@ def run_new(args: argparse.Namespace) -> int:
     scenario = new_town(plan, folder, args.name)
     _say_done(scenario, args.people, load_ville(folder))
     return 0
+
+
+def _tables_beside(map_file):
+    beside = map_file.parent / "special_blocks"
+    return beside if beside.is_dir() else map_file.parent
 
 
 def _sleeping_rooms(ville, sector: str) -> int:
