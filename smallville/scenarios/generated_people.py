@@ -224,12 +224,15 @@ def _colleagues(by_name: dict[str, dict], workplaces: dict[str, str]) -> None:
 
 def _neighbours(ville: Ville, households: list[Household], by_name: dict[str, dict]) -> None:
     """The adults of each household and the first person of the nearest other home know each other."""
-    centres = {h.home: np.mean(ville.tiles_of(f"{ville.world}:{h.home}"), axis=0) for h in households}
-    for household in households:
-        others = [h for h in households if h.home != household.home]
-        if not others:
+    if len(households) < 2:
+        return
+    centres = np.array([np.mean(ville.tiles_of(f"{ville.world}:{h.home}"), axis=0) for h in households])
+    for index, household in enumerate(households):
+        distance = np.abs(centres - centres[index]).sum(axis=1)
+        distance[[i for i, h in enumerate(households) if h.home == household.home]] = np.inf
+        if not np.isfinite(distance).any():
             continue
-        near = min(others, key=lambda h: (float(np.abs(centres[h.home] - centres[household.home]).sum()), h.home))
+        near = households[int(np.argmin(distance))]
         neighbour = near.members[0]
         for member in household.members:
             if not member.young:

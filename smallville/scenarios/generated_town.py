@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from PIL import Image
 
 from environment import Building, RawMap, Room, Ville, lay_out, tiled_document, write_blocks, write_matrix
 from smallville.scenarios.generated_names import PLACE_WORDS
@@ -130,14 +131,16 @@ def block_tileset(codes: int, columns: int = 16) -> dict:
 
 
 def _write_block_image(path: Path, codes: int, columns: int = 16) -> None:
-    from matplotlib import colormaps  # noqa: PLC0415 - only `town new` draws the tileset
-    from matplotlib.image import imsave  # noqa: PLC0415
-
+    """The tileset's picture: tile n a plain colour of its own (the wall, code 1, dark grey)."""
     rows = -(-codes // columns)
-    palette = colormaps["tab20"]
-    tiles = np.array([palette(index % 20)[:3] for index in range(columns * rows)]).reshape(rows, columns, 3)
-    tiles[0, 0] = (0.2, 0.2, 0.25)  # code 1: the wall
-    imsave(path, np.repeat(np.repeat(tiles, 32, axis=0), 32, axis=1))
+    hues = np.linspace(0, 1, 23, endpoint=False)
+    index = np.arange(columns * rows)
+    colours = np.stack(
+        [128 + 100 * np.sin(2 * np.pi * (hues[index % 23] + shift)) for shift in (0, 1 / 3, 2 / 3)], axis=-1
+    ).astype(np.uint8)
+    colours[0] = (50, 50, 60)
+    tiles = colours.reshape(rows, columns, 3)
+    Image.fromarray(np.repeat(np.repeat(tiles, 32, axis=0), 32, axis=1)).save(path)
 
 
 def _unique(name: str, taken: set[str]) -> str:

@@ -15,8 +15,7 @@ from pathlib import Path
 import numpy as np
 from pydantic import ValidationError
 
-from environment import PathFinder, Ville
-from smallville.scenarios.derived_town import start_tiles
+from environment import Ville
 from smallville.scenarios.personas_file import PersonasFile, PersonasFileError, PersonRecord
 from smallville.scenarios.scenario import Scenario
 from smallville.settings.text_files import first_field_error
@@ -35,7 +34,6 @@ def write_town(personas: PersonasFile, ville: Ville, folder: Path, source: Path,
             is not on the map or the scenario it makes is not valid.
     """
     folder = Path(folder)
-    paths = PathFinder(ville)
     public = _public_places(ville)
     used: set[tuple[int, int]] = set()
     starts, rows = [], []
@@ -45,7 +43,7 @@ def write_town(personas: PersonasFile, ville: Ville, folder: Path, source: Path,
         work = _place(ville, person.workplace, where, "workplace") if person.workplace else ""
         listed = [_place(ville, place, where, "places") for place in person.places]
         tree = _known_tree(ville, [home, work, *listed, *_nearest(ville, public, home)])
-        tiles = start_tiles(ville, paths, home)
+        tiles = _start_tiles(ville, home)
         if not tiles:
             raise PersonasFileError(f"{where}: field 'home': {person.home!r} has no tile one can stand on; fix the map")
         start = next((tile for tile in tiles if tile not in used), tiles[0])
@@ -85,6 +83,16 @@ def write_town(personas: PersonasFile, ville: Ville, folder: Path, source: Path,
     path = folder / SCENARIO_FILE
     path.write_text(json.dumps(scenario, indent=2) + "\n")
     return path
+
+
+def _start_tiles(ville: Ville, home: str) -> list[tuple[int, int]]:
+    """Where people of a home room start: its spawning points, then its beds, then its other walkable tiles.
+
+    The map's checks (environment/map_checks.py) made sure every room can be walked into from the town.
+    """
+    beds = ville.tiles_of(f"{home}:bed") if ville.has_address(f"{home}:bed") else []
+    ordered = dict.fromkeys([*ville.spawn_tiles(home), *beds, *ville.tiles_of(home)])
+    return [tile for tile in ordered if ville.is_walkable(tile)]
 
 
 def home_arena(ville: Ville, home: str, where: str) -> str:
