@@ -143,8 +143,7 @@ def _empty_folder(out: str):
     folder = Path(out)
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise UserError(f"--out: {folder} exists and is not an empty folder; give a new folder")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return folder  # made by the first file written, once the inputs have been read
 
 
 def _say_done(scenario, people: int, ville) -> None:
