@@ -83,7 +83,7 @@ def run_import(args: argparse.Namespace) -> int:
     if in_place:  # a town folder drawn and imported where it lies: its people written anew
         shutil.rmtree(folder / "personas", ignore_errors=True)
     else:  # the drawing and its tables travel with the town
-        shutil.copy(args.map, folder / "map.tmj")
+        _copy_drawing(Path(args.map), folder)
         tables = Path(args.blocks) if args.blocks else _tables_beside(Path(args.map))
         (folder / "special_blocks").mkdir()
         for table in tables.glob("*_blocks.csv"):
@@ -124,6 +124,21 @@ def run_new(args: argparse.Namespace) -> int:
     scenario = new_town(plan, folder, args.name)
     _say_done(scenario, args.people, load_ville(folder))
     return 0
+
+
+def _copy_drawing(map_file, folder) -> None:
+    """The map file as map.tmj, with the tileset files and pictures it names by relative paths beside it."""
+    import json  # noqa: PLC0415
+    import shutil  # noqa: PLC0415
+
+    shutil.copy(map_file, folder / "map.tmj")
+    tilesets = json.loads(map_file.read_text(encoding="utf-8")).get("tilesets", [])
+    for tileset in tilesets if isinstance(tilesets, list) else []:
+        for key in ("image", "source"):
+            name = tileset.get(key) if isinstance(tileset, dict) else None
+            if isinstance(name, str) and not name.startswith(("/", "..")) and (map_file.parent / name).is_file():
+                (folder / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy(map_file.parent / name, folder / name)
 
 
 def _tables_beside(map_file):
