@@ -41,12 +41,15 @@ def test_a_generated_towns_every_person_can_reach_home_work_and_a_public_place(g
     scenario = load_scenario(generated)
     assert len(scenario.agents) == 30
     homes = {sector for sector in ville.sectors() if ville.spawn_tiles(f"{ville.world}:{sector}")}
+    workplaces = {person.name: person.workplace for person in read_personas(generated / "people.toml").people}
+    assert sum(bool(place) for place in workplaces.values()) >= 10  # most work somewhere in town
     for start in scenario.agents:
         folder = generated / "personas" / start.name / "bootstrap_memory"
         scratch = json.loads((folder / "scratch.json").read_text())
         known = json.loads((folder / "spatial_memory.json").read_text())[ville.world]
         public = [sector for sector in known if sector not in homes]
-        work = scratch["learned"].split(" at ", 1)[1].split(".")[0] if " at " in scratch["learned"] else None
+        work = workplaces[start.name]
+        assert not work or work in known
         goals = [scratch["living_area"], f"{ville.world}:{public[0]}"] + ([f"{ville.world}:{work}"] if work else [])
         for goal in goals:
             assert paths.path_to_nearest(tuple(start.tile), ville.tiles_of(goal)) is not None, (start.name, goal)
