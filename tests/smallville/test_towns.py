@@ -155,3 +155,9 @@ def test_the_shipped_second_town_runs_and_its_people_go_to_work():
     model.run_until(datetime(2023, 2, 13, 8, 0))
     assert model.ville.address_at(model.by_name["Nora Vance"].tile).startswith("Gull Harbor:Saltwater Bakery")
     assert model.ville.address_at(model.by_name["Ken Sato"].tile).startswith("Gull Harbor:Harbor Fish Market")
+
+
+def test_the_shipped_second_towns_two_scenario_files_agree():
+    by_name, in_folder = load_scenario("gull_harbor"), load_scenario(HARBOR)
+    assert by_name.agents == in_folder.agents and by_name.facts == in_folder.facts
+    assert Path(in_folder.map).resolve() == HARBOR and (HARBOR / "personas").is_dir()
