@@ -157,3 +157,15 @@ def test_every_layer_has_the_originals_name():
     assert sorted(TILED_LAYERS.values()) == sorted(
         ["Collisions", "Sector Blocks", "Arena Blocks", "Object Interaction Blocks", "Spawning Blocks"]
     )
+
+
+def test_the_ville_drawn_as_a_tiled_map_passes_every_check_and_reads_back(tmp_path):
+    from environment.tile_map import read_map
+
+    ville = Path(__file__).resolve().parents[2] / "data" / "the_ville"
+    original = read_map(ville)
+    (tmp_path / "map.tmj").write_text(json.dumps(tiled_document(original)))
+    raw = read_tiled(tmp_path / "map.tmj", ville / "matrix" / "special_blocks")
+    assert raw.world == "the Ville"
+    for layer, codes in original.layers.items():
+        assert np.array_equal(raw.layers[layer], codes), layer
