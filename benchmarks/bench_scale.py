@@ -91,12 +91,13 @@ def one_run(
         started = time.perf_counter()
         source = town_source(size, layout, Path(folder))
         written = time.perf_counter() - started
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         model = build(source, embedder, start, Path(folder), thinking_steps)
-        built = time.perf_counter() - started
+        built, built_cpu = time.perf_counter() - started, time.process_time() - cpu_started
         with settled_heap():  # the collector as `run.py simulate` sets it, for the warm-up and the measured hours
             model.run_until(model.now + timedelta(seconds=model.seconds_per_step))
             first_step = time.perf_counter() - started - built
+            first_step_cpu = time.process_time() - cpu_started - built_cpu
             model.run_until(model.now + timedelta(hours=warmup, seconds=-model.seconds_per_step))
             warm = time.perf_counter() - started - built
             before = model.gateway.ledger.totals()
@@ -130,6 +131,7 @@ def one_run(
         stats.sort_stats("tottime").print_stats(25)
         stats.sort_stats("cumulative").print_stats(40)
     return {"size": size, "written": written, "build": built, "first_step": first_step, "warmup": warm,
+           "build_cpu": built_cpu, "first_step_cpu": first_step_cpu,
             "wall": wall / hours, "minds": minds / hours,
             "engine": (wall - minds) / hours, "calls": (after.calls - calls) / hours,
             "tokens": (after.tokens - tokens) / hours,
@@ -170,7 +172,9 @@ def report(size: int, runs: list[dict]) -> dict:
         f"{per_agent['tokens']:6.0f} tokens/agent-hour, peak RSS {max(run['rss_mb'] for run in runs):5.0f} MB, "
         f"files {statistics.median(run['written'] for run in runs):.1f} s, build "
         f"{statistics.median(run['build'] for run in runs):.1f} s, first step "
-        f"{statistics.median(run['first_step'] for run in runs):.2f} s, warm-up "
+        f"{statistics.median(run['first_step'] for run in runs):.2f} s (CPU: build "
+        f"{statistics.median(run['build_cpu'] for run in runs):.1f} s, first step "
+        f"{statistics.median(run['first_step_cpu'] for run in runs):.2f} s), warm-up "
         f"{statistics.median(run['warmup'] for run in runs):.1f} s   "
         f"load {', '.join(f'{run["load"]:.2f}' for run in runs)}"
     )
