@@ -252,18 +252,26 @@ def main() -> None:
     measures = ("wall", "engine", "minds", "calls", "tokens")
     if args.base_ville:
         for size in sizes:
-            ratios = ", ".join(f"{name} {costs[size][name] / ville[name]:.2f}x" for name in measures)
+            ratios = ", ".join(f"{name} {_ratio(costs[size][name], ville[name])}" for name in measures)
             print(f"per agent-hour at {size} (generated) against the Ville's 25: {ratios}")
     for before, size in itertools.pairwise(sizes):  # against the smallest, and against the size before
         added = (costs[size]["rss_mb"] - costs[before]["rss_mb"]) / (size - before)
         print(f"peak memory from {before} to {size} agents: {1000 * added:.0f} kB per added agent")
         for other in dict.fromkeys((base, before)):
-            ratios = ", ".join(f"{name} {costs[size][name] / costs[other][name]:.2f}x" for name in measures)
-            per_call = (costs[size]["wall"] / costs[size]["calls"]) / (costs[other]["wall"] / costs[other]["calls"])
+            ratios = ", ".join(f"{name} {_ratio(costs[size][name], costs[other][name])}" for name in measures)
+            per_call = _ratio(
+                costs[size]["wall"] / max(costs[size]["calls"], 1e-9),
+                costs[other]["wall"] / max(costs[other]["calls"], 1e-9),
+            )
             print(
-                f"per agent-hour at {size} against {other}: {ratios} (wall per call {per_call:.2f}x)   "
+                f"per agent-hour at {size} against {other}: {ratios} (wall per call {per_call})   "
                 f"load {os.getloadavg()[0]:.2f}"
             )
+
+
+def _ratio(value: float, reference: float) -> str:
+    """value / reference as "1.23x", "n/a" when the reference is 0 (no call in a very short measured span)."""
+    return f"{value / reference:.2f}x" if reference else "n/a"
 
 
 if __name__ == "__main__":
