@@ -81,8 +81,15 @@ def write_town(personas: PersonasFile, ville: Ville, folder: Path, source: Path,
         if unknown := [source_name for source_name in fact.sources if source_name not in checked.agent_names]:
             raise PersonasFileError(f"{source}: fact {fact.id!r}: field 'sources': {unknown[0]!r} is nobody here")
     path = folder / SCENARIO_FILE
-    path.write_text(json.dumps(scenario, indent=2) + "\n")
+    path.write_text(scenario_text(scenario))
     return path
+
+
+def scenario_text(scenario: dict) -> str:
+    """A scenario as JSON, one agent a line (a town of a thousand stays readable)."""
+    text = json.dumps({**scenario, "agents": []}, indent=2)
+    rows = ",\n".join(f"    {json.dumps(agent)}" for agent in scenario["agents"])
+    return text.replace('"agents": []', f'"agents": [\n{rows}\n  ]') + "\n"
 
 
 def _start_tiles(ville: Ville, home: str) -> list[tuple[int, int]]:
