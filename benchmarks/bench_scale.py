@@ -1,9 +1,12 @@
 """The scale series: cost per agent-hour at 25, 100 and 250 agents, offline, over one or more simulated hours.
 
-Two layouts: `crowded` (the default, as the issue asks) puts every size on one Ville (the_ville_n<size>), so a
+Three layouts: `crowded` (the default, as the issue asks) puts every size on one Ville (the_ville_n<size>), so a
 bigger town crowds the same cafe and each agent meets more people and makes more calls; `tiled` lays the map once
 per 25 people, each copy of the 25 on its own copy (smallville/scenarios/derived_town.py `write_tiled_town`), so every
-neighbourhood is as crowded as the original and what grows is the engine's own cost.
+neighbourhood is as crowded as the original and what grows is the engine's own cost; `generated` builds a town of
+each size with `town new` (seed 0: homes, cafes, shops, a college, parks and bars in proportion to its people;
+smallville/scenarios/generated_town.py), the 1,000-person town of DESIGN.md's flat cost per agent-hour; with
+--base-ville every size is also compared with the Ville's 25 (the_ville_n25).
 
 Each run is a fresh process (so its peak memory is its own): it builds the town with the start moved to --start
 (a copy of the scenario in a temporary folder: agents wake and plan at once), runs --warmup hours untimed for the
@@ -19,6 +22,10 @@ size under cProfile instead and prints the functions that took the most time in 
 
     .venv/bin/python benchmarks/bench_scale.py [hashing|minilm] [--layout crowded|tiled] [--sizes 25,100,250]
         [--repeats 3] [--start 08:00] [--warmup 1] [--hours 1] [--thinking-steps N] [--profile 250 [--profile-out FILE]]
+    .venv/bin/python benchmarks/bench_scale.py --layout generated --sizes 25,1000 --repeats 1 --base-ville
+
+Each size also prints how it starts: the town's files written (generated: `town new`'s time, apart), the model
+built, its first step; and between sizes, the peak memory each added agent costs.
 """
 
 import argparse
@@ -41,24 +48,29 @@ from timing import time_calls
 from smallville.heap import settled_heap
 from smallville.model import SmallvilleModel
 from smallville.scenarios.derived_town import write_tiled_town
+from smallville.scenarios.generated_town import TownPlan, new_town
 from smallville.scenarios.scenario import load_scenario, scenario_file
 
 BASE_SIZE = 25  # the original town: a tiled town of n people lays the map n / 25 times (rounded up)
 
 
-def build(
-    size: int, embedder: str, start: str, folder: Path, layout: str = "crowded", thinking_steps: int | None = None
-) -> SmallvilleModel:
-    """The town of `size` agents starting at `start` on its scenario's first day, on one Ville (`crowded`) or on
-    as many copies of it as `size` fills (`tiled`); `thinking_steps` None keeps the model's default."""
+def town_source(size: int, layout: str, folder: Path) -> Path:
+    """The scenario file of the town of `size` in this layout (written under `folder` unless shipped)."""
     if layout == "tiled" and size > BASE_SIZE:
-        source = write_tiled_town(size, folder)
-    else:
-        source = scenario_file(f"the_ville_n{size}")
+        return write_tiled_town(size, folder)
+    if layout == "generated":
+        return new_town(TownPlan(people=size, seed=0), folder / f"generated_n{size}")
+    return scenario_file(f"the_ville_n{size}")
+
+
+def build(source: Path, embedder: str, start: str, folder: Path, thinking_steps: int | None = None) -> SmallvilleModel:
+    """The town of the scenario `source` starting at `start` on its first day; `thinking_steps` None keeps the
+    model's default."""
     scenario = json.loads(source.read_text())
     first_day = datetime.fromisoformat(scenario["start"])
     scenario["start"] = datetime.combine(first_day.date(), datetime.strptime(start, "%H:%M").time()).isoformat()
-    path = folder / f"{scenario['name']}_from_{start.replace(':', '')}.json"
+    beside = scenario["map"].startswith(".")  # a town folder names its files by "./" paths: stay beside them
+    path = (source.parent if beside else folder) / f"{scenario['name']}_from_{start.replace(':', '')}.json"
     path.write_text(json.dumps(scenario))
     thinking = {} if thinking_steps is None else {"thinking_steps": thinking_steps}
     return SmallvilleModel(scenario_name=str(path), embedder=embedder, rng=0, **thinking)
@@ -77,10 +89,16 @@ def one_run(
     """Build, warm up, then measure `hours` simulated hours; their figures per hour."""
     with tempfile.TemporaryDirectory() as folder:
         started = time.perf_counter()
-        model = build(size, embedder, start, Path(folder), layout, thinking_steps)
-        built = time.perf_counter() - started
+        source = town_source(size, layout, Path(folder))
+        written = time.perf_counter() - started
+        started, cpu_started = time.perf_counter(), time.process_time()
+        model = build(source, embedder, start, Path(folder), thinking_steps)
+        built, built_cpu = time.perf_counter() - started, time.process_time() - cpu_started
         with settled_heap():  # the collector as `run.py simulate` sets it, for the warm-up and the measured hours
-            model.run_until(model.now + timedelta(hours=warmup))
+            model.run_until(model.now + timedelta(seconds=model.seconds_per_step))
+            first_step = time.perf_counter() - started - built
+            first_step_cpu = time.process_time() - cpu_started - built_cpu
+            model.run_until(model.now + timedelta(hours=warmup, seconds=-model.seconds_per_step))
             warm = time.perf_counter() - started - built
             before = model.gateway.ledger.totals()
             calls, tokens = before.calls, before.tokens  # read now: the ledger updates its totals in place
@@ -112,7 +130,9 @@ def one_run(
             stats.dump_stats(profile)
         stats.sort_stats("tottime").print_stats(25)
         stats.sort_stats("cumulative").print_stats(40)
-    return {"size": size, "build": built, "warmup": warm, "wall": wall / hours, "minds": minds / hours,
+    return {"size": size, "written": written, "build": built, "first_step": first_step, "warmup": warm,
+           "build_cpu": built_cpu, "first_step_cpu": first_step_cpu,
+            "wall": wall / hours, "minds": minds / hours,
             "engine": (wall - minds) / hours, "calls": (after.calls - calls) / hours,
             "tokens": (after.tokens - tokens) / hours,
             "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "load": os.getloadavg()[0],
@@ -125,10 +145,10 @@ def _totals_of(model: SmallvilleModel, names: set[str]) -> tuple[int, int]:
     return sum(totals.calls for totals in agents), sum(totals.tokens for totals in agents)
 
 
-def in_fresh_process(size: int, args: argparse.Namespace) -> dict:
+def in_fresh_process(size: int, args: argparse.Namespace, layout: str = "") -> dict:
     """One run in a child process (its own peak memory, no caches from the last run)."""
     command = [sys.executable, __file__, args.embedder, "--one", str(size), "--start", args.start]
-    command += ["--warmup", str(args.warmup), "--hours", str(args.hours), "--layout", args.layout]
+    command += ["--warmup", str(args.warmup), "--hours", str(args.hours), "--layout", layout or args.layout]
     if args.thinking_steps is not None:
         command += ["--thinking-steps", str(args.thinking_steps)]
     done = subprocess.run(command, check=True, capture_output=True, text=True)
@@ -150,7 +170,11 @@ def report(size: int, runs: list[dict]) -> dict:
         f"{1000 * per_agent['wall']:6.1f} ms wall/agent-hour (engine {1000 * per_agent['engine']:.1f}, minds "
         f"{1000 * per_agent['minds']:.1f}), {per_agent['calls']:5.2f} calls/agent-hour, "
         f"{per_agent['tokens']:6.0f} tokens/agent-hour, peak RSS {max(run['rss_mb'] for run in runs):5.0f} MB, "
-        f"build {statistics.median(run['build'] for run in runs):.1f} s, warm-up "
+        f"files {statistics.median(run['written'] for run in runs):.1f} s, build "
+        f"{statistics.median(run['build'] for run in runs):.1f} s, first step "
+        f"{statistics.median(run['first_step'] for run in runs):.2f} s (CPU: build "
+        f"{statistics.median(run['build_cpu'] for run in runs):.1f} s, first step "
+        f"{statistics.median(run['first_step_cpu'] for run in runs):.2f} s), warm-up "
         f"{statistics.median(run['warmup'] for run in runs):.1f} s   "
         f"load {', '.join(f'{run["load"]:.2f}' for run in runs)}"
     )
@@ -161,7 +185,8 @@ def report(size: int, runs: list[dict]) -> dict:
     )
     calls, tokens = (statistics.median(run["originals"][index] for run in runs) for index in (0, 1))
     print(f"      the 25 originals among them: {calls:.2f} calls/agent-hour, {tokens:.0f} tokens/agent-hour")
-    return per_agent | {"originals' calls": calls, "originals' tokens": tokens}
+    rss = max(run["rss_mb"] for run in runs)
+    return per_agent | {"originals' calls": calls, "originals' tokens": tokens, "rss_mb": rss}
 
 
 def main() -> None:
@@ -171,11 +196,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="runs of each size (the figures are their medians)")
     parser.add_argument(
         "--layout",
-        choices=("crowded", "tiled"),
+        choices=("crowded", "tiled", "generated"),
         default="crowded",
         help="crowded: every size on one Ville (the_ville_n<size>); tiled: the map laid once per 25 people, each copy "
-        "of the 25 on its own copy (the engine's growth without the crowding)",
+        "of the 25 on its own copy (the engine's growth without the crowding); generated: `town new` of each size",
     )
+    parser.add_argument("--base-ville", action="store_true", help="also run the Ville's 25 and compare with it")
     parser.add_argument("--start", default="08:00", help="the first day's hour the town starts at (HH:MM)")
     parser.add_argument("--warmup", type=float, default=1.0, help="simulated hours run before the measured ones")
     parser.add_argument("--hours", type=float, default=1.0, help="simulated hours measured (figures are per hour)")
@@ -216,18 +242,36 @@ def main() -> None:
         f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
     costs = {}
+    if args.base_ville:
+        print("the Ville's 25 (the_ville_n25), the reference:")
+        ville = report(BASE_SIZE, [in_fresh_process(BASE_SIZE, args, "crowded") for _ in range(args.repeats)])
     for size in (int(value) for value in args.sizes.split(",")):
         costs[size] = report(size, [in_fresh_process(size, args) for _ in range(args.repeats)])
     base = min(costs)
     sizes = sorted(costs)
+    measures = ("wall", "engine", "minds", "calls", "tokens")
+    if args.base_ville:
+        for size in sizes:
+            ratios = ", ".join(f"{name} {_ratio(costs[size][name], ville[name])}" for name in measures)
+            print(f"per agent-hour at {size} (generated) against the Ville's 25: {ratios}")
     for before, size in itertools.pairwise(sizes):  # against the smallest, and against the size before
+        added = (costs[size]["rss_mb"] - costs[before]["rss_mb"]) / (size - before)
+        print(f"peak memory from {before} to {size} agents: {1000 * added:.0f} kB per added agent")
         for other in dict.fromkeys((base, before)):
-            ratios = ", ".join(f"{name} {costs[size][name] / costs[other][name]:.2f}x" for name in costs[size])
-            per_call = (costs[size]["wall"] / costs[size]["calls"]) / (costs[other]["wall"] / costs[other]["calls"])
+            ratios = ", ".join(f"{name} {_ratio(costs[size][name], costs[other][name])}" for name in measures)
+            per_call = _ratio(
+                costs[size]["wall"] / max(costs[size]["calls"], 1e-9),
+                costs[other]["wall"] / max(costs[other]["calls"], 1e-9),
+            )
             print(
-                f"per agent-hour at {size} against {other}: {ratios} (wall per call {per_call:.2f}x)   "
+                f"per agent-hour at {size} against {other}: {ratios} (wall per call {per_call})   "
                 f"load {os.getloadavg()[0]:.2f}"
             )
+
+
+def _ratio(value: float, reference: float) -> str:
+    """value / reference as "1.23x", "n/a" when the reference is 0 (no call in a very short measured span)."""
+    return f"{value / reference:.2f}x" if reference else "n/a"
 
 
 if __name__ == "__main__":

@@ -8,16 +8,23 @@ from environment.describe import describe_choices, describe_event, describe_plac
 from environment.errors import MapError, UnknownAddress, Unreachable
 from environment.grid import make_grid
 from environment.map_copies import copy_offset, copy_sector_name
+from environment.map_writer import write_blocks, write_matrix
 from environment.paths import PathFinder
 from environment.spatial_memory import SpatialMemory
+from environment.tile_map import RawMap
+from environment.tiled import read_tiled, tiled_document
+from environment.town_layout import Building, Room, lay_out
 from environment.ville import Place, Tile, Ville, load_ville
 from environment.world_state import Event, SeenEvent, WorldState, idle, in_state, unusual
 
 __all__ = [
+    "Building",
     "Event",
     "MapError",
     "PathFinder",
     "Place",
+    "RawMap",
+    "Room",
     "SeenEvent",
     "SpatialMemory",
     "Tile",
@@ -33,7 +40,12 @@ __all__ = [
     "describe_surroundings",
     "idle",
     "in_state",
+    "lay_out",
     "load_ville",
     "make_grid",
+    "read_tiled",
+    "tiled_document",
     "unusual",
+    "write_blocks",
+    "write_matrix",
 ]

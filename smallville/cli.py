@@ -48,6 +48,7 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
     _add_view_commands(commands, add_model_options)
     _add_study_commands(commands, add_model_options)
     _add_models_command(commands)
+    on_first_use("smallville.commands.town:add_parser")(commands)
     return parser
 
 

@@ -154,7 +154,7 @@ async def next_action(
     place = ville.place_at(tile)
     where = (place.sector or "", place.arena or "")
     choice = await resolve_action(ask, identity, spatial, schedule, minute, where, reuse.action_choices)
-    wanted = choice_address(place.world or "the Ville", choice)
+    wanted = choice_address(ville.world, choice)
     address, path = route(ville, paths, tile, wanted, identity.living_area, identity.name)
     plan.replace_action(
         CurrentAction(

@@ -180,14 +180,17 @@ def _summary(folder: Path, results: Results, *, offline: bool, header: str, ledg
         paper = PAPER_FIGURES.get(fact, "-")
         lines.append(f"| awareness of {fact} (%) | {interval} | {paper} | {estimate:.0f} |")
     density = interval_text(results.density, results.density_interval, 3)
+    # The paper's town-wide figures are the Ville's: shown beside a town that tracks the paper's facts only.
+    paper_town = any(fact in PAPER_FIGURES for fact in results.awareness)
     lines.append(
         f"| relationship density (mutual) | {density}; directed {results.density_directed:.3f} | "
-        f"{PAPER_FIGURES['density']} | {results.density_estimate:.3f} |"
+        f"{PAPER_FIGURES['density'] if paper_town else '-'} | {results.density_estimate:.3f} |"
     )
     if results.attendance:
         present = results.attendance
         lines.append(
-            f"| attendance | {present.text()} | {PAPER_FIGURES['attendance']} | {len(present.present)} present |"
+            f"| attendance | {present.text()} | {PAPER_FIGURES['attendance'] if paper_town else '-'} | "
+            f"{len(present.present)} present |"
         )
     measures = results.measures()
     lines += ["", f"Hallucinations: {measures['hallucinations']} of {results.checked} answers checked claim what no "

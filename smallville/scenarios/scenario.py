@@ -180,7 +180,24 @@ def available_scenarios(directory: Path = SCENARIOS_DIR) -> list[str]:
 def scenario_file(name_or_path: str | Path, directory: Path = SCENARIOS_DIR) -> Path:
     """The file of a scenario given by name (in data/scenarios/) or by path."""
     path = Path(name_or_path)
+    if path.is_dir() and (path / "scenario.json").is_file():  # a town folder (`run.py town new/import`)
+        return path / "scenario.json"
     return path if path.suffix == ".json" else directory / f"{name_or_path}.json"
+
+
+def _beside(scenario: Scenario, folder: Path) -> Scenario:
+    """The scenario with its "./" and "../" paths (map, personas, whispers) read from its own folder.
+
+    A town folder (`run.py town new`, `town import`) names its map and people so, and can then be moved anywhere;
+    other paths stay relative to the data directory.
+    """
+    fields = ("map", "personas", "whispers")
+    moved = {
+        field: str((folder / value).resolve())
+        for field in fields
+        if (value := getattr(scenario, field)).startswith(("./", "../")) or value == "."
+    }
+    return scenario.model_copy(update=moved) if moved else scenario
 
 
 def load_scenario(name_or_path: str | Path, directory: Path = SCENARIOS_DIR) -> Scenario:
@@ -195,7 +212,7 @@ def load_scenario(name_or_path: str | Path, directory: Path = SCENARIOS_DIR) -> 
             f"{path}: no such scenario; choose one of: {', '.join(available_scenarios(directory))}, or give a path"
         )
     try:
-        return Scenario.model_validate(json.loads(read_text(path, "scenario")))
+        return _beside(Scenario.model_validate(json.loads(read_text(path, "scenario"))), path.parent)
     except TextFileError as error:
         raise ScenarioError(str(error)) from None
     except json.JSONDecodeError as error:
