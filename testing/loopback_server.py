@@ -27,6 +27,10 @@ from testing.loopback_answers import answer_for_messages
 # Faults, consumed one per request in order: "429", "500", "hang", "empty", "malformed", "long", "cut" (the answer's
 # first half, ended as the token budget ends it).
 FAULTS = ("429", "500", "hang", "empty", "malformed", "long", "cut")
+# Faults of the answer's envelope rather than its text, asked for by name (not among FAULTS' random draws): no
+# choice at all ("no_choices": OpenAI's empty `choices`, Anthropic's empty `content`, Gemini's empty `candidates`)
+# and a usage block that is not one ("bad_usage").
+ENVELOPE_FAULTS = ("no_choices", "bad_usage")
 # Headers that carry a key: never kept by the capture.
 SECRET_HEADERS = frozenset({"authorization", "x-api-key", "x-goog-api-key", "api-key"})
 # What llama.cpp's server says to OpenAI's json_schema response_format (HTTP 500).
@@ -165,7 +169,7 @@ class LoopbackServer:
                 body.get("model") or request.match_info.get("target", "loopback").split(":")[0]
             )  # Gemini: in the path
             answer = respond(model, text, prompt, cached, cut=fault == "cut", reasoned=reasoned)
-            return web.json_response(answer)
+            return web.json_response(wires.damaged(answer, fault) if fault in ENVELOPE_FAULTS else answer)
         finally:
             self.stats.in_flight -= 1
 

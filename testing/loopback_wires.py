@@ -146,3 +146,33 @@ def anthropic_response(
             "cache_read_input_tokens": cached,
         },
     }
+
+
+# Where each format keeps its choices and its usage: OpenAI, Anthropic, Gemini, ollama.
+_CHOICES = ("choices", "content", "candidates", "message")
+_USAGE = ("usage", "usageMetadata", "prompt_eval_count")
+# A usage block of counts that are not counts, in each format's own names.
+_BAD_USAGE = {
+    "usage": {"prompt_tokens": "many", "completion_tokens": None, "input_tokens": "many", "output_tokens": None},
+    "usageMetadata": {"promptTokenCount": "many", "candidatesTokenCount": None},
+    "prompt_eval_count": "many",
+}
+
+
+def damaged(answer: dict, fault: str) -> dict:
+    """An answer's envelope broken as a faulty server or proxy breaks it, in whichever format the answer is.
+
+    "no_choices": the list of choices (or Anthropic's content blocks, Gemini's candidates) empty, ollama's message
+    missing; "bad_usage": the usage block (or ollama's counts) replaced by values that are not counts.
+    """
+    broken = dict(answer)
+    if fault == "no_choices":
+        key = next(key for key in _CHOICES if key in broken)
+        if key == "message":
+            del broken[key]
+        else:
+            broken[key] = []
+    elif fault == "bad_usage":
+        key = next(key for key in _USAGE if key in broken)
+        broken[key] = _BAD_USAGE[key]
+    return broken

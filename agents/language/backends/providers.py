@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from agents.language.backends import dialects
+from agents.language.backends.envelope import unreadable_answer
 from agents.language.backends.litellm_import import import_litellm
 
 logger = logging.getLogger(__name__)
@@ -229,10 +230,18 @@ def retry_after(error: BaseException, now: datetime | None = None) -> float | No
 
 
 def refuses_format(error: BaseException) -> bool:
-    """Whether an error (a 400, or llama.cpp's 500) is a refusal of the response_format rather than of the call."""
+    """Whether an error is the server's refusal of the response_format rather than of the call.
+
+    A 400 or 422 naming the form, or llama.cpp's 500 naming `response_format`; never an answer litellm could not
+    read (envelope.py), whose traceback may name the form too.
+    """
     status = status_of(error)
     text = str(error).lower()
-    return status in {400, 422, 500} and any(word in text for word in FORMAT_WORDS)
+    if unreadable_answer(error):
+        return False
+    if status == 500:
+        return "response_format" in text
+    return status in {400, 422} and any(word in text for word in FORMAT_WORDS)
 
 
 def refusal_line(model: str, error: BaseException, *, transient: bool = False, api_base: str | None = None) -> str:
