@@ -1,7 +1,8 @@
 """A fake model server on 127.0.0.1, for tests and benchmarks of the real litellm path, in three wire formats.
 
-OpenAI's chat completions (`openai/`, `hosted_vllm/`: `url`), ollama's /api/chat (`ollama_chat/`: `root`),
-Anthropic's /v1/messages (`anthropic/`: `root`) and Gemini's generateContent (`gemini/`: `gemini`), all on one port.
+OpenAI's chat completions (`openai/`, `hosted_vllm/`: `url`; Azure's deployments path: `root`), ollama's /api/chat
+(`ollama_chat/`: `root`), Anthropic's /v1/messages (`anthropic/`: `root`), Gemini's generateContent (`gemini/`:
+`gemini`) and Bedrock's Converse (`bedrock/`: `root`), all on one port.
 
 Started and stopped by the tests themselves (a context manager on a free port, in a background thread, with a
 maximum lifetime), with configurable latency (fixed, or spread as a hosted model's is), injected failures, and a count
@@ -120,6 +121,9 @@ class LoopbackServer:
     async def _gemini(self, request: web.Request) -> web.Response:
         return await self._answer(request, wires.gemini_messages, wires.gemini_response)
 
+    async def _bedrock(self, request: web.Request) -> web.Response:
+        return await self._answer(request, wires.bedrock_messages, wires.bedrock_response)
+
     def _refusal(self, body: dict) -> web.Response | None:
         answer_format = body.get("response_format") or {}
         if self.refuse_json_schema and answer_format.get("type") == "json_schema":
@@ -190,6 +194,8 @@ class LoopbackServer:
         app.router.add_post("/api/show", self._ollama_show)
         app.router.add_post("/v1/messages", self._anthropic)
         app.router.add_post("/v1beta/models/{target}", self._gemini)
+        app.router.add_post("/openai/deployments/{deployment}/chat/completions", self._chat)  # Azure OpenAI
+        app.router.add_post("/model/{target}/converse", self._bedrock)  # Bedrock's Converse API
         runner = web.AppRunner(app)
         await runner.setup()
         site = web.TCPSite(runner, "127.0.0.1", self.port)

@@ -95,6 +95,7 @@ def openai_response(model: str, text: str, prompt: int, cached: int, cut: bool =
         "object": "chat.completion",
         "created": int(time.time()),
         "model": model,
+        "service_tier": "default",  # OpenAI and Groq name the tier that served the call (litellm's Groq reads it)
         "choices": [
             {
                 "index": 0,
@@ -145,6 +146,35 @@ def anthropic_response(
             "cache_creation_input_tokens": 0,
             "cache_read_input_tokens": cached,
         },
+    }
+
+
+def bedrock_messages(body: dict) -> list[dict]:
+    """Bedrock's Converse API: a list of system blocks apart, then messages of content blocks."""
+    system = "".join(block.get("text", "") for block in body.get("system") or [] if isinstance(block, dict))
+    head = [{"role": "system", "content": system}] if system else []
+    return head + openai_messages(body)
+
+
+def bedrock_response(
+    model: str, text: str, prompt: int, cached: int, cut: bool = False, reasoned: bool = False
+) -> dict:
+    """Bedrock's Converse answer: the message's content blocks, a stop reason and usage in its own names.
+
+    A forced tool (litellm's way to get JSON from a model without Bedrock's structured outputs) is answered as a
+    tool use whose input is the answer.
+    """
+    del model, reasoned
+    return {
+        "output": {"message": {"role": "assistant", "content": [{"text": text}]}},
+        "stopReason": "max_tokens" if cut else "end_turn",
+        "usage": {
+            "inputTokens": prompt - cached,
+            "outputTokens": count_tokens(text),
+            "totalTokens": prompt - cached + count_tokens(text),
+            "cacheReadInputTokens": cached,
+        },
+        "metrics": {"latencyMs": 1},
     }
 
 

@@ -11,6 +11,7 @@ import logging
 
 from agents.language.backends import providers, reasoning
 from agents.language.backends.base import Completion, PermanentError, TransientError
+from agents.language.backends.context_window import ContextWindow
 from agents.language.backends.envelope import MalformedAnswer, count, detail, first_choice, unreadable_answer
 from agents.language.backends.litellm_import import import_litellm
 from agents.language.backends.model_names import placeholder_key
@@ -39,6 +40,7 @@ class LiteLLMBackend:
         self.format_downgrades = 0
         self.malformed_answers = 0  # answers whose envelope could not be read, each retried as a fault
         self._anthropic = provider == "anthropic"
+        self._context = ContextWindow(model)
 
     async def aclose(self) -> None:
         """Stop litellm's background logging worker if it runs on this event loop, before the loop closes.
@@ -63,6 +65,8 @@ class LiteLLMBackend:
             try:
                 response = await self.litellm.acompletion(**self._options(request, messages, parameters, form))
             except Exception as error:  # litellm raises many types; none may crash a run unexplained
+                if (missing := providers.missing_library(self.model, error)) is not None:
+                    raise PermanentError(missing) from None
                 if unreadable_answer(error):
                     raise self._malformed(" ".join(str(error).split("Traceback")[0].split())[:160]) from None
                 if form != providers.PROMPT_ONLY and providers.refuses_format(error):
@@ -86,11 +90,11 @@ class LiteLLMBackend:
             "max_retries": 0,
             **providers.accepted(self.model, reasoning.with_reasoning(self.model, parameters, self.reasoning_effort)),
         }
-        answer_format = providers.response_format(
-            form, request.kind, request.answer_schema(), self.model, self.api_base
+        effort_config = reasoning.output_config(self.model, self.reasoning_effort)
+        options |= providers.answer_options(
+            form, request.kind, request.answer_schema(), self.model, self.api_base, effort_config
         )
-        if answer_format is not None:
-            options["response_format"] = answer_format
+        options |= self._context.options(options["messages"], options.get("max_tokens"))
         if self.api_base:
             options["api_base"] = self.api_base
         if self._api_key:
