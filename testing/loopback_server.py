@@ -28,6 +28,7 @@ from testing.loopback_answers import answer_for_messages
 # Faults, consumed one per request in order: "429", "500", "hang", "empty", "malformed", "long", "cut" (the answer's
 # first half, ended as the token budget ends it).
 FAULTS = ("429", "500", "hang", "empty", "malformed", "long", "cut")
+# "401" (a key the server refuses) is asked for by name too, as a refusal and not a fault.
 # Faults of the answer's envelope rather than its text, asked for by name (not among FAULTS' random draws): no
 # choice at all ("no_choices": OpenAI's empty `choices`, Anthropic's empty `content`, Gemini's empty `candidates`)
 # and a usage block that is not one ("bad_usage").
@@ -155,11 +156,12 @@ class LoopbackServer:
             texts = [message["content"] for message in messages]
             wait = call_latency(self.latency, self.latency_spread, texts)
             await asyncio.sleep(self.hang_s if fault == "hang" else wait)
-            if fault in {"429", "500"}:
+            if fault in {"429", "500", "401"}:
                 self.stats.statuses[int(fault)] += 1
                 headers = {"Retry-After": self.retry_after} if fault == "429" and self.retry_after else None
+                message = "Incorrect API key provided." if fault == "401" else f"injected {fault}"
                 return web.json_response(
-                    {"error": {"message": f"injected {fault}"}}, status=int(fault), headers=headers
+                    {"error": {"message": message, "type": "invalid_request_error"}}, status=int(fault), headers=headers
                 )
             text = answer_for_messages(messages)
             text = {"empty": "", "malformed": "{not json", "long": "x" * 50_000, "cut": text[: len(text) // 2]}.get(
