@@ -280,7 +280,7 @@ def _add_models_command(commands) -> None:
     check.add_argument("--api-base", help="base URL of a server of one's own (llama.cpp, vLLM, ollama)")
     check.add_argument("--judge", action="store_true", help="also the evaluation's kinds (judge, rank, fact checks)")
     check.add_argument(
-        "--timeout", type=option_types.timeout, default=60.0, help="seconds a call may take (default: 60)"
+        "--timeout", type=option_types.timeout, default=25.0, help="seconds a call may take (default: 25)"
     )
     check.add_argument(
         "--reasoning-effort",

@@ -16,6 +16,7 @@ from datetime import timedelta
 from agents import Gateway, GatewayConfig, ModelUnavailable, language
 from agents.language import PlaceOption, PlanBlock, wire_form
 from smallville.model import SmallvilleModel
+from smallville.model_causes import cause_of, stops_the_check
 
 # The small fixed town the requests come from.
 TOWN = "the_ville_n3"
@@ -23,6 +24,8 @@ TOWN = "the_ville_n3"
 PARSED, REPAIRED, FELL_BACK, REFUSED, FAILED, NOT_ASKED = (
     "parsed", "repaired", "fell back", "refused", "failed", "not asked"
 )  # fmt: skip
+# Failing kinds named in the verdict's line (the rest counted).
+MOST_NAMED = 3
 # Kinds only the evaluation asks (interviews are judged, facts checked): checked with --judge.
 JUDGE_KINDS = frozenset({"judge", "rank", "fact_check", "ground"})
 
@@ -70,8 +73,13 @@ class ModelCheck:
         if self.can_run_a_town:
             return (f"{self.model} can run a town: {answered} of {len(self.kinds)} kinds answered ({repaired} after "
                     f"a repair); the check cost ${cost:.4f}{priced}")  # fmt: skip
-        failing = ", ".join(f"{check.kind} {check.outcome}" for check in self.kinds if not check.answered)
-        return f"{self.model} cannot run a town: {failing}"
+        unanswered = [check for check in self.kinds if not check.answered]
+        failed = [check for check in unanswered if check.outcome != NOT_ASKED]
+        named = ", ".join(f"{check.kind} {check.outcome}" for check in failed[:MOST_NAMED])
+        more = len(unanswered) - len(failed[:MOST_NAMED])
+        rest = f" and {more} more kinds not answered" if more else ""
+        cause = cause_of([f"{check.outcome}: {check.note}" for check in failed])
+        return f"{self.model} cannot run a town: {named}{rest}. Cause: {cause.name}; fix: {cause.fix}"
 
 
 def sample_requests(judge: bool = False) -> dict:
@@ -173,7 +181,10 @@ async def _check(config: GatewayConfig, requests: dict) -> ModelCheck:
                 await gateway.ask(request, agent)
             except ModelUnavailable as error:
                 outcome = REFUSED if error.refused else FAILED
-                dead = "" if error.refused else "the server kept failing"
+                if not error.refused:
+                    dead = "the server kept failing"
+                elif stops_the_check(str(error)):  # a bad key or model name refuses every kind alike
+                    dead = f"not asked: {kind} was refused for a reason every kind shares"
                 failed = KindCheck(kind, "-", outcome, time.perf_counter() - started, cost=None, note=str(error))
                 result.kinds.append(failed)
                 continue

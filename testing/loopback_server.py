@@ -1,7 +1,8 @@
 """A fake model server on 127.0.0.1, for tests and benchmarks of the real litellm path, in three wire formats.
 
-OpenAI's chat completions (`openai/`, `hosted_vllm/`: `url`), ollama's /api/chat (`ollama_chat/`: `root`),
-Anthropic's /v1/messages (`anthropic/`: `root`) and Gemini's generateContent (`gemini/`: `gemini`), all on one port.
+OpenAI's chat completions (`openai/`, `hosted_vllm/`: `url`; Azure's deployments path: `root`), ollama's /api/chat
+(`ollama_chat/`: `root`), Anthropic's /v1/messages (`anthropic/`: `root`), Gemini's generateContent (`gemini/`:
+`gemini`) and Bedrock's Converse (`bedrock/`: `root`), all on one port.
 
 Started and stopped by the tests themselves (a context manager on a free port, in a background thread, with a
 maximum lifetime), with configurable latency (fixed, or spread as a hosted model's is), injected failures, and a count
@@ -27,6 +28,11 @@ from testing.loopback_answers import answer_for_messages
 # Faults, consumed one per request in order: "429", "500", "hang", "empty", "malformed", "long", "cut" (the answer's
 # first half, ended as the token budget ends it).
 FAULTS = ("429", "500", "hang", "empty", "malformed", "long", "cut")
+# "401" (a key the server refuses) is asked for by name too, as a refusal and not a fault.
+# Faults of the answer's envelope rather than its text, asked for by name (not among FAULTS' random draws): no
+# choice at all ("no_choices": OpenAI's empty `choices`, Anthropic's empty `content`, Gemini's empty `candidates`)
+# and a usage block that is not one ("bad_usage").
+ENVELOPE_FAULTS = ("no_choices", "bad_usage")
 # Headers that carry a key: never kept by the capture.
 SECRET_HEADERS = frozenset({"authorization", "x-api-key", "x-goog-api-key", "api-key"})
 # What llama.cpp's server says to OpenAI's json_schema response_format (HTTP 500).
@@ -116,6 +122,9 @@ class LoopbackServer:
     async def _gemini(self, request: web.Request) -> web.Response:
         return await self._answer(request, wires.gemini_messages, wires.gemini_response)
 
+    async def _bedrock(self, request: web.Request) -> web.Response:
+        return await self._answer(request, wires.bedrock_messages, wires.bedrock_response)
+
     def _refusal(self, body: dict) -> web.Response | None:
         answer_format = body.get("response_format") or {}
         if self.refuse_json_schema and answer_format.get("type") == "json_schema":
@@ -147,11 +156,12 @@ class LoopbackServer:
             texts = [message["content"] for message in messages]
             wait = call_latency(self.latency, self.latency_spread, texts)
             await asyncio.sleep(self.hang_s if fault == "hang" else wait)
-            if fault in {"429", "500"}:
+            if fault in {"429", "500", "401"}:
                 self.stats.statuses[int(fault)] += 1
                 headers = {"Retry-After": self.retry_after} if fault == "429" and self.retry_after else None
+                message = "Incorrect API key provided." if fault == "401" else f"injected {fault}"
                 return web.json_response(
-                    {"error": {"message": f"injected {fault}"}}, status=int(fault), headers=headers
+                    {"error": {"message": message, "type": "invalid_request_error"}}, status=int(fault), headers=headers
                 )
             text = answer_for_messages(messages)
             text = {"empty": "", "malformed": "{not json", "long": "x" * 50_000, "cut": text[: len(text) // 2]}.get(
@@ -165,7 +175,7 @@ class LoopbackServer:
                 body.get("model") or request.match_info.get("target", "loopback").split(":")[0]
             )  # Gemini: in the path
             answer = respond(model, text, prompt, cached, cut=fault == "cut", reasoned=reasoned)
-            return web.json_response(answer)
+            return web.json_response(wires.damaged(answer, fault) if fault in ENVELOPE_FAULTS else answer)
         finally:
             self.stats.in_flight -= 1
 
@@ -186,6 +196,8 @@ class LoopbackServer:
         app.router.add_post("/api/show", self._ollama_show)
         app.router.add_post("/v1/messages", self._anthropic)
         app.router.add_post("/v1beta/models/{target}", self._gemini)
+        app.router.add_post("/openai/deployments/{deployment}/chat/completions", self._chat)  # Azure OpenAI
+        app.router.add_post("/model/{target}/converse", self._bedrock)  # Bedrock's Converse API
         runner = web.AppRunner(app)
         await runner.setup()
         site = web.TCPSite(runner, "127.0.0.1", self.port)

@@ -95,6 +95,7 @@ def openai_response(model: str, text: str, prompt: int, cached: int, cut: bool =
         "object": "chat.completion",
         "created": int(time.time()),
         "model": model,
+        "service_tier": "default",  # OpenAI and Groq name the tier that served the call (litellm's Groq reads it)
         "choices": [
             {
                 "index": 0,
@@ -146,3 +147,62 @@ def anthropic_response(
             "cache_read_input_tokens": cached,
         },
     }
+
+
+def bedrock_messages(body: dict) -> list[dict]:
+    """Bedrock's Converse API: a list of system blocks apart, then messages of content blocks."""
+    system = "".join(block.get("text", "") for block in body.get("system") or [] if isinstance(block, dict))
+    head = [{"role": "system", "content": system}] if system else []
+    return head + openai_messages(body)
+
+
+def bedrock_response(
+    model: str, text: str, prompt: int, cached: int, cut: bool = False, reasoned: bool = False
+) -> dict:
+    """Bedrock's Converse answer: the message's content blocks, a stop reason and usage in its own names.
+
+    A forced tool (litellm's way to get JSON from a model without Bedrock's structured outputs) is answered as a
+    tool use whose input is the answer.
+    """
+    del model, reasoned
+    return {
+        "output": {"message": {"role": "assistant", "content": [{"text": text}]}},
+        "stopReason": "max_tokens" if cut else "end_turn",
+        "usage": {
+            "inputTokens": prompt - cached,
+            "outputTokens": count_tokens(text),
+            "totalTokens": prompt - cached + count_tokens(text),
+            "cacheReadInputTokens": cached,
+        },
+        "metrics": {"latencyMs": 1},
+    }
+
+
+# Where each format keeps its choices and its usage: OpenAI, Anthropic, Gemini, ollama.
+_CHOICES = ("choices", "content", "candidates", "message")
+_USAGE = ("usage", "usageMetadata", "prompt_eval_count")
+# A usage block of counts that are not counts, in each format's own names.
+_BAD_USAGE = {
+    "usage": {"prompt_tokens": "many", "completion_tokens": None, "input_tokens": "many", "output_tokens": None},
+    "usageMetadata": {"promptTokenCount": "many", "candidatesTokenCount": None},
+    "prompt_eval_count": "many",
+}
+
+
+def damaged(answer: dict, fault: str) -> dict:
+    """An answer's envelope broken as a faulty server or proxy breaks it, in whichever format the answer is.
+
+    "no_choices": the list of choices (or Anthropic's content blocks, Gemini's candidates) empty, ollama's message
+    missing; "bad_usage": the usage block (or ollama's counts) replaced by values that are not counts.
+    """
+    broken = dict(answer)
+    if fault == "no_choices":
+        key = next(key for key in _CHOICES if key in broken)
+        if key == "message":
+            del broken[key]
+        else:
+            broken[key] = []
+    elif fault == "bad_usage":
+        key = next(key for key in _USAGE if key in broken)
+        broken[key] = _BAD_USAGE[key]
+    return broken

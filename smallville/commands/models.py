@@ -2,7 +2,9 @@
 
 `--llm NAME` checks one model (`--api-base` for a server of one's own, `--judge` for the evaluation's kinds too);
 `--matrix A,B,C` checks several, side by side (`NAME@URL` gives one its own server). Exits 1 when a model cannot run
-a town (a kind fell back, was refused, or the server kept failing), so a script can check before it spends a day.
+a town (a kind fell back, was refused, or the server kept failing), so a script can check before it spends a day;
+the closing line then names the cause (authentication, unknown model, unreachable, refused form, timeouts) and the
+fix. A refusal every kind would meet alike (a bad key, an unknown model) stops the check, and repeats are said once.
 """
 
 import argparse
@@ -13,8 +15,11 @@ from rich.table import Table
 
 from agents import GatewayConfig, check_model_name
 from smallville.cli import UserError
-from smallville.model_trial import sample_requests, try_every_kind
+from smallville.model_trial import NOT_ASKED, sample_requests, try_every_kind
 
+# Retries of a failing call in a check (a run's default is 3): with --timeout's default of 25 s, a server that takes
+# connections but never answers is reported within 60 s (two tries and a half-second pause), not after 4 minutes.
+CHECK_RETRIES = 1
 # Marks of each outcome in the matrix.
 MARKS = {"parsed": "ok", "repaired": "repaired", "fell back": "FELL BACK", "refused": "REFUSED", "failed": "FAILED",
          "not asked": "-"}  # fmt: skip
@@ -31,8 +36,9 @@ def run(args: argparse.Namespace) -> int:
         api_base = own_base or args.api_base
         try:
             check_model_name(name, api_base=api_base)
-            configs.append(GatewayConfig(model=name, api_base=api_base, timeout_s=args.timeout,
-                                         reasoning_effort=args.reasoning_effort, max_in_flight=1))  # fmt: skip
+            config = GatewayConfig(model=name, api_base=api_base, timeout_s=args.timeout, max_retries=CHECK_RETRIES,
+                                   reasoning_effort=args.reasoning_effort, max_in_flight=1)  # fmt: skip
+            configs.append(config)
         except ValueError as error:
             raise UserError(f"{'--matrix' if args.matrix else '--llm'}: {error}") from error
     requests = sample_requests(judge=args.judge)
@@ -53,7 +59,15 @@ def kind_table(check, api_base: str | None = None) -> Table:
     columns = ("kind", "form sent", "result", "latency s", "prompt", "cached", "answer", "reasoning", "cost $", "note")
     for column in columns:
         table.add_column(column, justify="left" if column in {"kind", "form sent", "result", "note"} else "right")
+    unasked = [kind for kind in check.kinds if kind.outcome == NOT_ASKED]
+    first_said: dict[str, str] = {}  # a note: the kind that said it first (a repeated refusal is said once)
     for kind in check.kinds:
+        if kind.outcome == NOT_ASKED:
+            continue
+        note = kind.note
+        if note and note in first_said:
+            note = f"the same as {first_said[note]}"
+        first_said.setdefault(kind.note, kind.kind)
         table.add_row(
             kind.kind,
             kind.form,
@@ -64,9 +78,12 @@ def kind_table(check, api_base: str | None = None) -> Table:
             str(kind.completion_tokens),
             str(kind.reasoning_tokens),
             ("?" if kind.answered else "-") if kind.cost is None else f"{kind.cost:.5f}",
-            kind.note,
+            note,
             style=None if kind.answered else "red",
         )
+    if unasked:  # one row for the kinds a dead server or a shared refusal left unasked, not one each
+        names = ", ".join(kind.kind for kind in unasked)
+        table.add_row(f"{len(unasked)} more kinds", "-", NOT_ASKED, *["-"] * 6, f"{unasked[0].note} ({names})")
     return table
 
 

@@ -12,7 +12,7 @@ FORMATS = [
     ("openai/loopback", "url", "json_schema"),
     ("hosted_vllm/loopback", "url", "json_schema"),
     ("ollama_chat/loopback", "root", "format"),
-    ("anthropic/claude-haiku-4-5", "root", "output_format"),
+    ("anthropic/claude-haiku-4-5", "root", "output_config.format"),
     ("gemini/gemini-3.5-flash", "gemini", "response_json_schema"),
 ]
 TOWN_KINDS = sorted(sample_requests())
@@ -89,7 +89,8 @@ def test_a_refusing_model_is_named_per_kind_and_a_dead_server_stops_the_check(ca
     assert code == 1 and {cells[2] for cells in rows(out).values()} == {"refused"}
     code, out = check(capsys, "--llm", "hosted_vllm/gone", "--api-base", "http://127.0.0.1:9/v1", "--timeout", "2")
     outcomes = [cells[2] for cells in rows(out).values()]
-    assert code == 1 and outcomes[0] == "failed" and set(outcomes[1:]) == {"not asked"}
+    assert code == 1 and outcomes == ["failed"]  # the rest in one row, not one each
+    assert f"{len(TOWN_KINDS) - 1} more kinds" in out and "Cause: unreachable server" in out
 
 
 @pytest.mark.slow  # checks two models, every kind
@@ -105,3 +106,30 @@ def test_a_matrix_shows_models_side_by_side_and_fails_if_one_cannot(capsys):
 def test_a_wrong_name_is_one_line(capsys):
     assert main(["models", "check", "--llm", "gpt-5"]) == 1
     assert "error: --llm: model 'gpt-5': use 'offline' or a litellm name" in capsys.readouterr().err
+
+
+def test_a_refused_key_is_said_once_and_the_closing_line_names_the_cause_and_fix(capsys):
+    with LoopbackServer(faults=["401"]) as server:
+        code, out = check(capsys, "--llm", "openai/gpt-5.4-mini", "--api-base", server.url)
+        asked = server.stats.requests
+    assert code == 1 and asked == 1  # every kind would meet the same refusal: asked once
+    assert [cells[2] for cells in rows(out).values()] == ["refused"]
+    assert len(out.splitlines()) < 40  # not 136 lines: one row of the same refusal for each kind
+    said = " ".join(out.split())
+    closing = said[said.index("openai/gpt-5.4-mini cannot run a town") :]  # the last line, as the console wraps it
+    assert closing.startswith(f"openai/gpt-5.4-mini cannot run a town: importance refused and {len(TOWN_KINDS) - 1} ")
+    assert "Cause: authentication; fix: check the API key" in closing
+
+
+def test_a_server_that_never_answers_is_reported_by_its_timeouts():
+    from smallville.cli import build_parser
+    from smallville.commands.models import CHECK_RETRIES
+
+    timeout = build_parser().parse_args(["models", "check", "--llm", "openai/x"]).timeout
+    assert timeout * (CHECK_RETRIES + 1) + 0.5 < 60  # the default: a silent server is reported within a minute
+    from smallville.model_trial import KindCheck, ModelCheck
+
+    failed = KindCheck("importance", "-", "failed", note="model failed 2 times: model 'x' failed (Timeout): timed out")
+    verdict = ModelCheck("openai/x", [failed]).verdict()
+    assert verdict.endswith("Cause: timeouts; fix: the server did not answer within --timeout: check that it is "
+                            "not stuck or overloaded, or raise --timeout")  # fmt: skip

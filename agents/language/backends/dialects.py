@@ -19,8 +19,12 @@ strict mode, Anthropic) or is silently ignored (Gemini), so each dialect keeps o
   llama-cpp-python's converter ignores `minimum`/`maximum` (a "TODO" in its llama_grammar.py: SmolLM2 wrote insight
   question 4 of 1), while every grammar engine compiles an `enum`: an integer range of at most GRAMMAR_LARGEST_RANGE
   values goes as the enumeration of its values.
-- Anthropic's structured outputs: litellm rewrites the schema the way Anthropic's SDK does (counts, ranges and
-  lengths into descriptions), so the request's schema goes as it is.
+- Claude's structured outputs (platform.claude.com, structured outputs, "JSON Schema limitations"), wherever Claude
+  is served (Anthropic's `output_config.format`, Bedrock's `outputConfig.textFormat`, OpenRouter's json_schema):
+  no numerical constraints (`minimum`, `maximum`, `multipleOf`), no string lengths, `minItems` only 0 or 1, no
+  `maxItems`; `enum`, `const`, `anyOf`, `pattern` (simple regular expressions) and `format` are taken.
+  Anthropic's SDK rewrites a schema the same way (counts, ranges and lengths into descriptions); litellm does it
+  only for its beta `output_format` and sends Bedrock's schema raw, so the rewrite is ours.
 """
 
 import copy
@@ -35,7 +39,10 @@ _STRUCTURE = frozenset({"type", "properties", "required", "additionalProperties"
 _STRICT = {"pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems",
            "maxItems"}  # fmt: skip
 _GEMINI = {"format", "minimum", "maximum", "minItems", "maxItems", "prefixItems", "propertyOrdering"}
-SUPPORTED = {STRICT: _STRUCTURE | _STRICT, GEMINI: _STRUCTURE | _GEMINI}
+_ANTHROPIC = {"pattern", "format", "minItems"}
+SUPPORTED = {STRICT: _STRUCTURE | _STRICT, GEMINI: _STRUCTURE | _GEMINI, ANTHROPIC: _STRUCTURE | _ANTHROPIC}
+# Keywords a dialect takes only up to a value (Claude: minItems of 0 or 1); a larger value is described instead.
+CEILINGS = {ANTHROPIC: {"minItems": 1}}
 # Keywords with nothing to say to a model once removed: every property is required, so a default never applies.
 SILENT = frozenset({"default"})
 # How a removed keyword reads in a description.
@@ -64,25 +71,26 @@ WORDED_PATTERNS = {r"^\s*\S.*$": "not blank, on one line"}
 def rewrite(schema: dict[str, Any], dialect: str) -> dict[str, Any]:
     """A copy of an answer schema in a provider's dialect (the schema itself is left unchanged)."""
     if dialect in SUPPORTED:
-        return _noted(copy.deepcopy(schema), SUPPORTED[dialect])
+        return _noted(copy.deepcopy(schema), SUPPORTED[dialect], CEILINGS.get(dialect, {}))
     if dialect == GRAMMAR:
         return _for_grammar(_without(copy.deepcopy(schema), "pattern"))
     return copy.deepcopy(schema)
 
 
-def _noted(node: Any, supported: frozenset[str]) -> Any:
+def _noted(node: Any, supported: frozenset[str], ceilings: dict[str, int] | None = None) -> Any:
     """Unsupported keywords of every node moved into its description, children first."""
+    ceilings = ceilings or {}
     if isinstance(node, list):
-        return [_noted(item, supported) for item in node]
+        return [_noted(item, supported, ceilings) for item in node]
     if not isinstance(node, dict):
         return node
     result, notes = {}, []
     for key, value in node.items():
         if key in {"properties", "$defs"}:
-            result[key] = {name: _noted(child, supported) for name, child in value.items()}
+            result[key] = {name: _noted(child, supported, ceilings) for name, child in value.items()}
         elif key in {"items", "anyOf", "prefixItems"}:
-            result[key] = _noted(value, supported)
-        elif key in supported:
+            result[key] = _noted(value, supported, ceilings)
+        elif key in supported and not (key in ceilings and isinstance(value, int) and value > ceilings[key]):
             result[key] = value
         elif key not in SILENT and not (key in LOWER_BOUNDS and value == 0):
             notes.append(_note(key, value))

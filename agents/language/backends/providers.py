@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from agents.language.backends import dialects
+from agents.language.backends.envelope import unreadable_answer
 from agents.language.backends.litellm_import import import_litellm
 
 logger = logging.getLogger(__name__)
@@ -33,8 +34,13 @@ GRAMMAR_PROVIDERS = frozenset({"llamafile"})
 OWN_SERVERS = frozenset({"hosted_vllm", "vllm", "lm_studio"})
 # Ollama compiles the json_schema form (which litellm sends as `format`) to a grammar.
 OLLAMA = frozenset({"ollama", "ollama_chat"})
-# Providers with OpenAI's strict mode: the schema is enforced exactly (only without --api-base: the real API).
+# Providers with OpenAI's strict mode: the schema is enforced exactly (OpenAI only without --api-base, the real API;
+# Azure always: its --api-base is Azure's own endpoint).
 STRICT_PROVIDERS = frozenset({"openai", "azure"})
+# Providers that serve other makers' models under "<maker>/<model>" names, each in that maker's form.
+ROUTERS = frozenset({"openrouter"})
+# Providers that serve Claude (besides Anthropic itself), known by "claude" in the model's name.
+CLAUDE_HOSTS = frozenset({"bedrock", "bedrock_converse", "vertex_ai", "openrouter"})
 # HTTP statuses worth a retry; every other 4xx is the provider's final word.
 TRANSIENT_STATUSES = frozenset({408, 409, 425, 429})
 # Words in a refusal that say the structured-output form (not the request) was refused.
@@ -45,6 +51,19 @@ def split_model(model: str) -> tuple[str, str]:
     """("anthropic", "claude-haiku-4-5") from "anthropic/claude-haiku-4-5"."""
     provider, _, name = model.partition("/")
     return provider, name
+
+
+def routed_maker(model: str) -> str | None:
+    """The maker a router sends the model to: "openai" for "openrouter/openai/gpt-5-mini" (None: not routed)."""
+    provider, name = split_model(model)
+    maker, sep, _ = name.partition("/")
+    return maker if provider in ROUTERS and sep else None
+
+
+def is_claude(model: str) -> bool:
+    """Whether the model is Claude, served by Anthropic or by a host of Claude (Bedrock, Vertex AI, OpenRouter)."""
+    provider, name = split_model(model)
+    return provider == "anthropic" or (provider in CLAUDE_HOSTS and "claude" in name.lower())
 
 
 @cache
@@ -91,7 +110,7 @@ def structured_forms(model: str, api_base: str | None = None) -> tuple[str, ...]
         return (JSON_SCHEMA, JSON_OBJECT, PROMPT_ONLY)
     if provider in GRAMMAR_PROVIDERS:
         return (JSON_OBJECT, PROMPT_ONLY)
-    if provider in OLLAMA or provider == "anthropic":
+    if provider in OLLAMA or is_claude(model) or routed_maker(model) in {"openai", "google"}:
         return (JSON_SCHEMA, PROMPT_ONLY)
     try:
         native = import_litellm().supports_response_schema(model=name, custom_llm_provider=provider)
@@ -103,12 +122,12 @@ def structured_forms(model: str, api_base: str | None = None) -> tuple[str, ...]
 def dialect(model: str, api_base: str | None = None) -> str:
     """How the model's provider reads a schema (dialects.py): strict OpenAI, Gemini, a grammar, Anthropic, plain."""
     provider, _ = split_model(model)
-    if provider in STRICT_PROVIDERS and not api_base:
-        return dialects.STRICT
-    if provider in {"gemini", "vertex_ai"}:
-        return dialects.GEMINI
-    if provider == "anthropic":
+    if is_claude(model):
         return dialects.ANTHROPIC
+    if provider == "azure" or (provider == "openai" and not api_base) or routed_maker(model) == "openai":
+        return dialects.STRICT
+    if provider in {"gemini", "vertex_ai"} or routed_maker(model) == "google":
+        return dialects.GEMINI
     if provider in GRAMMAR_PROVIDERS | OWN_SERVERS | OLLAMA or api_base:
         return dialects.GRAMMAR
     return dialects.PLAIN
@@ -118,7 +137,7 @@ def response_format(form: str, name: str, schema: dict | None, model: str = "", 
     """The `response_format` parameter of a form for a model (None for the prompt alone).
 
     A request without an answer model gets JSON mode (`json_object` alone) where the provider has a structured form,
-    never a null schema; Anthropic has no JSON mode, so it gets the prompt alone.
+    never a null schema; Claude has no JSON mode, so it gets the prompt alone.
     """
     if form == PROMPT_ONLY:
         return None
@@ -127,9 +146,30 @@ def response_format(form: str, name: str, schema: dict | None, model: str = "", 
         return None if spoken == dialects.ANTHROPIC else {"type": "json_object"}
     sent = dialects.rewrite(schema, spoken)
     if form == JSON_SCHEMA:
-        strict = {"strict": True} if spoken == dialects.STRICT else {}
+        # Strict where the schema is enforced exactly: OpenAI's and Azure's strict mode, and a router's OpenAI or
+        # Claude model (OpenRouter's structured outputs guide asks for `strict: true`).
+        enforced = spoken == dialects.STRICT or (routed_maker(model) and spoken == dialects.ANTHROPIC)
+        strict = {"strict": True} if enforced else {}
         return {"type": "json_schema", "json_schema": {"name": name, "schema": sent, **strict}}
     return {"type": "json_object", "schema": sent}
+
+
+def answer_options(form: str, name: str, schema: dict | None, model: str, api_base: str | None = None,
+                   output_config: dict | None = None) -> dict[str, Any]:  # fmt: skip
+    """The call options that carry the answer's form: `response_format`, or Anthropic's GA `output_config.format`.
+
+    Claude on Anthropic's API with native structured outputs gets `output_config.format` only (the beta
+    `output_format`, which litellm makes of `response_format`, is never sent beside it), merged with the
+    `output_config` the reasoning effort maps to (`output_config`: its `effort`).
+    """
+    answer_format = response_format(form, name, schema, model, api_base)
+    if answer_format is None:
+        return {}
+    native = split_model(model)[0] == "anthropic" and _model_flag(model, "supports_native_structured_output")
+    if native and answer_format.get("type") == "json_schema":
+        claude_format = {"type": "json_schema", "schema": answer_format["json_schema"]["schema"]}
+        return {"output_config": {**(output_config or {}), "format": claude_format}}
+    return {"response_format": answer_format}
 
 
 def wire_form(model: str, form: str, api_base: str | None = None) -> str:  # noqa: PLR0911 - one return a form
@@ -139,10 +179,12 @@ def wire_form(model: str, form: str, api_base: str | None = None) -> str:  # noq
     provider, _ = split_model(model)
     if form == JSON_OBJECT:
         return "json_object+schema"
-    if dialect(model, api_base) == dialects.STRICT:
+    if dialect(model, api_base) == dialects.STRICT or (routed_maker(model) and is_claude(model)):
         return "json_schema strict"
     if provider == "anthropic":
-        return "output_format" if _model_flag(model, "supports_native_structured_output") else "tool"
+        return "output_config.format" if _model_flag(model, "supports_native_structured_output") else "tool"
+    if is_claude(model) and provider != "vertex_ai":
+        return "outputConfig.textFormat" if _model_flag(model, "supports_native_structured_output") else "tool"
     if provider in {"gemini", "vertex_ai"}:
         return "response_json_schema"
     if provider in OLLAMA:
@@ -181,6 +223,32 @@ def unreachable(error: BaseException) -> str | None:
         if seen is None:
             break
     return reason
+
+
+# The package to install for a module a provider's client imports only when first called (litellm imports them lazily).
+PACKAGES = {"google.auth": "google-auth", "google": "google-auth", "boto3": "boto3", "botocore": "boto3"}
+
+
+def missing_library(model: str, error: BaseException) -> str | None:
+    """One line naming the Python package a provider needs and lacks (Vertex AI: google-auth), if that is the error.
+
+    litellm reports a missing module as a connection error (retried as transient, then a traceback): a package
+    missing is no fault of the network, and no retry installs it.
+    """
+    found = re.search(r"No module named '([\w.]+)'", str(error))
+    seen: BaseException | None = error
+    for _ in range(12):
+        if found or seen is None:
+            break
+        if isinstance(seen, ModuleNotFoundError) and seen.name:
+            found = re.match(r"(.+)", seen.name)
+        seen = seen.__cause__ or seen.__context__
+    if not found:
+        return None
+    module = found.group(1)
+    package = PACKAGES.get(module) or PACKAGES.get(module.partition(".")[0]) or module.partition(".")[0]
+    return (f"model {model!r} needs the Python package {package} (module {module!r} is missing); "
+            f"install it into this environment (pip install {package}) and try again")  # fmt: skip
 
 
 def status_of(error: BaseException) -> int | None:
@@ -229,10 +297,18 @@ def retry_after(error: BaseException, now: datetime | None = None) -> float | No
 
 
 def refuses_format(error: BaseException) -> bool:
-    """Whether an error (a 400, or llama.cpp's 500) is a refusal of the response_format rather than of the call."""
+    """Whether an error is the server's refusal of the response_format rather than of the call.
+
+    A 400 or 422 naming the form, or llama.cpp's 500 naming `response_format`; never an answer litellm could not
+    read (envelope.py), whose traceback may name the form too.
+    """
     status = status_of(error)
     text = str(error).lower()
-    return status in {400, 422, 500} and any(word in text for word in FORMAT_WORDS)
+    if unreadable_answer(error):
+        return False
+    if status == 500:
+        return "response_format" in text
+    return status in {400, 422} and any(word in text for word in FORMAT_WORDS)
 
 
 def refusal_line(model: str, error: BaseException, *, transient: bool = False, api_base: str | None = None) -> str:

@@ -81,11 +81,14 @@ def test_openai_reasoning_model_gets_no_temperature_and_room_to_think(monkeypatc
 def test_anthropic_gets_structured_outputs_within_its_limits(monkeypatch):
     sent = capture("anthropic/claude-haiku-4-5", env="ANTHROPIC_BASE_URL", base="root", monkeypatch=monkeypatch)
     assert len(sent) == len(REQUESTS)
-    for kind, path, headers, body in sent:
-        assert path == "/v1/messages" and "structured-outputs" in headers.get("anthropic-beta", ""), kind
+    for kind, path, _, body in sent:
+        assert path == "/v1/messages", kind
         assert "seed" not in body and body["temperature"] == REQUESTS[kind].temperature and "thinking" not in body
-        schema = body["output_format"]["schema"]
-        assert body["output_format"]["type"] == "json_schema" and "tools" not in body, kind
+        # The GA parameter only (platform.claude.com structured outputs: "output_format has moved to
+        # output_config.format"), never the beta one beside it.
+        assert "output_format" not in body and set(body["output_config"]) == {"format"}, kind
+        schema = body["output_config"]["format"]["schema"]
+        assert body["output_config"]["format"]["type"] == "json_schema" and "tools" not in body, kind
         for node, _ in nodes(schema):
             assert not set(node) & ANTHROPIC_REFUSES and node.get("minItems", 0) <= 1, kind
             assert len(node.get("anyOf", [])) <= 16

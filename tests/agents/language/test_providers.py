@@ -117,7 +117,7 @@ def test_structured_output_can_be_switched_off(keys):
         ("openai/smollm2", "http://127.0.0.1:1/v1", ("json_schema", "json_object", "prompt"), "json_schema"),
         ("openai/gpt-5.4-mini", None, ("json_schema", "prompt"), "json_schema strict"),
         ("ollama_chat/llama3.1", None, ("json_schema", "prompt"), "format"),
-        ("anthropic/claude-haiku-4-5", None, ("json_schema", "prompt"), "output_format"),
+        ("anthropic/claude-haiku-4-5", None, ("json_schema", "prompt"), "output_config.format"),
         ("anthropic/claude-3-haiku-20240307", None, ("json_schema", "prompt"), "tool"),
         ("gemini/gemini-3.5-flash", None, ("json_schema", "prompt"), "response_json_schema"),
         ("gemini/gemini-2.0-flash", None, ("prompt",), "prompt"),  # shut down: litellm no longer knows it
