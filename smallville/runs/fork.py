@@ -34,6 +34,9 @@ def fork_points(source: RunFolder) -> dict[datetime, Path | None]:
 def start_fork(source: RunFolder, target: Path, at: datetime, config: dict) -> RunStore:
     """Make the fork's folder at the latest fork point at or before `at`, locked; its snapshot is that point.
 
+    Its checkpoints are marked unfinished (`store.fork_pending`) until the caller clears the mark and writes the one
+    that holds the change: a fork killed before that refuses to go on, never resuming as an unchanged copy.
+
     Raises:
         RunFolderError: If the source has no fork point at or before `at`, or the fork cannot be written.
     """
@@ -58,9 +61,10 @@ def start_fork(source: RunFolder, target: Path, at: datetime, config: dict) -> R
         store.memory.truncate(state["stream_lengths"])
         for name, (accessed, reflection_sum) in rewind.items():
             store.memory.rewind(name, accessed, reflection_sum)
+        store.fork_pending = True
         store.folder.checkpoint.mkdir(exist_ok=True)
-        store.folder.checkpoint_state.write_text(json.dumps(state))
-        store.snapshot = read_snapshot(store.folder)
+        store.folder.checkpoint_state.write_text(json.dumps({**state, "fork_pending": True}))
+        store.snapshot = read_snapshot(store.folder, making_fork=True)
     except (OSError, sqlite3.Error) as error:
         store.close()
         raise RunFolderError(

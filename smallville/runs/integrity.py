@@ -87,6 +87,8 @@ class CheckpointState(BaseModel):
     calls: int | None = Field(default=None, ge=0)  # rows of the `calls` table; None in checkpoints from before it
     model_rows: int = Field(ge=0)
     agent_rows: int = Field(ge=0)
+    # Written while a fork is being made, before its change is in: such a checkpoint is never resumed (FORK_PENDING).
+    fork_pending: bool = False
 
     @model_validator(mode="after")
     def _agents_agree(self) -> "CheckpointState":
@@ -221,11 +223,14 @@ def check_databases(folder: RunFolder) -> None:
                         )
 
 
-def read_snapshot(folder: RunFolder) -> Snapshot | None:
+def read_snapshot(folder: RunFolder, *, making_fork: bool = False) -> Snapshot | None:
     """The newest checkpoint that is whole and fits the data files; None if the run has none yet.
 
+    A fork's checkpoints written before its change was in (`fork_pending`) are read only by the fork being made
+    (`making_fork`): for anyone else the fork was stopped half made, and resuming it would give an unchanged copy.
+
     Raises:
-        RunFolderError: If checkpoints exist but none can be used.
+        RunFolderError: If checkpoints exist but none can be used, or the fork was stopped before its change was in.
     """
     candidates = [path for path in (folder.checkpoint_state, folder.checkpoint_previous) if path.is_file()]
     if not candidates:
@@ -237,11 +242,21 @@ def read_snapshot(folder: RunFolder) -> Snapshot | None:
         except RunFolderError as error:
             problems.append(str(error))
             continue
+        if state.get("fork_pending") and not making_fork:
+            raise RunFolderError(unfinished_fork(folder))
         if problems:
             logger.info("%s; continuing from %s", problems[0], path)
         return Snapshot(path, state, datetime.fromisoformat(state["now"]), problems[0] if problems else "")
     raise RunFolderError(
         f"{problems[0]}; no earlier checkpoint is usable either: start the run again with `run.py simulate`"
+    )
+
+
+def unfinished_fork(folder: RunFolder) -> str:
+    """One line for a fork stopped before its change was stored with its first checkpoint: it cannot go on."""
+    return (
+        f"{folder.root}: a fork stopped while it was being made, before its change was stored; it would go on as an "
+        f"unchanged copy of its source: delete the folder and run the fork again"
     )
 
 

@@ -33,6 +33,7 @@ from smallville.runs.integrity import (
     hand_edits,
     read_config,
     read_snapshot,
+    unfinished_fork,
 )
 from smallville.runs.lock import LOCK_NAME, RunFolderLocked, RunLock
 
@@ -60,6 +61,8 @@ class RunStore:
         self.lock = lock
         self.snapshot = snapshot
         self.notes: list[str] = []  # run terms edited by hand, named when the folder is opened (run_check.hand_edits)
+        # True while a fork is being made: its checkpoints are marked unfinished until the one holding its change.
+        self.fork_pending = False
         try:
             self.memory = MemoryStore(folder.memory)
         except StoreError as error:
@@ -123,11 +126,14 @@ class RunStore:
             RunFolderError: If it is not a run folder, a file is damaged, or (to write) another process writes to it.
         """
         folder = RunFolder(Path(root))
-        notes = hand_edits(folder, read_config(folder))
+        config = read_config(folder)
+        notes = hand_edits(folder, config)
         lock = _lock(folder.root) if write else None
         try:
             check_databases(folder)
             snapshot = read_snapshot(folder)
+            if snapshot is None and "forked_from" in config:  # killed before its first checkpoint: not a new run
+                raise RunFolderError(unfinished_fork(folder))
         except RunFolderError:
             if lock:
                 lock.release()
@@ -204,6 +210,8 @@ class RunStore:
                 "model_rows": model_rows,
                 "agent_rows": agent_rows,
             }
+            if self.fork_pending:
+                state["fork_pending"] = True
             writing = self.folder.checkpoint_state
             self.folder.checkpoint.mkdir(exist_ok=True)
             _write_atomically(writing, json.dumps(state), keep=self.folder.checkpoint_previous)
