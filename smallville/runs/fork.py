@@ -15,6 +15,7 @@ from pathlib import Path
 
 from memory import MemoryStore
 from smallville.runs.folder import RunFolder
+from smallville.runs.identity import stamp, state_checksum
 from smallville.runs.integrity import RunFolderError, read_snapshot
 from smallville.runs.kept_checkpoints import kept_checkpoints, read_kept
 from smallville.runs.store import RunStore
@@ -61,9 +62,13 @@ def start_fork(source: RunFolder, target: Path, at: datetime, config: dict) -> R
         store.memory.truncate(state["stream_lengths"])
         for name, (accessed, reflection_sum) in rewind.items():
             store.memory.rewind(name, accessed, reflection_sum)
+        run_id = store.config()["run_id"]  # the fork's own: its copies are stamped with it
+        stamp(store.folder, run_id)
         store.fork_pending = True
+        state = {**state, "run_id": run_id, "fork_pending": True}
+        state["checksum"] = state_checksum(state)
         store.folder.checkpoint.mkdir(exist_ok=True)
-        store.folder.checkpoint_state.write_text(json.dumps({**state, "fork_pending": True}))
+        store.folder.checkpoint_state.write_text(json.dumps(state))
         store.snapshot = read_snapshot(store.folder, making_fork=True)
     except (OSError, sqlite3.Error) as error:
         store.close()

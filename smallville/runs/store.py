@@ -24,6 +24,7 @@ from agents.language import AnswerJournal, without_credentials
 from memory import MemoryStore, StoreError
 from smallville.runs.diagnosis import diagnose, explain
 from smallville.runs.folder import CALL_COLUMNS, RunFolder, has_table
+from smallville.runs.identity import extend_digests, new_run_id, stamp, state_checksum
 from smallville.runs.integrity import (
     EVENTS_SCHEMA_VERSION,
     RunFolderError,
@@ -63,6 +64,7 @@ class RunStore:
         self.notes: list[str] = []  # run terms edited by hand, named when the folder is opened (run_check.hand_edits)
         # True while a fork is being made: its checkpoints are marked unfinished until the one holding its change.
         self.fork_pending = False
+        self._stamped = False  # the databases carry the run's id (stamped at this store's first checkpoint)
         try:
             self.memory = MemoryStore(folder.memory)
         except StoreError as error:
@@ -107,7 +109,7 @@ class RunStore:
             }  # a create killed before its config was in place
             if any(path.name not in leftovers for path in folder.root.iterdir()):
                 raise RunFolderError(f"{root}: already exists and is not a run folder; give another --out")
-            _write_config(folder, safe_config(config))
+            _write_config(folder, safe_config({**config, "run_id": new_run_id()}))
             folder.metrics.mkdir(exist_ok=True)  # (a resume of a run killed before these makes them again)
             folder.graphs.mkdir(exist_ok=True)
         except OSError as error:
@@ -212,6 +214,15 @@ class RunStore:
             }
             if self.fork_pending:
                 state["fork_pending"] = True
+            run_id = self.config().get("run_id")
+            if run_id is not None:
+                writing = self.folder.events
+                if not self._stamped:
+                    stamp(self.folder, run_id)
+                    self._stamped = True
+                state["run_id"] = run_id
+            state["digests"] = extend_digests(self.folder, state, self.snapshot.state if self.snapshot else None)
+            state["checksum"] = state_checksum(state)
             writing = self.folder.checkpoint_state
             self.folder.checkpoint.mkdir(exist_ok=True)
             _write_atomically(writing, json.dumps(state), keep=self.folder.checkpoint_previous)
