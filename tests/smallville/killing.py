@@ -87,8 +87,15 @@ def _patch_call(target: str, nth: int) -> None:
     setattr(owner, name, killing)
 
 
-def run_killed(argv: list[str], *, at_write: int | None = None, at_call: tuple[str, int] | None = None) -> bool:
-    """Run a command in a forked child killed at its `at_write`-th write or the n-th call of `at_call`'s function.
+def run_killed(
+    argv: list[str],
+    *,
+    at_write: int | None = None,
+    at_call: tuple[str, int] | None = None,
+    after_s: float | None = None,
+) -> bool:
+    """Run a command in a forked child killed at its `at_write`-th write, the n-th call of `at_call`'s function, or
+    `after_s` seconds after it started (then with every process it started, as a power cut would).
 
     Returns whether it was killed (False: it ended first, with exit 0).
     """
@@ -98,6 +105,7 @@ def run_killed(argv: list[str], *, at_write: int | None = None, at_call: tuple[s
     if child == 0:  # pragma: no cover - the child
         code = 70
         try:
+            os.setpgid(0, 0)  # its own process group: the workers it starts are killed with it
             null = os.open(os.devnull, os.O_WRONLY)
             os.dup2(null, 1)
             os.dup2(null, 2)
@@ -110,11 +118,16 @@ def run_killed(argv: list[str], *, at_write: int | None = None, at_call: tuple[s
                 code = main(argv)
         finally:
             os._exit(code if isinstance(code, int) else 70)
-    deadline = time.time() + 240
+    started = time.time()
+    deadline = started + 240
     while True:
         pid, status = os.waitpid(child, os.WNOHANG)
         if pid:
             break
+        if after_s is not None and time.time() - started >= after_s:
+            os.killpg(child, signal.SIGKILL)
+            os.waitpid(child, 0)
+            return True
         if time.time() > deadline:
             os.kill(child, signal.SIGKILL)
             os.waitpid(child, 0)
