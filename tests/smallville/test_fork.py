@@ -5,6 +5,7 @@ call when the source's answers are cached; with a change it equals its source be
 """
 
 import json
+import os
 import random
 import shutil
 import sqlite3
@@ -242,7 +243,7 @@ def test_a_fork_killed_while_being_made_resumes_with_its_change_or_refuses(night
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(1))
+@pytest.mark.parametrize("seed", range(int(os.environ.get("SMALLVILLE_KILL_SEEDS", "1"))))
 def test_a_fork_killed_at_a_random_write_resumes_with_its_change_or_refuses(night, tmp_path, capsys, seed):
     source, whole, writes = night
     at_write = random.Random(seed).randint(1, writes)
