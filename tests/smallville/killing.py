@@ -64,6 +64,15 @@ def writes_of(argv: list[str]) -> int:
     return count[0]
 
 
+def log_outcome(line: str) -> None:
+    """Print a kill's outcome, and append it to $SMALLVILLE_KILL_LOG if set (xdist's workers print nowhere)."""
+    print(line)
+    path = os.environ.get("SMALLVILLE_KILL_LOG")
+    if path:
+        with open(path, "a", encoding="utf-8") as log:
+            log.write(line + "\n")
+
+
 def _die(_=None) -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 

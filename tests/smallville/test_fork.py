@@ -18,7 +18,7 @@ from smallville.cli import main
 from smallville.runs.folder import RunFolder
 from smallville.runs.integrity import RUN_KEYS, model_settings
 from testing import LoopbackServer
-from tests.smallville.killing import run_killed, writes_of
+from tests.smallville.killing import log_outcome, run_killed, writes_of
 from tests.smallville.run_folders import FAST, events, final_state, metrics
 
 DAY = [*FAST, "--until", "2023-02-13T10:00", "--seconds-per-step", "30"]
@@ -237,7 +237,7 @@ def test_a_fork_killed_while_being_made_resumes_with_its_change_or_refuses(night
     assert run_killed(["fork", str(source), *NIGHT_FORK, "--out", str(fork)], at_call=target)
     again = target == KILLED_AT["config written, nothing copied"]  # the same fork again, once: it is exact
     outcome = _resumes_with_its_change_or_refuses(fork, whole, source, capsys, again=again)
-    print(f"killed at {target}: {outcome}")
+    log_outcome(f"fork: killed at {target[0]} call {target[1]}: {outcome}")
     if target == KILLED_AT["after its first checkpoint"]:
         assert outcome == "resumed with its change"
 
@@ -250,4 +250,4 @@ def test_a_fork_killed_at_a_random_write_resumes_with_its_change_or_refuses(nigh
     fork = tmp_path / "fork"
     killed = run_killed(["fork", str(source), *NIGHT_FORK, "--out", str(fork)], at_write=at_write)
     outcome = _resumes_with_its_change_or_refuses(fork, whole, source, capsys) if killed else "ended first"
-    print(f"killed at write {at_write} of {writes}: {outcome}")
+    log_outcome(f"fork: killed at write {at_write} of {writes}: {outcome}")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from smallville.cli import main
-from tests.smallville.killing import run_killed, writes_of
+from tests.smallville.killing import log_outcome, run_killed, writes_of
 from tests.smallville.run_folders import FAST, events, final_state, metrics
 
 pytestmark = pytest.mark.slow
@@ -57,7 +57,9 @@ def _same_run(folder: Path, whole: Path) -> None:
 
 
 def _report(command: str, at: int, writes: int, killed: bool, outcome: str) -> None:
-    print(f"{command}: killed at write {at} of {writes}: {outcome}" if killed else f"{command}: ended before {at}")
+    log_outcome(
+        f"{command}: killed at write {at} of {writes}: {outcome}" if killed else f"{command}: ended before {at}"
+    )
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -157,4 +159,4 @@ def test_batch_killed_with_its_workers_resumes_to_the_same_cell(refs, tmp_path, 
     killed = run_killed([*BATCH, "--out", str(out)], after_s=delay)
     assert main([*BATCH, "--out", str(out)]) == 0
     _same_run(out / "cells" / "full--the_ville_n3--seed0", refs["root"] / "base")
-    print(f"batch: killed {delay:.1f} s after it started: exact" if killed else "batch: ended first")
+    log_outcome(f"batch: killed {delay:.1f} s after it started: exact" if killed else "batch: ended first")
