@@ -25,6 +25,7 @@ from smallville.batch.grid import CellSpec
 from smallville.evaluation import evaluate_run
 from smallville.heap import settled_heap
 from smallville.model import SmallvilleModel
+from smallville.runs.diagnosis import explain
 from smallville.runs.integrity import model_settings
 from smallville.runs.store import RunStore
 from smallville.settings.parameters import resolve
@@ -113,7 +114,11 @@ def run_cell(spec: CellSpec, batch: Path, hooks: CellHooks | None = None) -> Cel
         wall = record.get("wall_seconds", 0.0) + time.perf_counter() - started
         totals = _ledger_totals(folder)
         if folder.is_dir():
-            write_cell(folder, {**_record(spec), **record, "status": status, "message": message, "wall_seconds": wall})
+            try:
+                write_cell(folder, {**_record(spec), **record, "status": status, "message": message,
+                                    "wall_seconds": wall})  # fmt: skip
+            except OSError as error:  # a full disk: the cell failed, and says why, even if its record cannot
+                status, message = "failed", explain(folder / CELL_FILE, error, "cannot be written", folder)
         return CellOutcome(spec.cell_id, status, wall, totals.get("calls", 0), totals.get("cost") or 0.0, message)
 
 

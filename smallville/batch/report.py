@@ -12,8 +12,10 @@ import matplotlib
 import matplotlib.pyplot as plt
 import pandas as pd
 
+from smallville.batch.grid import GridError
 from smallville.batch.results import results_frame, write_results
 from smallville.batch.summary import differences, is_estimate, summarize, width_for
+from smallville.runs.diagnosis import explain
 
 REPORT_DIR = "report"
 
@@ -24,7 +26,18 @@ def is_batch_folder(path: Path) -> bool:
 
 
 def write_batch_report(batch: Path) -> list[Path]:
-    """Write results.csv/.parquet, summary.csv, the plots and summary.md; returns the files written."""
+    """Write results.csv/.parquet, summary.csv, the plots and summary.md; returns the files written.
+
+    Raises:
+        GridError: If a file cannot be written: naming it and the real cause (a full disk, permission, ...).
+    """
+    try:
+        return _write_batch_report(batch)
+    except OSError as error:
+        raise GridError(explain(Path(error.filename or batch), error, "cannot be written", batch)) from error
+
+
+def _write_batch_report(batch: Path) -> list[Path]:
     matplotlib.use("Agg")
     frame = results_frame(batch)
     written = write_results(batch, frame)

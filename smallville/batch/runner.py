@@ -7,6 +7,7 @@ finished ones and resumes the others from their last checkpoints.
 """
 
 import json
+import os
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Protocol
 
 from smallville.batch.cell import FINISHED, CellOutcome, cell_folder, read_cell
 from smallville.batch.grid import Budget, CellSpec, GridError
+from smallville.runs.diagnosis import explain
 
 PLAN_FILE = "batch.json"
 
@@ -108,13 +110,34 @@ def prepare(batch: Path, cells: list[CellSpec], grid_data: dict) -> None:
                 )
     else:
         known = {}
-    batch.mkdir(parents=True, exist_ok=True)
     for spec in cells:
         known[spec.cell_id] = {"fingerprint": spec.fingerprint(), "condition": spec.condition}
     plan = {"grid": grid_data, "cells": known}
-    temporary = plan_path.with_suffix(".tmp")
-    temporary.write_text(json.dumps(plan, indent=2, default=str) + "\n")
-    temporary.replace(plan_path)
+    writing = batch
+    try:
+        batch.mkdir(parents=True, exist_ok=True)
+        _check_names(batch, cells)
+        writing = plan_path.with_suffix(".tmp")
+        writing.write_text(json.dumps(plan, indent=2, default=str) + "\n")
+        writing.replace(plan_path)
+    except OSError as error:
+        raise GridError(explain(writing, error, "cannot be written")) from error
+
+
+def _check_names(batch: Path, cells: list[CellSpec]) -> None:
+    """Every cell's folder name fits the file system (a long condition name made one that no disk takes).
+
+    Raises:
+        GridError: Naming the condition, the name's length and the limit.
+    """
+    limit = os.pathconf(batch, "PC_NAME_MAX")
+    for spec in cells:
+        length = len(os.fsencode(spec.cell_id))
+        if length > limit:
+            raise GridError(
+                f"condition {spec.condition[:40]!r}...: its cells' folder name ({spec.cell_id[:40]}...) is {length} "
+                f"bytes, more than a file name may have here ({limit}); give the condition a shorter name"
+            )
 
 
 def run_batch(

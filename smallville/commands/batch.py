@@ -46,7 +46,10 @@ def run(args: argparse.Namespace) -> int:
         outcomes = run_batch(batch, cells, executor, grid.budget, display)
     finally:
         display.end()
-    written = write_batch_report(batch)
+    try:
+        written = write_batch_report(batch)
+    except GridError as error:
+        raise UserError(str(error)) from error
     console.print(f"results: {batch / 'results.csv'}, summary: {batch / 'summary.md'} ({len(written)} files)")
     unfinished = [outcome for outcome in outcomes if outcome.status not in ("done", "skipped")]
     failed = [outcome for outcome in unfinished if outcome.status == "failed"]
@@ -68,7 +71,10 @@ def run(args: argparse.Namespace) -> int:
 
 def report(batch: Path) -> int:
     """`run.py report BATCH`: draw the batch's table, summary and plots again."""
-    written = write_batch_report(batch)
+    try:
+        written = write_batch_report(batch)
+    except GridError as error:
+        raise UserError(str(error)) from error
     print(f"batch report written to {batch} ({', '.join(path.name for path in written)})")
     return 0
 

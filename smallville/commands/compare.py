@@ -15,7 +15,15 @@ from rich.table import Table
 
 from smallville.cli import UserError
 from smallville.runs.compare import compare_runs, read_run
+from smallville.runs.diagnosis import diagnose, explain
 from smallville.runs.integrity import RunFolderError
+
+
+def _cannot_write(out: Path, error: OSError) -> str:
+    """One line: the file that cannot be written, the real cause (a missing folder, a file in the way, ...), the fix."""
+    path = Path(error.filename or out)
+    said = explain(path, error, "cannot be written")
+    return said if diagnose(path, error) else f"{said}; give another --out"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -26,19 +34,22 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(str(error)) from error
     if a.config.get("scenario_name") != b.config.get("scenario_name"):
         print(f"note: {a.name} and {b.name} are towns of different scenarios; their people may differ")
+    out = Path(args.out) if args.out else a.folder.root / "compare" / b.name
+    try:  # before anything is printed: a folder that cannot be written is the one line said
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UserError(_cannot_write(out, error)) from error
     comparison = compare_runs(a, b)
     lines = summary_lines(comparison)
     console = Console(width=max(Console().width, 100), soft_wrap=True)
     for line in lines:
         console.print(line, markup=False, highlight=False)
     console.print(figures_table(comparison))
-    out = Path(args.out) if args.out else a.folder.root / "compare" / b.name
     try:
-        out.mkdir(parents=True, exist_ok=True)
         written = write_plots(comparison, out)
         (out / "summary.md").write_text(markdown(comparison, lines, written))
     except OSError as error:
-        raise UserError(f"{error.filename or out}: cannot be written ({error.strerror}); give another --out") from error
+        raise UserError(_cannot_write(out, error)) from error
     print(f"plots and summary written to {out} ({', '.join(path.name for path in written)}, summary.md)")
     return 0
 

@@ -160,7 +160,8 @@ def _replay_then_change(model, store, at: datetime, changes: list, given: dict, 
         model = build_model(store)
     for item in changes:
         model.timeline.add(item)
-    save_checkpoint(store, model)  # the change is part of the fork from its first checkpoint on
+    store.fork_pending = False
+    save_checkpoint(store, model)  # the first checkpoint a resume may use: the change is part of it (atomically)
     return model
 
 

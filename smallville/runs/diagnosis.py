@@ -1,4 +1,4 @@
-"""What really went wrong with a run folder's file: permission, a full disk, a lock, or damage, each said as such.
+"""What really went wrong with a file: permission, a full disk, a missing folder, a file in the way, a lock, or damage.
 
 SQLite and the operating system report these in their own words ("attempt to write a readonly database", "unable
 to open database file", errno 28), and a reader that took every failure for damage told a user whose folder was only
@@ -44,7 +44,7 @@ def read_only_uri(path: Path) -> str:
 
 
 def diagnose(path: Path, error: BaseException, root: Path | None = None) -> tuple[str, str] | None:
-    """The real cause of `error` on `path` and its fix, as (cause, fix); None if the cause is none of the four.
+    """The real cause of `error` on `path` and its fix, as (cause, fix); None if the cause is none of these.
 
     Args:
         path: The file the operation was on.
@@ -58,6 +58,15 @@ def diagnose(path: Path, error: BaseException, root: Path | None = None) -> tupl
     said = getattr(cause, "strerror", None) or str(cause)
     if number in FULL or "disk is full" in text or "no space left" in text:
         return said if "full" in text or "space" in text else f"{said}: no room to write", "free some disk space"
+    if number == errno.ENAMETOOLONG:
+        return f"a name too long for a file name ({Path(path).name[:40]}...)", "give a shorter name"
+    return _in_the_way(path, number) or _access_lock_or_damage(path, cause, folder)
+
+
+def _access_lock_or_damage(path: Path, cause: BaseException, folder: Path) -> tuple[str, str] | None:
+    """Permission, a lock or damage, as `diagnose` says them."""
+    text = str(cause).lower()
+    number = getattr(cause, "errno", None)
     # SQLite says "readonly database" also of a database that only needs its journal recovered (a writer killed
     # mid-write): its error code, or else the file system, tells a permission fault, not the words.
     if number in PERMISSION or not _accessible(path) or _read_only_said(cause):
@@ -78,6 +87,36 @@ def diagnose(path: Path, error: BaseException, root: Path | None = None) -> tupl
     if isinstance(cause, sqlite3.DatabaseError) and ("not a database" in text or "malformed" in text):
         return f"damaged: {cause}", "restore it from a copy, or start a new run with `run.py simulate`"
     return None
+
+
+def _in_the_way(path: Path, number: int | None) -> tuple[str, str] | None:
+    """A file where a folder should be, a folder where a file should be, or a folder that does not exist.
+
+    Each was said as "permission denied" (the folder cannot be written: it is not there), which sent a user to chmod.
+    Told from the file system itself, whatever words the error used.
+    """
+    path = Path(path)
+    for above in path.parents:
+        if above.exists() or above.is_symlink():
+            if not above.is_dir():
+                return (
+                    f"{above} is a file, not a folder",
+                    f"give a path inside a folder, or move the file {above} out of the way",
+                )
+            break
+    if number == errno.EEXIST and path.exists() and not path.is_dir():
+        return f"{path} is a file, not a folder", f"move the file {path} out of the way, or give another path"
+    if number == errno.EISDIR or (number in (errno.EEXIST, None) and path.is_dir() and _wants_a_file(path)):
+        return f"{path} is a folder, not a file", "give the path of a file, or move the folder out of the way"
+    if not path.parent.exists():
+        missing = next(above for above in reversed((path, *path.parents)) if not above.exists())
+        return f"the folder {missing} does not exist", f"create it (mkdir -p {path.parent}), or give another path"
+    return None
+
+
+def _wants_a_file(path: Path) -> bool:
+    """Whether the path names a file by its suffix (a database, a table, a log)."""
+    return path.suffix in {".sqlite", ".json", ".csv", ".jsonl", ".log", ".md", ".parquet", ".graphml", ".png"}
 
 
 def explain(path: Path, error: BaseException, doing: str = "cannot be used", root: Path | None = None) -> str:

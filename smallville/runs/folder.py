@@ -1,14 +1,16 @@
 """The layout of a run folder: everything a report, an interview, a resume or the browser replay needs.
 
 <run>/
-  config.json          the model's keyword arguments, resolved (never an API key)
+  config.json          the model's keyword arguments, resolved (never an API key), and the run's id (`run_id`), also
+                       stamped into both databases: a file copied in from another run is named (runs/identity.py)
   events.sqlite        the event log: actions, talks and their lines, plans, reflections (table `events`), and
                        every answered model request: agent, kind, model, tokens, latency, cost (table `calls`)
   memory.sqlite        every agent's memory stream (memory.MemoryStore)
   metrics/model.csv    the DataCollector's model frame (time, density, awareness, calls, ...)
   metrics/agents.csv   the DataCollector's agent frame (position, action, knowledge per agent)
   graphs/<time>.graphml  the relationship graph at each checkpoint
-  checkpoint/          the latest checkpoint (state.json), replaced atomically, and the one before (previous.json)
+  checkpoint/          the latest checkpoint (state.json), replaced atomically, and the one before (previous.json);
+                       each holds digests of the events, calls and memories it covers, and its own checksum
   answers.sqlite       the model's answers since the last checkpoint, replayed when a stopped run resumes
   .config.written.json config.json as this program last wrote it: a hand edit is found and named on open
   .lock                the writer's lock (smallville.runs.lock): one writer per folder, its pid inside

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from memory import MemoryStore
 from smallville.runs.folder import RunFolder
+from smallville.runs.identity import stamp, state_checksum
 from smallville.runs.integrity import RunFolderError, read_snapshot
 from smallville.runs.kept_checkpoints import kept_checkpoints, read_kept
 from smallville.runs.store import RunStore
@@ -33,6 +34,9 @@ def fork_points(source: RunFolder) -> dict[datetime, Path | None]:
 
 def start_fork(source: RunFolder, target: Path, at: datetime, config: dict) -> RunStore:
     """Make the fork's folder at the latest fork point at or before `at`, locked; its snapshot is that point.
+
+    Its checkpoints are marked unfinished (`store.fork_pending`) until the caller clears the mark and writes the one
+    that holds the change: a fork killed before that refuses to go on, never resuming as an unchanged copy.
 
     Raises:
         RunFolderError: If the source has no fork point at or before `at`, or the fork cannot be written.
@@ -58,9 +62,14 @@ def start_fork(source: RunFolder, target: Path, at: datetime, config: dict) -> R
         store.memory.truncate(state["stream_lengths"])
         for name, (accessed, reflection_sum) in rewind.items():
             store.memory.rewind(name, accessed, reflection_sum)
+        run_id = store.config()["run_id"]  # the fork's own: its copies are stamped with it
+        stamp(store.folder, run_id)
+        store.fork_pending = True
+        state = {**state, "run_id": run_id, "fork_pending": True}
+        state["checksum"] = state_checksum(state)
         store.folder.checkpoint.mkdir(exist_ok=True)
         store.folder.checkpoint_state.write_text(json.dumps(state))
-        store.snapshot = read_snapshot(store.folder)
+        store.snapshot = read_snapshot(store.folder, making_fork=True)
     except (OSError, sqlite3.Error) as error:
         store.close()
         raise RunFolderError(

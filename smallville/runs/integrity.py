@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from smallville.runs.diagnosis import diagnose, needs_recovery, read_only_uri, writable
 from smallville.runs.folder import CALL_COLUMNS, RunFolder, has_table, read_calls
+from smallville.runs.identity import check_stamps, state_checksum, verify_digests
 from smallville.settings.parameters import BY_NAME
 from smallville.settings.simulated_time import SimulatedTime
 from smallville.settings.text_files import first_field_error
@@ -40,8 +41,9 @@ class RunFolderError(ValueError):
 
 
 # Keys of config.json that belong to the run, not to SmallvilleModel's keyword arguments: when it ends, how often it
-# checkpoints, which checkpoints it keeps for forks (smallville/runs/kept_checkpoints.py), and what it was forked from.
-RUN_KEYS = ("end", "checkpoint_minutes", "keep_checkpoints", "forked_from")
+# checkpoints, which checkpoints it keeps for forks (smallville/runs/kept_checkpoints.py), what it was forked from,
+# and its id (smallville/runs/identity.py).
+RUN_KEYS = ("end", "checkpoint_minutes", "keep_checkpoints", "forked_from", "run_id")
 
 
 def model_settings(config: dict) -> dict:
@@ -87,6 +89,12 @@ class CheckpointState(BaseModel):
     calls: int | None = Field(default=None, ge=0)  # rows of the `calls` table; None in checkpoints from before it
     model_rows: int = Field(ge=0)
     agent_rows: int = Field(ge=0)
+    # Written while a fork is being made, before its change is in: such a checkpoint is never resumed (FORK_PENDING).
+    fork_pending: bool = False
+    # The run it belongs to, digests of what it covers and its own checksum (runs/identity.py; None: older runs).
+    run_id: str | None = None
+    digests: dict | None = None
+    checksum: str | None = None
 
     @model_validator(mode="after")
     def _agents_agree(self) -> "CheckpointState":
@@ -221,27 +229,44 @@ def check_databases(folder: RunFolder) -> None:
                         )
 
 
-def read_snapshot(folder: RunFolder) -> Snapshot | None:
+def read_snapshot(folder: RunFolder, *, making_fork: bool = False) -> Snapshot | None:
     """The newest checkpoint that is whole and fits the data files; None if the run has none yet.
 
+    A fork's checkpoints written before its change was in (`fork_pending`) are read only by the fork being made
+    (`making_fork`): for anyone else the fork was stopped half made, and resuming it would give an unchanged copy.
+
     Raises:
-        RunFolderError: If checkpoints exist but none can be used.
+        RunFolderError: If checkpoints exist but none can be used, or the fork was stopped before its change was in.
     """
     candidates = [path for path in (folder.checkpoint_state, folder.checkpoint_previous) if path.is_file()]
     if not candidates:
         return None
+    run_id = _run_id(folder)
+    stranger = check_stamps(folder, run_id)
+    if stranger:
+        raise RunFolderError(stranger)
     problems = []
     for path in candidates:
         try:
-            state = _read_checkpoint(path, folder)
+            state = _read_checkpoint(path, folder, run_id)
         except RunFolderError as error:
             problems.append(str(error))
             continue
+        if state.get("fork_pending") and not making_fork:
+            raise RunFolderError(unfinished_fork(folder))
         if problems:
             logger.info("%s; continuing from %s", problems[0], path)
         return Snapshot(path, state, datetime.fromisoformat(state["now"]), problems[0] if problems else "")
     raise RunFolderError(
         f"{problems[0]}; no earlier checkpoint is usable either: start the run again with `run.py simulate`"
+    )
+
+
+def unfinished_fork(folder: RunFolder) -> str:
+    """One line for a fork stopped before its change was stored with its first checkpoint: it cannot go on."""
+    return (
+        f"{folder.root}: a fork stopped while it was being made, before its change was stored; it would go on as an "
+        f"unchanged copy of its source: delete the folder and run the fork again"
     )
 
 
@@ -255,8 +280,24 @@ def checkpoint_calls(folder: RunFolder, state: dict) -> list[dict]:
     return read_calls(folder.events, up_to=state["calls"])
 
 
-def _read_checkpoint(path: Path, folder: RunFolder) -> dict:
+def _run_id(folder: RunFolder) -> str | None:
+    """config.json's run id (None: a run written before ids, or a config read_config will name as damaged)."""
+    try:
+        found = json.loads(folder.config.read_text(encoding="utf-8")).get("run_id")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return found if isinstance(found, str) else None
+
+
+def _read_checkpoint(path: Path, folder: RunFolder, run_id: str | None = None) -> dict:
     data = _read_json(path, "the previous checkpoint is used when it is whole")
+    if "checksum" in data and data["checksum"] != state_checksum(data):
+        raise RunFolderError(f"{path}: its contents do not match its checksum (damaged, or edited by hand)")
+    if run_id is not None and data.get("run_id") not in (None, run_id):
+        raise RunFolderError(
+            f"{path}: belongs to another run (run id {str(data['run_id'])[:8]}; this folder's is {run_id[:8]}): "
+            "a checkpoint copied in from another run folder"
+        )
     try:
         CheckpointState.model_validate(data)
     except ValidationError as error:
@@ -282,6 +323,9 @@ def _read_checkpoint(path: Path, folder: RunFolder) -> dict:
                 f"{folder.memory}: holds {stored.get(agent, 0)} memories of {agent!r}, "
                 f"the checkpoint {path.name} counts {length}"
             )
+    differs = verify_digests(folder, data)
+    if differs:
+        raise RunFolderError(differs)
     return data
 
 

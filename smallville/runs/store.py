@@ -24,6 +24,7 @@ from agents.language import AnswerJournal, without_credentials
 from memory import MemoryStore, StoreError
 from smallville.runs.diagnosis import diagnose, explain
 from smallville.runs.folder import CALL_COLUMNS, RunFolder, has_table
+from smallville.runs.identity import extend_digests, new_run_id, stamp, state_checksum
 from smallville.runs.integrity import (
     EVENTS_SCHEMA_VERSION,
     RunFolderError,
@@ -33,6 +34,7 @@ from smallville.runs.integrity import (
     hand_edits,
     read_config,
     read_snapshot,
+    unfinished_fork,
 )
 from smallville.runs.lock import LOCK_NAME, RunFolderLocked, RunLock
 
@@ -60,6 +62,9 @@ class RunStore:
         self.lock = lock
         self.snapshot = snapshot
         self.notes: list[str] = []  # run terms edited by hand, named when the folder is opened (run_check.hand_edits)
+        # True while a fork is being made: its checkpoints are marked unfinished until the one holding its change.
+        self.fork_pending = False
+        self._stamped = False  # the databases carry the run's id (stamped at this store's first checkpoint)
         try:
             self.memory = MemoryStore(folder.memory)
         except StoreError as error:
@@ -104,7 +109,7 @@ class RunStore:
             }  # a create killed before its config was in place
             if any(path.name not in leftovers for path in folder.root.iterdir()):
                 raise RunFolderError(f"{root}: already exists and is not a run folder; give another --out")
-            _write_config(folder, safe_config(config))
+            _write_config(folder, safe_config({**config, "run_id": new_run_id()}))
             folder.metrics.mkdir(exist_ok=True)  # (a resume of a run killed before these makes them again)
             folder.graphs.mkdir(exist_ok=True)
         except OSError as error:
@@ -123,11 +128,14 @@ class RunStore:
             RunFolderError: If it is not a run folder, a file is damaged, or (to write) another process writes to it.
         """
         folder = RunFolder(Path(root))
-        notes = hand_edits(folder, read_config(folder))
+        config = read_config(folder)
+        notes = hand_edits(folder, config)
         lock = _lock(folder.root) if write else None
         try:
             check_databases(folder)
             snapshot = read_snapshot(folder)
+            if snapshot is None and "forked_from" in config:  # killed before its first checkpoint: not a new run
+                raise RunFolderError(unfinished_fork(folder))
         except RunFolderError:
             if lock:
                 lock.release()
@@ -204,6 +212,17 @@ class RunStore:
                 "model_rows": model_rows,
                 "agent_rows": agent_rows,
             }
+            if self.fork_pending:
+                state["fork_pending"] = True
+            run_id = self.config().get("run_id")
+            if run_id is not None:
+                writing = self.folder.events
+                if not self._stamped:
+                    stamp(self.folder, run_id)
+                    self._stamped = True
+                state["run_id"] = run_id
+            state["digests"] = extend_digests(self.folder, state, self.snapshot.state if self.snapshot else None)
+            state["checksum"] = state_checksum(state)
             writing = self.folder.checkpoint_state
             self.folder.checkpoint.mkdir(exist_ok=True)
             _write_atomically(writing, json.dumps(state), keep=self.folder.checkpoint_previous)

@@ -39,10 +39,13 @@ def metric_rows(folder: Path) -> tuple[int, int]:
 
 
 def final_state(folder: Path) -> dict:
-    """The last checkpoint with the model calls it covers, without what differs between two runs: the call latencies
-    and the id its answer journal is kept under (a new one at each checkpoint)."""
+    """The last checkpoint with the model calls it covers, without what differs between two runs: the call latencies,
+    the id its answer journal is kept under (a new one at each checkpoint), the run's id, and the digest of the
+    calls and the checksum, which cover them."""
     state = json.loads((folder / "checkpoint" / "state.json").read_text())
-    state.pop("journal", None)
+    for key in ("journal", "run_id", "checksum"):
+        state.pop(key, None)
+    state.get("digests", {}).pop("calls", None)
     state["covered_calls"] = checkpoint_calls(RunFolder(folder), state)
     for record in state["covered_calls"]:
         record.pop("latency_s")

@@ -282,7 +282,8 @@ def test_a_run_from_before_the_calls_table_resumes_and_moves_its_calls_there(run
         state = json.loads(path.read_text())
         kept[name] = checkpoint_calls(RunFolder(run), state)
         state["model"]["ledger"] = {"records": kept[name]}
-        del state["calls"]
+        for key in ("calls", "digests", "checksum", "run_id"):  # none of them was written then
+            del state[key]
         path.write_text(json.dumps(state))
     _sql(run / "events.sqlite", "drop table calls")
     _sql(run / "events.sqlite", "pragma user_version = 1")
@@ -309,3 +310,73 @@ def test_a_run_from_before_thoughts_overlapped_reads_as_the_lock_step_it_ran(run
     assert (config["thinking_steps"], config["talk_thinking_steps"]) == (0, 0)
     assert main(["report", str(run)]) == 0
     assert "- thinking: lock-step" in (run / "report" / "summary.md").read_text()
+
+
+@pytest.fixture(scope="module")
+def stranger(tmp_path_factory) -> Path:
+    """Another run of the same town and times (another seed): its files look like the finished run's own."""
+    out = tmp_path_factory.mktemp("stranger") / "run"
+    argv = ["simulate", *FAST, "--seed", "7", "--until", END, "--checkpoint-minutes", "10", "--out", str(out)]
+    assert main(argv) == 0
+    return out
+
+
+def _flip_a_letter_of_a_memory(run: Path) -> None:
+    """Change one letter inside a stored memory's text, in the file's bytes (SQLite's own check cannot see it)."""
+    path = run / "memory.sqlite"
+    data = bytearray(path.read_bytes())
+    at = data.index(b'"description": "') + len(b'"description": "') + 2
+    data[at] = ord("x") if data[at] != ord("x") else ord("y")
+    path.write_bytes(bytes(data))
+
+
+def _copy_in(name: str):
+    def damage(run: Path, stranger: Path) -> None:
+        for part in ("", "-wal", "-shm"):
+            Path(f"{run / name}{part}").unlink(missing_ok=True)
+            if Path(f"{stranger / name}{part}").is_file():
+                shutil.copyfile(f"{stranger / name}{part}", f"{run / name}{part}")
+
+    return damage
+
+
+def _both_checkpoints_copied_in(run: Path, stranger: Path) -> None:
+    for name in ("state.json", "previous.json"):
+        shutil.copyfile(stranger / "checkpoint" / name, run / "checkpoint" / name)
+
+
+# A file that is not the run's own, or changed where SQLite cannot see it: (how, the file named, what is said).
+NOT_ITS_OWN = {
+    "memory from another run": (_copy_in("memory.sqlite"), "memory.sqlite", "belongs to another run"),
+    "events from another run": (_copy_in("events.sqlite"), "events.sqlite", "belongs to another run"),
+    "checkpoints from another run": (_both_checkpoints_copied_in, "state.json", "belongs to another run"),
+    "a letter flipped in a memory": (
+        lambda run, _: _flip_a_letter_of_a_memory(run),
+        "memory.sqlite",
+        "differ from what the checkpoint recorded",
+    ),
+    "an event's text changed": (
+        lambda run, _: _sql(run / "events.sqlite", "update events set text = text || '!' where id = 2"),
+        "events.sqlite",
+        "differ from what the checkpoint recorded",
+    ),
+}
+
+
+@pytest.mark.parametrize("command", ["resume", "report"])
+@pytest.mark.parametrize(("damage", "file", "words"), NOT_ITS_OWN.values(), ids=NOT_ITS_OWN.keys())
+def test_a_file_not_the_runs_own_is_one_line_naming_it(run, stranger, damage, file, words, command, capsys):
+    _wal_free(run)
+    damage(run, stranger)
+    line = one_line(capsys, [command, str(run)], 1)
+    assert file in line and words in line
+
+
+@pytest.mark.slow  # resumes the run
+def test_a_newest_checkpoint_from_another_run_is_named_and_the_previous_one_used(run, finished, stranger, capsys):
+    shutil.copyfile(stranger / "checkpoint" / "state.json", run / "checkpoint" / "state.json")
+    assert main(["resume", str(run)]) == 0
+    err = capsys.readouterr().err
+    assert "state.json: belongs to another run" in err and "using the previous checkpoint (2023-02-13 00:20)" in err
+    assert events(run) == events(finished)
+    assert final_state(run) == final_state(finished)

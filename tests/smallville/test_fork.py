@@ -5,6 +5,8 @@ call when the source's answers are cached; with a change it equals its source be
 """
 
 import json
+import os
+import random
 import shutil
 import sqlite3
 from pathlib import Path
@@ -16,6 +18,7 @@ from smallville.cli import main
 from smallville.runs.folder import RunFolder
 from smallville.runs.integrity import RUN_KEYS, model_settings
 from testing import LoopbackServer
+from tests.smallville.killing import log_outcome, run_killed, writes_of
 from tests.smallville.run_folders import FAST, events, final_state, metrics
 
 DAY = [*FAST, "--until", "2023-02-13T10:00", "--seconds-per-step", "30"]
@@ -178,3 +181,73 @@ def test_a_source_whose_event_log_has_another_layout_is_one_line_naming_it(sourc
     assert main(["fork", str(copy), "--at", AT, "--out", str(tmp_path / "fork")]) == 1
     error = capsys.readouterr().err.strip()
     assert error.count("\n") == 0 and "events.sqlite: the calls table has columns" in error
+
+
+# A fork that both whispers and changes a parameter, from a kept checkpoint before its moment: it replays, writes a
+# checkpoint at its moment, changes its config, rebuilds, and only then stores its change with its first usable
+# checkpoint. Killed at each of those steps, it must resume with its change or refuse in one line.
+NIGHT = [*FAST, "--until", "2023-02-13T01:00", "--seconds-per-step", "30", "--keep-checkpoints", "every 20m"]
+NIGHT_FORK = ["--at", "2023-02-13T00:50", "--until", "2023-02-13T01:10", "--whisper", KLAUS, LIBRARY,
+              "--thinking-steps", "0"]  # fmt: skip
+KILLED_AT = {
+    "config written, nothing copied": ("smallville.runs.fork:_copy_files", 1),
+    "files copied, before the model": ("smallville.commands.fork:build_model", 1),
+    "checkpoint at its moment, before the config": ("smallville.runs.store:RunStore.update_config", 1),
+    "config changed, before its change is stored": ("smallville.commands.fork:build_model", 2),
+    "after its first checkpoint": ("smallville.commands.fork:_run_to_end", 1),
+}
+
+
+@pytest.fixture(scope="module")
+def night(tmp_path_factory) -> tuple[Path, Path, int]:
+    """A night kept every 20 minutes, its uninterrupted fork, and how many writes that fork made."""
+    root = tmp_path_factory.mktemp("night")
+    assert main(["simulate", *NIGHT, "--out", str(root / "source")]) == 0
+    writes = writes_of(["fork", str(root / "source"), *NIGHT_FORK, "--out", str(root / "fork")])
+    return root / "source", root / "fork", writes
+
+
+def _resumes_with_its_change_or_refuses(fork: Path, whole: Path, source: Path, capsys, *, again: bool = True) -> str:
+    """Resume a killed fork: the whole fork's end, or one line; then (if `again`) forking again gives the whole fork."""
+    capsys.readouterr()
+    if not (fork / "config.json").is_file():
+        outcome = "refused: no config"
+    elif main(["resume", str(fork)]) == 0:
+        assert events(fork) == events(whole) and final_state(fork) == final_state(whole)
+        return "resumed with its change"
+    else:
+        error = capsys.readouterr().err.strip()
+        assert error.count("\n") == 0 and "Traceback" not in error, error
+        assert "delete the folder and run the fork again" in error, error
+        outcome = "refused"
+    if not again:
+        return outcome
+    shutil.rmtree(fork, ignore_errors=True)
+    assert main(["fork", str(source), *NIGHT_FORK, "--out", str(fork)]) == 0
+    assert events(fork) == events(whole) and final_state(fork) == final_state(whole)
+    return outcome
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("target", KILLED_AT.values(), ids=list(KILLED_AT))
+def test_a_fork_killed_while_being_made_resumes_with_its_change_or_refuses(night, tmp_path, capsys, target):
+    source, whole, _ = night
+    assert any(entry[2] == "intervention" for entry in events(whole))
+    fork = tmp_path / "fork"
+    assert run_killed(["fork", str(source), *NIGHT_FORK, "--out", str(fork)], at_call=target)
+    again = target == KILLED_AT["config written, nothing copied"]  # the same fork again, once: it is exact
+    outcome = _resumes_with_its_change_or_refuses(fork, whole, source, capsys, again=again)
+    log_outcome(f"fork: killed at {target[0]} call {target[1]}: {outcome}")
+    if target == KILLED_AT["after its first checkpoint"]:
+        assert outcome == "resumed with its change"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(int(os.environ.get("SMALLVILLE_KILL_SEEDS", "1"))))
+def test_a_fork_killed_at_a_random_write_resumes_with_its_change_or_refuses(night, tmp_path, capsys, seed):
+    source, whole, writes = night
+    at_write = random.Random(seed).randint(1, writes)
+    fork = tmp_path / "fork"
+    killed = run_killed(["fork", str(source), *NIGHT_FORK, "--out", str(fork)], at_write=at_write)
+    outcome = _resumes_with_its_change_or_refuses(fork, whole, source, capsys) if killed else "ended first"
+    log_outcome(f"fork: killed at write {at_write} of {writes}: {outcome}")
