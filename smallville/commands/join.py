@@ -29,10 +29,11 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--stay {args.stay:g}: give simulated minutes from 0 to {LONGEST_STAY}, e.g. 30")
     if not args.say and args.at is None:
         raise UserError('join: give --at PLACE, --say AGENT TEXT, or both, e.g. --say "Isabella Rodriguez" "Hello"')
+    texts = [_line(agent, text) for agent, text in args.say or ()]  # before the run is opened: no wait to refuse
     model, store = load_run(args.run, write=True)
     try:
         try:
-            name, lines, place = _checked(model, args)
+            name, lines, place = _checked(model, args, texts)
             if model.gateway.config.model == "offline":
                 print("note: offline baseline: the answers are made by rules from the agent's memories, not by a "
                       "language model; the persona reaches the agents' memories but no model reads it")  # fmt: skip
@@ -47,17 +48,23 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _checked(model, args: argparse.Namespace) -> tuple[str, list[tuple[str, str]], str | None]:
+def _line(agent: str, text: str) -> str:
+    """A line's text, checked as a whisper's statement is (plain, not empty, not too long)."""
+    try:
+        return statement(text)
+    except argparse.ArgumentTypeError as error:
+        raise UserError(f"--say {agent!r}: {str(error).replace('statement', 'line')}") from None
+
+
+def _checked(model, args: argparse.Namespace, texts: list[str]) -> tuple[str, list[tuple[str, str]], str | None]:
     """The player's name, the lines (agent spelled as the town spells it), and the place: all checked first."""
     name = checked_name(model, args.player)
     lines = []
-    for agent, text in args.say or ():
+    for (agent, _), text in zip(args.say or (), texts, strict=True):
         try:
-            lines.append((resolve_agent(agent, list(model.by_name)), statement(text)))
+            lines.append((resolve_agent(agent, list(model.by_name)), text))
         except UnknownAgent as error:
             raise UserError(f"--say: {error}") from None
-        except argparse.ArgumentTypeError as error:
-            raise UserError(f"--say {agent!r}: {str(error).replace('statement', 'line')}") from None
     place = checked_place(model, args.at) if args.at is not None else None
     return name, lines, place
 
