@@ -20,6 +20,13 @@ from smallville.app.views import FeedLine
 from smallville.baseline import OFFLINE_BASELINE
 
 FEED_LINES = 40
+# The feed scrolls inside its box beside the map, so the inspector below it stays near.
+FEED_STYLE = " max-height: 280px; overflow-y: auto; border: 1px solid #ddd; border-radius: 4px;"
+# Where offline answers are read (the feed, the inspector, an interview): what made them.
+OFFLINE_ANSWERS = (
+    "Offline baseline: plans, lines and answers here are made by rules from the agents' memories, not by a language "
+    "model; a persona (Ask as, who you are) changes none of them. Name a model with --llm for that."
+)
 
 
 def feed_html(lines: list[FeedLine]) -> str:
@@ -41,16 +48,16 @@ def ConversationFeed(model):
     """The newest lines said in town."""
     update_counter.get()
     lines = town_of(model).feed(FEED_LINES)
-    with solara.Column(style=PANEL_STYLE, classes=["conversation-feed"]) as main:
+    with solara.Column(style=PANEL_STYLE + FEED_STYLE, classes=["conversation-feed"]) as main:
         solara.HTML(unsafe_innerHTML=heading("Conversations") + feed_html(lines))
     return main
 
 
 @solara.component
-def BaselineNote(model):
-    """Beside figures a reader may compare with the paper's: what the offline mind's figures are (and are not)."""
+def BaselineNote(model, text: str = OFFLINE_BASELINE):
+    """What the offline mind's figures and answers are (and are not), beside those a reader may take for a model's."""
     if offline(model):
-        solara.Info(OFFLINE_BASELINE, classes=["baseline-note"], dense=True)
+        solara.Info(text, classes=["baseline-note"], dense=True)
 
 
 def graph_figure(graph: nx.Graph, names: list[str], selected: str) -> Figure:

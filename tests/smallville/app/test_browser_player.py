@@ -1,0 +1,61 @@
+"""Joining the town from the page, in a real headless browser: join, be seen on the map, talk, walk, leave, and be
+remembered (an interview afterwards)."""
+
+import os
+import time
+from pathlib import Path
+
+from testing import stop_page
+from tests.smallville.app.browser import BROWSER_MARKS, assert_stayed_home, serve
+from tests.smallville.app.test_browser_interventions import open_building, run_to
+
+pytestmark = BROWSER_MARKS
+
+ISABELLA = "Isabella Rodriguez"
+
+
+def test_a_person_joins_talks_walks_leaves_and_is_remembered(outside, browser_page, tmp_path):
+    from playwright.sync_api import expect
+
+    page = browser_page
+    shots = Path(os.environ.get("SMALLVILLE_SCREENSHOTS") or tmp_path)  # docs/img when the docs' pictures are made
+    process, url = serve(outside, "--scenario", "the_ville_n3", "--embedder", "hashing")
+    try:
+        page.goto(url)
+        expect(page.locator(".agent-marker")).to_have_count(3, timeout=120_000)
+        expect(page.locator(".player-offline-note")).to_contain_text("Offline baseline")
+        run_to(page, "08:30")
+        open_building(page, "Hobbs Cafe")  # a click on a building picks where to go
+        place = page.get_by_role("textbox", name="A place (or click a building on the map)")
+        expect(place).to_have_value("Hobbs Cafe")
+        page.locator(".player-name input").fill("Alex Park")
+        page.locator(".player-persona input").fill("a reporter for the Ville Gazette")
+        joined = time.monotonic()
+        page.get_by_role("button", name="Join", exact=True).click()
+        expect(page.locator(".player-note")).to_contain_text("you are in Hobbs Cafe", timeout=60_000)
+        expect(page.locator(".agent-marker.player")).to_have_count(1)
+        page.locator(".player-line input").fill("Hello! What is new at the cafe?")
+        page.get_by_role("button", name="Say", exact=True).click()
+        expect(page.locator(".player-note")).to_contain_text(f"{ISABELLA}:", timeout=60_000)
+        first_answer_s = time.monotonic() - joined
+        feed = page.locator(".conversation-feed")
+        expect(feed).to_contain_text("Alex Park → Isabella Rodriguez: Hello! What is new at the cafe?")
+        page.screenshot(path=shots / "join-the-town.png")
+
+        place.fill("Johnson Park")
+        page.get_by_role("option", name="Johnson Park", exact=True).click()
+        page.get_by_role("button", name="Go there").click()
+        expect(page.locator(".player-note")).to_contain_text("you are in Johnson Park", timeout=60_000)
+        page.get_by_role("button", name="Leave").click()
+        expect(page.locator(".player-note")).to_contain_text("you left the town", timeout=60_000)
+        expect(page.locator(".agent-marker.player")).to_have_count(0)
+        expect(feed).to_contain_text(f"{ISABELLA} and Alex Park")  # she kept the talk: its summary
+
+        page.get_by_label("Interview question").fill("What do you know about Alex Park?")
+        page.get_by_role("button", name="Ask").click()
+        expect(page.locator(".voice-answer")).to_contain_text("Alex", timeout=60_000)
+        expect(page.locator(".work-failure")).to_have_count(0)
+        print(f"from Join to the first answer: {first_answer_s:.1f} s")
+    finally:
+        stop_page(process)
+    assert_stayed_home(page, outside)
