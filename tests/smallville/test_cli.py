@@ -143,3 +143,14 @@ def test_resuming_with_another_embedder_is_refused(tmp_path):
     (out / "memory.sqlite-wal").unlink(missing_ok=True)
     result = run("resume", str(out), check=False)
     assert result.returncode == 1 and "embedded with hashing" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("host", "only_here"),
+    [("127.0.0.1", True), ("127.0.1.1", True), ("localhost", True), ("::1", True), ("0.0.0.0", False),
+     ("::", False), ("192.168.1.5", False), ("myhost", False)],
+)  # fmt: skip
+def test_serve_knows_which_hosts_stay_on_this_machine(host, only_here):
+    from smallville.commands.serve import loopback
+
+    assert loopback(host) is only_here

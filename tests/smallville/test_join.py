@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from smallville.cli import main
+from smallville.commands.loading import load_run
 from tests.smallville.run_folders import FAST, events, final_state
 
 MORNING = [*FAST, "--seconds-per-step", "30"]
@@ -51,6 +52,11 @@ def test_a_players_line_is_answered_kept_and_remembered(joined, capsys):
     assert state["players"] == [] and PLAYER not in state["world"]["agents"]  # left: gone from the map
     assert [item["kind"] for item in state["interventions"]["items"]] == ["join", "say", "leave"]
 
+    model, store = load_run(str(run))
+    seen = [node.description for agent in model.people for node in agent.memories.stream.about(PLAYER)]
+    store.close()
+    model.close()
+    assert any(text.startswith(f"{PLAYER} is ") for text in seen)  # perceived within vision: an event remembered
     assert main(["interview", str(run), ISABELLA, f"What do you know about {PLAYER}?"]) == 0
     assert PLAYER.split(maxsplit=1)[0] in capsys.readouterr().out  # the interview sees what she remembers of the player
 

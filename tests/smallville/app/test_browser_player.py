@@ -19,7 +19,9 @@ def test_a_person_joins_talks_walks_leaves_and_is_remembered(outside, browser_pa
 
     page = browser_page
     shots = Path(os.environ.get("SMALLVILLE_SCREENSHOTS") or tmp_path)  # docs/img when the docs' pictures are made
-    process, url = serve(outside, "--scenario", "the_ville_n3", "--embedder", "hashing")
+    # On every interface (the page is reached on 127.0.0.1 all the same): serve warns that anyone can steer the town.
+    town = ["--scenario", "the_ville_n3", "--embedder", "hashing", "--host", "0.0.0.0"]
+    process, url = serve(outside, *town)
     try:
         page.goto(url)
         expect(page.locator(".agent-marker")).to_have_count(3, timeout=120_000)
@@ -40,6 +42,7 @@ def test_a_person_joins_talks_walks_leaves_and_is_remembered(outside, browser_pa
         first_answer_s = time.monotonic() - joined
         feed = page.locator(".conversation-feed")
         expect(feed).to_contain_text("Alex Park → Isabella Rodriguez: Hello! What is new at the cafe?")
+        page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=shots / "join-the-town.png")
 
         place.fill("Johnson Park")
@@ -59,3 +62,12 @@ def test_a_person_joins_talks_walks_leaves_and_is_remembered(outside, browser_pa
     finally:
         stop_page(process)
     assert_stayed_home(page, outside)
+    printed = process.stdout.read().decode()
+    port = url.rstrip("/").rsplit(":", 1)[1]
+    warning = (
+        f"warning: --host 0.0.0.0 listens beyond this machine: anyone who can reach http://0.0.0.0:{port} can steer"
+    )
+    assert warning in printed
+    starting, ready = printed.index("starting the page server on"), printed.index(f"ready: http://0.0.0.0:{port}")
+    assert starting < ready  # the address is given as ready only once the page answers
+    assert "samesite" not in printed  # Solara's cookie warning, silenced
