@@ -45,13 +45,7 @@ def test_a_person_joins_talks_walks_leaves_and_is_remembered(outside, browser_pa
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=shots / "join-the-town.png")
 
-        place.fill("Johnson Park")
-        page.get_by_role("option", name="Johnson Park", exact=True).click()
-        page.get_by_role("button", name="Go there").click()
-        expect(page.locator(".player-note")).to_contain_text("you are in Johnson Park", timeout=60_000)
-        page.get_by_role("button", name="Leave").click()
-        expect(page.locator(".player-note")).to_contain_text("you left the town", timeout=60_000)
-        expect(page.locator(".agent-marker.player")).to_have_count(0)
+        walk_then_leave(page, place, "Johnson Park")
         expect(feed).to_contain_text(f"{ISABELLA} and Alex Park")  # she kept the talk: its summary
 
         page.get_by_label("Interview question").fill("What do you know about Alex Park?")
