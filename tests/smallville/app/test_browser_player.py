@@ -56,12 +56,27 @@ def test_a_person_joins_talks_walks_leaves_and_is_remembered(outside, browser_pa
     finally:
         stop_page(process)
     assert_stayed_home(page, outside)
-    printed = process.stdout.read().decode()
+    assert_warned_then_ready(process.stdout.read().decode(), url)
+
+
+def walk_then_leave(page, place, where: str) -> None:
+    """Pick a place from the list, go there, then leave the town: the player's marker goes from the map."""
+    from playwright.sync_api import expect
+
+    place.fill(where)
+    page.get_by_role("option", name=where, exact=True).click()
+    page.get_by_role("button", name="Go there").click()
+    expect(page.locator(".player-note")).to_contain_text(f"you are in {where}", timeout=60_000)
+    page.get_by_role("button", name="Leave").click()
+    expect(page.locator(".player-note")).to_contain_text("you left the town", timeout=60_000)
+    expect(page.locator(".agent-marker.player")).to_have_count(0)
+
+
+def assert_warned_then_ready(printed: str, url: str) -> None:
+    """What `serve --host 0.0.0.0` printed: the warning, "starting", then "ready" with the address; no cookie warning."""
     port = url.rstrip("/").rsplit(":", 1)[1]
-    warning = (
-        f"warning: --host 0.0.0.0 listens beyond this machine: anyone who can reach http://0.0.0.0:{port} can steer"
-    )
-    assert warning in printed
+    reach = f"anyone who can reach http://0.0.0.0:{port} can steer"
+    assert f"warning: --host 0.0.0.0 listens beyond this machine: {reach}" in printed
     starting, ready = printed.index("starting the page server on"), printed.index(f"ready: http://0.0.0.0:{port}")
     assert starting < ready  # the address is given as ready only once the page answers
     assert "samesite" not in printed  # Solara's cookie warning, silenced
