@@ -73,7 +73,7 @@ def walk_then_leave(page, place, where: str) -> None:
 
 
 def assert_warned_then_ready(printed: str, url: str) -> None:
-    """What `serve --host 0.0.0.0` printed: the warning, "starting", then "ready" with the address; no cookie warning."""
+    """What `serve --host 0.0.0.0` printed: the warning, "starting", then "ready" and the address; no cookie warning."""
     port = url.rstrip("/").rsplit(":", 1)[1]
     reach = f"anyone who can reach http://0.0.0.0:{port} can steer"
     assert f"warning: --host 0.0.0.0 listens beyond this machine: {reach}" in printed
