@@ -240,13 +240,14 @@ def _add_view_commands(commands, add_model_options) -> None:
         "--beside", metavar="OTHER_RUN", help="replay another run beside RUN on the same time slider (e.g. its fork)"
     )
     serve.set_defaults(handler="smallville.commands.serve:run")
-    _run_command(
+    report = _run_command(
         commands,
         "report",
         "smallville.commands.report:run",
         help="plots and a summary of a run",
-        description="Write PNG plots and summary.md into RUN/report.",
+        description="Write PNG plots and summary.md into RUN/report (or --out).",
     )
+    report.add_argument("--out", type=option_types.out_folder, help="folder to write into (default: RUN/report)")
 
 
 def _add_study_commands(commands, add_model_options) -> None:
