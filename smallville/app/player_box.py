@@ -102,14 +102,14 @@ def clear_player_box() -> None:
 def PlayerBox(model):
     """Join the town; then walk, say a line to an agent, leave (a live town only)."""
     update_counter.get()
-    town = town_of(model)
-    if not town.live:
-        return solara.Info("A replay only shows the run; join a run with `run.py join RUN --as NAME --say AGENT TEXT`.")
-    names = town.names()
     name, set_name = solara.use_state("")
     persona, set_persona = solara.use_state("")
     line, set_line = solara.use_state("")
     places = solara.use_memo(lambda: places_of(model.ville), [model.ville])
+    town = town_of(model)
+    if not town.live:
+        return solara.Info("A replay only shows the run; join a run with `run.py join RUN --as NAME --say AGENT TEXT`.")
+    names = town.names()
     player = player_name.value if player_name.value in model.players else ""
     work = work_of(model)
     busy = work.pending("player")
