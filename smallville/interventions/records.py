@@ -27,7 +27,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_serializer, model_validator
 
 from smallville.settings.simulated_time import SimulatedTime
 from smallville.settings.text_files import TextFileError, read_text
@@ -107,6 +107,16 @@ class Intervention(BaseModel):
         if self.kind == "broadcast" and self.targets:
             raise ValueError("a broadcast reaches everyone; leave its target out")
         return self
+
+    @model_serializer(mode="wrap")
+    def _player_fields_only_when_used(self, handler) -> dict:
+        """Plain data without the player's fields when they are empty: other kinds' entries read as they always did."""
+        data = handler(self)
+        if not self.player:
+            data.pop("player", None)
+        if self.tile is None:
+            data.pop("tile", None)
+        return data
 
     @property
     def targets(self) -> tuple[str, ...]:
