@@ -347,11 +347,12 @@ class SmallvilleModel(mesa.Model):
             "social": self.social.get_state(),
             "thoughts": self.thoughts.get_state(),
             "interventions": self.timeline.get_state(),
-            "players": self.players.get_state(),
             "gateway": self.gateway.get_state(),
         }
         if ledger:
             state["ledger"] = self.gateway.ledger.get_state()
+        if self.players:  # people who joined from outside (a run without them checkpoints as before)
+            state["players"] = self.players.get_state()
         return state
 
     def finish_thoughts(self) -> None:
