@@ -108,7 +108,9 @@ def PlayerBox(model):
     places = solara.use_memo(lambda: places_of(model.ville), [model.ville])
     town = town_of(model)
     if not town.live:
-        return solara.Info("A replay only shows the run; join a run with `run.py join RUN --as NAME --say AGENT TEXT`.")
+        return solara.Info(
+            "Joining needs a live town; join a run itself with `run.py join RUN --as NAME --say AGENT TEXT`."
+        )
     names = town.names()
     player = player_name.value if player_name.value in model.players else ""
     work = work_of(model)
