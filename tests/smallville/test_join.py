@@ -31,7 +31,7 @@ def joined(morning, tmp_path, capsys) -> tuple[Path, str]:
     shutil.copytree(morning, run)
     capsys.readouterr()
     argv = ["join", str(run), "--as", PLAYER, "--persona", "a reporter for the Ville Gazette", "--at", "Hobbs Cafe",
-            "--say", "isabella rodriguez", "Hello! What is new at the cafe?", "--stay", "3"]  # fmt: skip
+            "--say", "isabella rodriguez", "Hello! What is new at the cafe?", "--stay", "5"]  # fmt: skip
     assert main(argv) == 0
     return run, capsys.readouterr().out
 
@@ -53,7 +53,8 @@ def test_a_players_line_is_answered_kept_and_remembered(joined, capsys):
     assert [item["kind"] for item in state["interventions"]["items"]] == ["join", "say", "leave"]
 
     model, store = load_run(str(run))
-    seen = [node.description for agent in model.people for node in agent.memories.stream.about(PLAYER)]
+    stored = [node.description for agent in model.people for node in agent.memories.stream.about(PLAYER)]
+    seen = stored + [memory.description for agent in model.people for memory in agent.memories.pending]  # to rate
     store.close()
     model.close()
     assert any(text.startswith(f"{PLAYER} is ") for text in seen)  # perceived within vision: an event remembered
