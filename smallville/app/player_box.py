@@ -127,7 +127,7 @@ def PlayerBox(model):
     with solara.Column(style=PLAYER_STYLE, classes=["player-box"]) as main:
         solara.HTML(unsafe_innerHTML=heading("Join the town" if not player else f"You are {player}"))
         if offline(model):
-            solara.Text(OFFLINE_PERSONA, classes=["player-offline-note"], style="color: #555;")
+            solara.Text(OFFLINE_PERSONA, classes=["player-offline-note"], style="color: #555; margin-bottom: 12px;")
         solara.v.Autocomplete(
             label="A place (or click a building on the map)", items=places, v_model=picked_place.value,
             on_v_model=picked_place.set, dense=True, class_="player-place",
