@@ -116,7 +116,7 @@ def _run_command(commands, name: str, handler: str, **texts: str) -> argparse.Ar
 
 
 def _add_talk_commands(commands) -> None:
-    """The commands that talk to the agents of a run: interview and whisper."""
+    """The commands that talk to the agents of a run: interview, whisper, join and set."""
     interview = _run_command(
         commands,
         "interview",
@@ -150,6 +150,26 @@ def _add_talk_commands(commands) -> None:
     whisper.add_argument("agent", help="the agent's full name")
     whisper.add_argument("statement", type=option_types.statement, help='e.g. "You are going to run for mayor"')
     whisper.add_argument("--at", type=option_types.until, help="a later simulated time, e.g. 2023-02-13T08:00")
+
+    join = _run_command(
+        commands,
+        "join",
+        "smallville.commands.join:run",
+        help="be a person in the town: walk, be seen, talk with the agents",
+        description="Join the run at its last checkpoint as a player, go to --at, say each --say line to its agent "
+        "and print the answer, then leave; kept in the run's timeline (replays and forks say them again).",
+    )
+    join.add_argument("--as", dest="player", required=True, metavar="NAME", help='your name, e.g. "Alex Park"')
+    join.add_argument("--persona", type=option_types.persona, metavar="TEXT", help='who you are, e.g. "a reporter"')
+    join.add_argument("--at", metavar="PLACE", help='where to go first, e.g. "Hobbs Cafe" (default: beside the agent)')
+    join.add_argument("--say", nargs=2, action="append", metavar=("AGENT", "TEXT"), help="a line to an agent")
+    join.add_argument(
+        "--stay",
+        type=float,
+        default=0.0,
+        metavar="MINUTES",
+        help="simulated minutes to stay before leaving, seen by the agents around (default: 0)",
+    )
 
     change = _run_command(
         commands,
@@ -221,13 +241,14 @@ def _add_view_commands(commands, add_model_options) -> None:
         "--beside", metavar="OTHER_RUN", help="replay another run beside RUN on the same time slider (e.g. its fork)"
     )
     serve.set_defaults(handler="smallville.commands.serve:run")
-    _run_command(
+    report = _run_command(
         commands,
         "report",
         "smallville.commands.report:run",
         help="plots and a summary of a run",
-        description="Write PNG plots and summary.md into RUN/report.",
+        description="Write PNG plots and summary.md into RUN/report (or --out).",
     )
+    report.add_argument("--out", type=option_types.out_folder, help="folder to write into (default: RUN/report)")
 
 
 def _add_study_commands(commands, add_model_options) -> None:

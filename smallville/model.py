@@ -27,6 +27,7 @@ from memory import RetrievalWeights, embed_async
 from smallville.conversations import apply_decisions
 from smallville.interventions.applying import apply_intervention, check_interventions
 from smallville.interventions.records import Intervention, Timeline, parse_interventions
+from smallville.players import Players, end_due_talks
 from smallville.reporters import make_datacollector
 from smallville.scenarios.scenario import Scenario, load_scenario
 from smallville.settings.parameters import MIND_SETTINGS, resolve, signature
@@ -102,6 +103,7 @@ class SmallvilleModel(mesa.Model):
         self.embedder_name = values["embedder"]
         self.people: list[GenerativeAgent] = build_people(self, self.embedder_name, values["embedding_cache"])
         self.by_name = {agent.name: agent for agent in self.people}
+        self.players = Players()  # people who joined from outside (smallville/players/)
         if seed_memories:
             self.run_async(self._seed_memories())
         self.social = SocialTracker(self.setting.agent_names, self.setting.facts, self.setting.gathering)
@@ -262,7 +264,11 @@ class SmallvilleModel(mesa.Model):
             self._log_actions(view)
 
     def intervene(self) -> None:
-        """Apply the timeline's interventions whose time has come, in order, each logged (interventions/applying.py)."""
+        """Apply the timeline's interventions whose time has come, in order, each logged (interventions/applying.py).
+
+        The players' talks that are over end first (smallville/players/talks.py).
+        """
+        end_due_talks(self)
         for item in self.timeline.due(self.now):
             apply_intervention(self, item)
             self.timeline.applied += 1
@@ -345,6 +351,8 @@ class SmallvilleModel(mesa.Model):
         }
         if ledger:
             state["ledger"] = self.gateway.ledger.get_state()
+        if self.players:  # people who joined from outside (a run without them checkpoints as before)
+            state["players"] = self.players.get_state()
         return state
 
     def finish_thoughts(self) -> None:
@@ -379,11 +387,13 @@ class SmallvilleModel(mesa.Model):
         self.conversations = [Conversation.from_state(data) for data in state["conversations"]]
         for conversation in self.conversations:
             for name in (conversation.first, conversation.second):
-                self.by_name[name].talk.conversation = conversation
+                if name in self.by_name:  # not a player's (smallville/players/)
+                    self.by_name[name].talk.conversation = conversation
         self.social.set_state(state["social"])
         self.gateway.ledger.set_state(state["ledger"])
         self.gateway.set_state(state.get("gateway", {}))  # absent from checkpoints written before it
         self.thoughts.set_state(state["thoughts"])
+        self.players.set_state(state.get("players", []))  # absent from checkpoints written before players
         if "interventions" in state:
             self.timeline.set_state(state["interventions"])
         else:  # a checkpoint from before timelines: what the config gives is applied when due

@@ -13,9 +13,12 @@ from datetime import datetime, timedelta
 import solara
 from mesa.visualization.utils import force_update, update_counter
 
+from smallville.app.player_box import clear_player_box
 from smallville.app.replay import ReplayModel
 from smallville.app.source import town_of
+from smallville.app.voice import answer, voice_error
 from smallville.app.work import Job, Work, work_of
+from smallville.app.world_box import picked_object, world_error, world_note
 
 # Play's speeds, in simulated minutes per wall-clock second (None: as fast as the town can step), and the default:
 # at 15 a simulated day takes 96 s to watch (the old default showed 37 minutes of sleep in 30 s).
@@ -121,7 +124,19 @@ def reset_job(model: solara.Reactive, kwargs: dict) -> Job:
     The page closes the old model when it lets go of it (page.py).
     """
     label = "Opening the replay again…" if isinstance(model.value, ReplayModel) else "Building a new town…"
-    return Job("reset", label, lambda: type(model.value)(**kwargs), model.set)
+
+    def swap(town) -> None:
+        clear_boxes()  # what the boxes said was of the old town
+        model.set(town)
+
+    return Job("reset", label, lambda: type(model.value)(**kwargs), swap)
+
+
+def clear_boxes() -> None:
+    """Empty every box's message: the interview's answer, the world box's note, the player's, and their errors."""
+    for state in (answer, voice_error, world_note, world_error, picked_object):
+        state.set("")
+    clear_player_box()
 
 
 def parse_target(text: str, now: datetime) -> datetime:

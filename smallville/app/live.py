@@ -47,7 +47,7 @@ class LiveTown:
         return [agent.name for agent in self.model.people]
 
     def markers(self) -> list[Marker]:
-        """Every agent where it stands, with its action's pictogram."""
+        """Every agent where it stands, with its action's pictogram; then the players (smallville/players/)."""
         return [
             Marker(
                 name=agent.name,
@@ -59,7 +59,11 @@ class LiveTown:
                 thinking=agent.name in self.model.thoughts,
             )
             for agent in self.model.people
-        ]
+        ] + [
+            Marker(name=player.name, tile=player.tile, emoji="🧑", activity=f"{player.persona} (joined the town)",
+                   talking=any(talk.first == player.name for talk in self.model.conversations), player=True)
+            for player in self.model.players
+        ]  # fmt: skip
 
     def card(self, name: str) -> AgentCard:
         """Identity, action, plan, last retrieval, reflections and talk of one agent."""

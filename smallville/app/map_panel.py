@@ -22,6 +22,7 @@ from smallville.app.map_layout import (
     labels_as_props,
     people_in,
 )
+from smallville.app.player_box import picked_place
 from smallville.app.selection import chosen, selected_agent
 from smallville.app.source import town_of
 from smallville.app.views import Marker, TownSource
@@ -29,6 +30,8 @@ from smallville.app.world_box import objects_in, picked_object
 
 # The trails on the map: where each agent walked over this many simulated minutes.
 TRAIL_MINUTES = 60
+# A player's marker (a person who joined the town): black, apart from every agent's colour.
+PLAYER_COLOUR = "#212121"
 
 
 @solara.component_vue("town_map.vue")
@@ -59,9 +62,9 @@ def marker_props(markers: list[Marker], names: list[str], selected: str) -> list
     return [
         {
             "name": marker.name,
-            "label": labels[marker.name],
-            "colour": colours[marker.name],
-            "ink": ink_for(colours[marker.name]),
+            "label": labels.get(marker.name, marker.name[:2]),
+            "colour": colours.get(marker.name, PLAYER_COLOUR),
+            "ink": ink_for(colours.get(marker.name, PLAYER_COLOUR)),
             "x": marker.tile[0],
             "y": marker.tile[1],
             "emoji": marker.emoji,
@@ -71,6 +74,7 @@ def marker_props(markers: list[Marker], names: list[str], selected: str) -> list
             "talking": marker.talking,
             "thinking": marker.thinking,
             "selected": marker.name == selected,
+            "player": marker.player,
         }
         for marker in markers
     ]
@@ -89,7 +93,8 @@ def place_props(town: TownSource, ville, building: str, markers: list[Marker], n
         "title": f"{building} at {town.now:%H:%M}: {count}",
         "building": building,
         "people": [
-            {"name": name, "arena": arena, "activity": doing[name], "colour": colours[name]} for name, arena in inside
+            {"name": name, "arena": arena, "activity": doing[name], "colour": colours.get(name, PLAYER_COLOUR)}
+            for name, arena in inside
         ],
         "objects": objects_in(ville, building, world) if world is not None else [],
     }
@@ -111,7 +116,10 @@ def TownMap(model):
     labels = solara.use_memo(lambda: json.dumps(labels_as_props(ville)), [ville])
 
     def click_place(tile: dict) -> None:
-        set_building(building_at(ville, (int(tile["x"]), int(tile["y"]))))
+        clicked = building_at(ville, (int(tile["x"]), int(tile["y"])))
+        set_building(clicked)
+        if clicked:
+            picked_place.set(clicked)  # where a player goes next (player_box.py)
 
     return TownMapView(
         background=background,

@@ -1,7 +1,7 @@
 """The page `run.py serve` starts: the controls, then three tabs (Town, Relationships and news, Cost).
 
-The Town tab holds the map and the inspector; the next the relationship graph and the spread of news; the last
-what the models cost.
+The Town tab holds the map, and beside it joining the town, the conversation feed and the inspector; the next the
+relationship graph and the spread of news; the last what the models cost.
 
 `run.py serve` passes its options in the SMALLVILLE_SERVE environment variable (JSON: the model's keyword
 arguments, or the run folder to replay); each browser tab gets its own model, built when the tab opens. The page
@@ -21,11 +21,19 @@ import solara
 from smallville.app.controls import TownControls
 from smallville.app.inspector import AgentInspector
 from smallville.app.map_panel import TownMap
+from smallville.app.player_box import PlayerBox
 from smallville.app.replay import ReplayModel
 from smallville.app.replay_controls import ReplayScrubber
 from smallville.app.side_by_side import SideBySide
 from smallville.app.town_choice import TownChoice, town_title
-from smallville.app.town_panels import BaselineNote, ConversationFeed, Costs, Diffusion, RelationshipGraph
+from smallville.app.town_panels import (
+    OFFLINE_ANSWERS,
+    BaselineNote,
+    ConversationFeed,
+    Costs,
+    Diffusion,
+    RelationshipGraph,
+)
 from smallville.app.work import work_of
 from smallville.model import SmallvilleModel
 
@@ -52,13 +60,23 @@ def close_with_page(model):
 
 @solara.component
 def TownTab(model):
-    """The map across the page with the inspector beside it, and the talk of the town below."""
+    """The map, kept in view while the column beside it scrolls: joining the town, the talk of the town, the inspector.
+
+    The feed sits beside the map (not two screens below it), and the map column sticks to the top of the window, so
+    reading the inspector or the feed never scrolls the town away.
+    """
+    BaselineNote(model, OFFLINE_ANSWERS)
     with solara.Row(style="align-items: flex-start; flex-wrap: wrap; gap: 8px;", classes=["town-tab"]):
-        with solara.Column(style="flex: 1 1 800px; min-width: 0;"):
+        with solara.Column(style=MAP_COLUMN_STYLE, classes=["map-column"]):
             TownMap(model)
-        with solara.Column(style="flex: 0 1 400px; min-width: 340px;"):
+        with solara.Column(style="flex: 0 1 420px; min-width: 340px; gap: 6px;"):
+            PlayerBox(model)
+            ConversationFeed(model)
             AgentInspector(model)
-    ConversationFeed(model)
+
+
+# The map's column sticks to the top while the page scrolls (the app bar is 64 px high).
+MAP_COLUMN_STYLE = "flex: 1 1 760px; min-width: 0; position: sticky; top: 68px; align-self: flex-start;"
 
 
 @solara.component

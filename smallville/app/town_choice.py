@@ -43,6 +43,12 @@ def run_folders(near: Path | None = None) -> list[str]:
     return [str(folder) for folder in sorted(found, key=lambda folder: folder.stat().st_mtime, reverse=True)]
 
 
+def slider_values(adjustable: dict, values: dict) -> str:
+    """The sliders' values in words, under them (a slider shows its value only while it is dragged)."""
+    sliders = [name for name, options in adjustable.items() if options.get("type") in ("SliderInt", "SliderFloat")]
+    return "Chosen: " + ", ".join(f"{adjustable[name].get('label', name)} {values.get(name)}" for name in sliders)
+
+
 def switch_job(model: solara.Reactive, label: str, build) -> Job:
     """Build the chosen town in the background, then show it (the page closes the old one)."""
     return Job("reset", label, build, model.set)
@@ -82,6 +88,7 @@ def TownChoice(model: solara.Reactive, parameters: solara.Reactive, settings: di
     ):
         solara.HTML(unsafe_innerHTML="<b>A new live town</b>, from its first minute, with these settings:")
         UserInputs(adjustable, on_change=lambda name, value: live.set({**live.value, name: value}))
+        solara.Text(slider_values(adjustable, live.value), classes=["slider-values"])
         solara.Button("Start a new town", color="primary", on_click=new_town, classes=["start-new-town"])
         solara.HTML(
             unsafe_innerHTML="<b>The replay of a finished run</b> (a folder <code>run.py simulate</code> wrote; "

@@ -20,6 +20,13 @@ from smallville.app.views import FeedLine
 from smallville.baseline import OFFLINE_BASELINE
 
 FEED_LINES = 40
+# The feed scrolls inside its box beside the map, so the inspector below it stays near.
+FEED_STYLE = " max-height: 280px; overflow-y: auto; border: 1px solid #ddd; border-radius: 4px;"
+# Where offline answers are read (the feed, the inspector, an interview): what made them.
+OFFLINE_ANSWERS = (
+    "Offline baseline: plans, lines and answers here are made by rules from the agents' memories, not by a language "
+    "model; a persona (Ask as, who you are) changes none of them. Name a model with --llm for that."
+)
 
 
 def feed_html(lines: list[FeedLine]) -> str:
@@ -41,16 +48,16 @@ def ConversationFeed(model):
     """The newest lines said in town."""
     update_counter.get()
     lines = town_of(model).feed(FEED_LINES)
-    with solara.Column(style=PANEL_STYLE, classes=["conversation-feed"]) as main:
+    with solara.Column(style=PANEL_STYLE + FEED_STYLE, classes=["conversation-feed"]) as main:
         solara.HTML(unsafe_innerHTML=heading("Conversations") + feed_html(lines))
     return main
 
 
 @solara.component
-def BaselineNote(model):
-    """Beside figures a reader may compare with the paper's: what the offline mind's figures are (and are not)."""
+def BaselineNote(model, text: str = OFFLINE_BASELINE):
+    """What the offline mind's figures and answers are (and are not), beside those a reader may take for a model's."""
     if offline(model):
-        solara.Info(OFFLINE_BASELINE, classes=["baseline-note"], dense=True)
+        solara.Info(text, classes=["baseline-note"], dense=True)
 
 
 def graph_figure(graph: nx.Graph, names: list[str], selected: str) -> Figure:
@@ -145,12 +152,25 @@ def Diffusion(model):
     return main
 
 
-COST_COLUMNS = {"model calls": "model_calls", "tokens / 100": "tokens_per_hundred"}
+# The cost plot's panels, one axis each (tokens outnumber calls ~1,000 to 1: on one axis the calls lie flat).
+COST_PANELS = {"model calls": "model_calls", "tokens": "tokens"}
 
 
-def _per_hundred(frame: pd.DataFrame) -> pd.DataFrame:
-    """Tokens in hundreds, so calls and tokens share an axis."""
-    return frame.assign(tokens_per_hundred=frame["tokens"] / 100) if "tokens" in frame else frame
+def cost_figure(frame: pd.DataFrame) -> Figure:
+    """Model calls and tokens over simulated hours, each on its own axis (one above the other, the same hours)."""
+    figure = Figure(figsize=(5, 4.2), layout="constrained")
+    axes = figure.subplots(len(COST_PANELS), 1, sharex=True)
+    hours = hours_since_start(frame) if len(frame) else None
+    for axis, (label, column) in zip(axes, COST_PANELS.items(), strict=True):
+        if hours is not None and column in frame:
+            axis.plot(hours, frame[column], marker="o" if len(frame) < 3 else None, color="tab:blue")
+            axis.set_xlim(0, max(1.0, float(hours.iloc[-1])))
+        axis.set_ylim(bottom=0)
+        axis.set_ylabel(label, fontsize=8)
+        axis.tick_params(labelsize=8)
+    if len(frame):
+        axes[-1].set_xlabel(f"simulated hours since {pd.to_datetime(frame['time'].iloc[0]):%a %b %d %H:%M}", fontsize=8)
+    return figure
 
 
 @solara.component
@@ -159,7 +179,7 @@ def Costs(model):
     update_counter.get()
     frame = town_of(model).metrics()
     last = frame.iloc[-1] if len(frame) else None
-    figure = solara.use_memo(lambda: lines_figure(_per_hundred(frame), COST_COLUMNS, "count"), [len(frame), model])
+    figure = solara.use_memo(lambda: cost_figure(frame), [len(frame), model])
     with solara.Column(style=PANEL_STYLE, classes=["costs"]) as main:
         if last is not None:
             totals = (

@@ -26,6 +26,7 @@ class Marker:
         sleeping: Whether the action is sleep (the marker is dimmed).
         talking: Whether the agent is in a conversation.
         thinking: Whether a thought of the agent is in flight (it stands still until the thought takes effect).
+        player: Whether it is a person who joined the town from the page or the command line, not an agent.
     """
 
     name: str
@@ -35,6 +36,7 @@ class Marker:
     sleeping: bool = False
     talking: bool = False
     thinking: bool = False
+    player: bool = False
 
 
 @dataclass(frozen=True)

@@ -38,15 +38,20 @@ def objects_in(ville, building: str, world) -> list[dict]:
     ]
 
 
+def object_in_words(address: str) -> str:
+    """An object with its place, as the note names it: "the piano in Hobbs Cafe (cafe)"."""
+    parts = address.split(":")
+    name = parts[-1].removeprefix("the ")
+    return f"the {name} in {parts[1]} ({parts[2]})" if len(parts) == 4 else f"the {name}"
+
+
 def set_object_job(model, address: str, state: str) -> Job:
     """Put an object in a state now; then the panels redraw."""
     return Job(
         "set",
         f"Setting the {address.rsplit(':', 1)[-1]}…",
         lambda: model.intervene_now(Intervention(time=model.now, kind="object", target=address, text=state)),
-        done=then_redraw(
-            lambda _: world_note.set(f"At {model.now:%H:%M:%S} the {address.rsplit(':', 1)[-1]} is {state}.")
-        ),
+        done=then_redraw(lambda _: world_note.set(f"At {model.now:%H:%M:%S} {object_in_words(address)} is {state}.")),
         failed=lambda message: world_error.set(f"Setting the object failed: {message}"),
     )
 

@@ -1,7 +1,8 @@
 """`run.py report RUN`: plots (PNG) and a Markdown summary of a finished or running run, from its folder alone.
 
 It reads the run at its last checkpoint (never takes the writer's lock, never writes to the data files): metric rows
-and events past the checkpoint's counts, which a running simulation may be appending, are left out.
+and events past the checkpoint's counts, which a running simulation may be appending, are left out. The report goes
+into RUN/report, or --out (a run folder on a read-only disk, or several reports side by side).
 """
 
 import argparse
@@ -29,6 +30,7 @@ from smallville.runs.integrity import (
     read_config,
     read_snapshot,
 )
+from smallville.scenarios.scenario import ScenarioError, load_scenario
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,21 +48,21 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"{folder.root}: no checkpoint yet; wait for the run's first one (at its start)")
     if snapshot.notice:
         print(f"warning: {snapshot.notice}", file=sys.stderr)
+    out = Path(args.out) if getattr(args, "out", None) else folder.report
     try:
-        written = write_report(folder, snapshot)
+        written = write_report(folder, snapshot, out)
     except OSError as error:
-        raise UserError(
-            explain(Path(error.filename or folder.report), error, "cannot be written", folder.root)
-        ) from error
-    print(f"report written to {folder.report} ({', '.join(path.name for path in written)})")
+        raise UserError(explain(Path(error.filename or out), error, "cannot be written", folder.root)) from error
+    print(f"report written to {out} ({', '.join(path.name for path in written)})")
     # The figures themselves, with the offline baseline's warning when it applies (summary.md's lines).
-    summary = (folder.report / "summary.md").read_text().splitlines()
+    summary = (out / "summary.md").read_text().splitlines()
     print("\n".join(line.removeprefix("> ") for line in summary if line.startswith(("- ", "> "))))
     return 0
 
 
-def write_report(folder: RunFolder, snapshot: Snapshot) -> list[Path]:
-    """Plot density and awareness over time and the latest relationship graph; write summary.md."""
+def write_report(folder: RunFolder, snapshot: Snapshot, out: Path | None = None) -> list[Path]:
+    """Plot density and awareness over time and the latest relationship graph; write summary.md (into `out`)."""
+    out = out or folder.report
     matplotlib.use("Agg")
 
     rows = snapshot.state["model_rows"]
@@ -72,7 +74,7 @@ def write_report(folder: RunFolder, snapshot: Snapshot) -> list[Path]:
     except RunFolderError as error:
         raise UserError(str(error)) from None
     frame = pd.read_csv(folder.model_metrics, parse_dates=["time"], nrows=rows)
-    folder.report.mkdir(exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
     written = []
 
     figure, axis = plt.subplots(figsize=(8, 4))
@@ -80,7 +82,7 @@ def write_report(folder: RunFolder, snapshot: Snapshot) -> list[Path]:
     title = "Relationship network density (estimate: anyone named or talked with)"
     axis.set(title=title, xlabel="simulated time", ylabel="density (estimate)", ylim=(0, 1))
     figure.autofmt_xdate()
-    written.append(_save(figure, folder.report / "density.png", plt))
+    written.append(_save(figure, out / "density.png", plt))
 
     facts = [column.removeprefix("aware_") for column in frame.columns if column.startswith("aware_")]
     figure, axis = plt.subplots(figsize=(8, 4))
@@ -91,21 +93,53 @@ def write_report(folder: RunFolder, snapshot: Snapshot) -> list[Path]:
     if facts:
         axis.legend()
     figure.autofmt_xdate()
-    written.append(_save(figure, folder.report / "diffusion.png", plt))
+    written.append(_save(figure, out / "diffusion.png", plt))
 
-    graphs = sorted(path for path in folder.graphs.glob("*.graphml") if path.stem <= f"{snapshot.now:%Y%m%dT%H%M%S}")
-    graph = nx.read_graphml(graphs[-1]) if graphs else nx.Graph()
+    graph, new_ties = _graphs(folder, snapshot)
     figure, axis = plt.subplots(figsize=(9, 9))
     layout = nx.circular_layout(graph)
     nx.draw_networkx(graph, layout, ax=axis, node_color="#f4c27a", edge_color="#999999", font_size=8)
-    axis.set_title(f"Who knows whom, estimate ({graph.number_of_nodes()} agents, {graph.number_of_edges()} ties)")
+    nx.draw_networkx_edges(graph, layout, ax=axis, edgelist=new_ties, edge_color="#c62828", width=2)
+    axis.set_title(
+        f"Who knows whom, estimate ({graph.number_of_nodes()} agents, {graph.number_of_edges()} ties; "
+        f"{len(new_ties)} new since the start, in red)"
+    )
     axis.axis("off")
-    written.append(_save(figure, folder.report / "relationships.png", plt))
+    written.append(_save(figure, out / "relationships.png", plt))
 
-    summary = folder.report / "summary.md"
-    summary.write_text(_summary_markdown(folder, frame, facts, snapshot))
+    summary = out / "summary.md"
+    summary.write_text(_summary_markdown(folder, frame, facts, snapshot, new_ties))
     written.append(summary)
     return written
+
+
+def _graphs(folder: RunFolder, snapshot: Snapshot) -> tuple[nx.Graph, list[tuple[str, str]]]:
+    """The latest relationship graph at the checkpoint, and its ties that the first graph (the start) did not have."""
+    graphs = sorted(path for path in folder.graphs.glob("*.graphml") if path.stem <= f"{snapshot.now:%Y%m%dT%H%M%S}")
+    graph = nx.read_graphml(graphs[-1]) if graphs else nx.Graph()
+    first = nx.read_graphml(graphs[0]) if graphs else nx.Graph()
+    return graph, [edge for edge in graph.edges() if not first.has_edge(*edge)]
+
+
+def gathering_line(config: dict, last_time, attendees: int) -> str:
+    """Who was at the gathering's place in its hours, or that the run never reached them (then no figure)."""
+    try:
+        gathering = load_scenario(config["scenario_name"]).gathering
+    except (KeyError, ValueError, OSError, ScenarioError):
+        gathering = None
+    if gathering is not None and last_time < gathering.start:
+        return (
+            f"at the gathering's place ({gathering.name}, {gathering.start:%b %d %H:%M}-{gathering.end:%H:%M}): not "
+            f"reached, the run ends at {last_time:%b %d %H:%M}"
+        )
+    return f"at the gathering's place in its hours (estimate): {attendees} agents"
+
+
+# What the reflection count counts, so that 0 reads as what it is.
+REFLECTIONS_NOTE = (
+    "an agent reflects when the importance of its memories since its last reflection passes its threshold, 150 in "
+    "the paper; none on a short run is usual"
+)
 
 
 def _save(figure, path: Path, plt) -> Path:
@@ -132,7 +166,7 @@ ESTIMATES_NOTE = (
 )
 
 
-def _summary_markdown(folder: RunFolder, frame, facts: list[str], snapshot: Snapshot) -> str:
+def _summary_markdown(folder: RunFolder, frame, facts: list[str], snapshot: Snapshot, new_ties: list) -> str:
     config = read_config(folder)
     first, last = frame.iloc[0], frame.iloc[-1]
     lines = [
@@ -143,6 +177,8 @@ def _summary_markdown(folder: RunFolder, frame, facts: list[str], snapshot: Snap
         f"- simulated from {first['time']} to {last['time']}",
         f"- relationship density (estimate): {first['density']:.3f} -> {last['density']:.3f} "
         "(paper: 0.167 -> 0.74 in two days)",
+        f"- new ties (estimate): {len(new_ties)}"
+        + (f": {', '.join(f'{a} - {b}' for a, b in new_ties)}" if new_ties else ""),
     ]
     if is_offline(config.get("llm"), config.get("routes")):
         lines[1:1] = ["", f"> {OFFLINE_BASELINE}", ""]
@@ -150,7 +186,7 @@ def _summary_markdown(folder: RunFolder, frame, facts: list[str], snapshot: Snap
         start, end = 100 * first[f"aware_{fact}"], 100 * last[f"aware_{fact}"]
         lines.append(f"- aware of `{fact}` (estimate): {start:.0f}% -> {end:.0f}%")
     if "attendees" in frame:
-        lines.append(f"- at the gathering's place in its hours (estimate): {int(last['attendees'])} agents")
+        lines.append(f"- {gathering_line(config, last['time'], int(last['attendees']))}")
     lines.append(f"- {ESTIMATES_NOTE}")
     if folder.events.is_file():
         with closing(sqlite3.connect(read_only_uri(folder.events), uri=True, timeout=30)) as db:
@@ -161,7 +197,7 @@ def _summary_markdown(folder: RunFolder, frame, facts: list[str], snapshot: Snap
             )
         lines.append(
             f"- talks: {counts.get('talk', 0)} ({counts.get('line', 0)} lines), "
-            f"reflections: {counts.get('reflection', 0)}, actions: {counts.get('action', 0)}"
+            f"reflections: {counts.get('reflection', 0)} ({REFLECTIONS_NOTE}), actions: {counts.get('action', 0)}"
         )
     records = checkpoint_calls(folder, snapshot.state)
     calls = sum(record.get("calls", 0) for record in records)

@@ -4,6 +4,10 @@ The options are checked here, so a mistake is one clear line instead of an error
 smallville.app.page in production mode, with its JavaScript from the local asset cache (solara-assets), no
 telemetry and no version check: neither the page nor the server makes a request beyond this machine.
 
+"starting..." is printed at once and "ready: URL" once the page answers (the server takes 5-30 s to import and build
+the town; a URL printed before would fail its first click). Listening beyond the loopback is warned about in one
+line: the page steers the town (run, whisper, set, join), and it has no login.
+
 The server runs in its own process group; SIGTERM or Ctrl-C to `run.py serve` ends that whole group (and the
 server is told to end if `run.py serve` itself dies), so no page server is left answering on the port.
 """
@@ -12,12 +16,16 @@ import argparse
 import contextlib
 import ctypes
 import errno
+import ipaddress
 import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
+import time
+import urllib.request
 from pathlib import Path
 
 from smallville.app.replay import ReplayModel
@@ -98,7 +106,8 @@ def solara_command(host: str, port: int) -> list[str]:
 def check_address(host: str, port: int) -> None:
     """Fail before the server starts when --host:--port cannot be listened on.
 
-    Otherwise the page server printed uvicorn's error after "serving the Ville on ...", and the page never came.
+    Otherwise the page server printed uvicorn's error after "starting the page server on ...", and the page never
+    came.
 
     Raises:
         UserError: Naming the flag and what to do.
@@ -131,7 +140,12 @@ def run(args: argparse.Namespace) -> int:
         "SOLARA_THEME_SHOW_BANNER": "False",  # Solara's "This website runs on Solara" lay over the inspector
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     }
-    print(f"serving the Ville on http://{args.host}:{args.port} (Ctrl-C stops)", file=sys.stderr)
+    env["PYTHONWARNINGS"] = ",".join(filter(None, [os.environ.get("PYTHONWARNINGS"), QUIET_COOKIE]))
+    url = f"http://{_in_url(args.host)}:{args.port}"
+    if not loopback(args.host):
+        print(f"warning: --host {args.host} listens beyond this machine: anyone who can reach {url} can steer "
+              "the town (run it, whisper, set objects, join); use 127.0.0.1 unless meant", file=sys.stderr)  # fmt: skip
+    print(f"starting the page server on {url} (the town loads first)...", file=sys.stderr)
     server = subprocess.Popen(
         solara_command(args.host, args.port),
         env=env,
@@ -139,7 +153,51 @@ def run(args: argparse.Namespace) -> int:
         start_new_session=True,
         preexec_fn=_end_with_parent,  # noqa: PLW1509 - only prctl, async-signal-safe
     )
+    probe = f"http://{_in_url(_probe_host(args.host))}:{args.port}/"
+    threading.Thread(target=announce_when_ready, args=(server, probe, url), daemon=True).start()
     return serve_until_stopped(server)
+
+
+# Solara's warning at every page load over plain http on a name other than localhost (its cookie falls back to
+# samesite=lax, which is what a page served to this machine wants): silenced, a PYTHONWARNINGS filter.
+QUIET_COOKIE = "ignore:Cookies with samesite=none require https:UserWarning"
+# How long `announce_when_ready` asks for the page, and how often.
+READY_WAIT_S = 600
+READY_POLL_S = 0.5
+
+
+def loopback(host: str) -> bool:
+    """Whether --host is this machine only (127.0.0.0/8, ::1, localhost)."""
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def announce_when_ready(server: subprocess.Popen, probe: str, url: str) -> None:
+    """Print "ready: URL" once the page answers (asked at `probe`); nothing if the server ends first."""
+    deadline = time.monotonic() + READY_WAIT_S
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # this machine: never through a proxy
+    while server.poll() is None and time.monotonic() < deadline:
+        try:
+            with direct.open(probe, timeout=5) as answer:
+                if answer.status == 200:
+                    print(f"ready: {url} (Ctrl-C stops)", file=sys.stderr, flush=True)
+                    return
+        except OSError:
+            pass
+        time.sleep(READY_POLL_S)
+
+
+def _probe_host(host: str) -> str:
+    """Where this machine reaches the server: every interface (0.0.0.0, ::) is reached on the loopback."""
+    return {"0.0.0.0": "127.0.0.1", "::": "::1", "[::]": "::1"}.get(host.strip(), host)
+
+
+def _in_url(host: str) -> str:
+    return f"[{host.strip('[]')}]" if ":" in host else host
 
 
 # How long the server may take to end after SIGTERM before it is killed.

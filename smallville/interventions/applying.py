@@ -3,7 +3,8 @@
 What each kind does is the paper's: a whisper is a memory the agent is handed (its importance scored now, as the CLI's
 `whisper` does); a broadcast is an event everyone remembers, rated with their next batch of perceptions; an object's
 new state is put on the map, where the agents who see it notice it as any event (and may react to it,
-agents/cognition/reacting.py). Each applied intervention is one `intervention` entry in the event log.
+agents/cognition/reacting.py). A player's moves and lines (join, move, say, leave) are the players' room's
+(smallville/players/). Each applied intervention is one `intervention` entry in the event log.
 """
 
 from difflib import get_close_matches
@@ -11,7 +12,8 @@ from difflib import get_close_matches
 from agents import PendingMemory
 from environment import Ville, in_state
 from memory import NodeKind
-from smallville.interventions.records import Intervention, InterventionError
+from smallville.interventions.records import PLAYER_KINDS, Intervention, InterventionError
+from smallville.players import apply_player_intervention, check_player_intervention
 
 # How many addresses a wrong one is answered with.
 NEAREST = 3
@@ -57,7 +59,9 @@ def check_interventions(
                 f"{at}: at {item.time:%Y-%m-%d %H:%M}, before the run starts ({start:%Y-%m-%d %H:%M}); "
                 "give a later time"
             )
-        if item.kind == "object":
+        if item.kind in PLAYER_KINDS:
+            check_player_intervention(ville, agent_names, item, at)
+        elif item.kind == "object":
             check_object(ville, item.target, at)
         elif item.kind == "whisper":
             unknown = [name for name in item.targets if name not in names]
@@ -71,6 +75,9 @@ def check_interventions(
 def apply_intervention(model, item: Intervention) -> None:
     """Change the town now as the intervention says, and log it."""
     now = model.now
+    if item.kind in PLAYER_KINDS:
+        apply_player_intervention(model, item)
+        return
     if item.kind == "object":
         model.state.set_object_state(item.target, in_state(item.target, item.text))
         model.log("", "intervention", f"{_object_name(item.target)} is {item.text}", intervention="object",

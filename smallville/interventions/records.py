@@ -8,6 +8,11 @@ An intervention is a record (time, kind, target, text) of one of three kinds:
   leaves it idle);
 - `broadcast`: a memory every agent gets, as news heard on the radio.
 
+A person who joins the town as a player (smallville/players/) is recorded with four more kinds, each naming the
+`player`: `join` (at a tile of a place, `text` who they are), `move` (to a tile of a place), `say` (a line to the agent
+named in `target`) and `leave`. The player's lines are data like any speech, and kept here, so a replay or a fork
+says them again at the same steps instead of asking anyone.
+
 A `Timeline` holds a run's interventions in time order and how many are applied. The model applies each at the start
 of the first step at or after its time and records it in the event log; the timeline is part of the checkpoint, so
 a run killed and resumed applies them at the same steps as a run in one go. They come from a scenario file's
@@ -22,12 +27,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_serializer, model_validator
 
 from smallville.settings.simulated_time import SimulatedTime
 from smallville.settings.text_files import TextFileError, read_text
 
 KINDS = ("whisper", "object", "broadcast")
+# A player's kinds (smallville/players/): they name the player; the others must not.
+PLAYER_KINDS = ("join", "move", "say", "leave")
+# A player's name is a person's name: a few words (an agent's name is as long).
+LONGEST_NAME = 60
 # A text is one memory or one object's state: a paragraph at most (as a whisper on the command line).
 LONGEST_TEXT = 2000
 
@@ -41,17 +50,22 @@ class Intervention(BaseModel):
 
     Attributes:
         time: When it happens (applied at the start of the first step at or after it).
-        kind: "whisper", "object" or "broadcast".
+        kind: "whisper", "object" or "broadcast"; a player's "join", "move", "say" or "leave".
         target: Whom or what: an agent's name or a list of names (whisper), an object's address (object), nothing
-            (broadcast: everyone).
-        text: The memory (whisper, broadcast) or the object's new state ("burning", "out of order").
+            (broadcast: everyone); a place's address (join, move) or the agent spoken to (say).
+        text: The memory (whisper, broadcast) or the object's new state ("burning", "out of order"); who the player
+            is (join), the line said (say), the place in words (move, leave).
+        player: The player's name (a player's kinds only).
+        tile: Where the player stands, (x, y) (join, move).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     time: SimulatedTime
-    kind: Literal["whisper", "object", "broadcast"]
+    kind: Literal["whisper", "object", "broadcast", "join", "move", "say", "leave"]
     target: str | tuple[str, ...] = ""
     text: str = Field(min_length=1, max_length=LONGEST_TEXT)
+    player: str = Field(default="", max_length=LONGEST_NAME)
+    tile: tuple[int, int] | None = None
 
     @field_validator("text")
     @classmethod
@@ -70,8 +84,22 @@ class Intervention(BaseModel):
             return tuple(target)
         return target
 
+    @field_validator("player")
+    @classmethod
+    def _player_name(cls, player: str) -> str:
+        stripped = " ".join(player.split())
+        if any(ord(char) < 32 for char in player) or ":" in stripped:
+            raise ValueError("a player's name is plain words, without control characters or ':'")
+        return stripped
+
     @model_validator(mode="after")
     def _target_fits_kind(self) -> "Intervention":
+        if (self.kind in PLAYER_KINDS) != bool(self.player):
+            raise ValueError(f"a player's name goes with the kinds {', '.join(PLAYER_KINDS)}, and only with them")
+        if (self.kind in ("join", "move")) != (self.tile is not None):
+            raise ValueError("join and move give the player's tile, [x, y]; no other kind does")
+        if self.kind == "say" and (not isinstance(self.target, str) or not self.target.strip()):
+            raise ValueError("a player's line needs the agent it is said to as its target")
         if self.kind == "whisper" and not self.targets:
             raise ValueError("a whisper needs a target: an agent's name or a list of names")
         if self.kind == "object" and (not isinstance(self.target, str) or self.target.count(":") != 3):
@@ -79,6 +107,16 @@ class Intervention(BaseModel):
         if self.kind == "broadcast" and self.targets:
             raise ValueError("a broadcast reaches everyone; leave its target out")
         return self
+
+    @model_serializer(mode="wrap")
+    def _player_fields_only_when_used(self, handler) -> dict:
+        """Plain data without the player's fields when they are empty: other kinds' entries read as they always did."""
+        data = handler(self)
+        if not self.player:
+            data.pop("player", None)
+        if self.tile is None:
+            data.pop("tile", None)
+        return data
 
     @property
     def targets(self) -> tuple[str, ...]:
@@ -90,11 +128,17 @@ class Intervention(BaseModel):
     def describe(self) -> str:
         """One line for people: when, what, to whom."""
         when = f"{self.time:%Y-%m-%d %H:%M}"
-        if self.kind == "object":
-            return f"{when} {self.target} is {self.text}"
-        if self.kind == "broadcast":
-            return f"{when} everyone hears: {self.text}"
-        return f"{when} whisper to {', '.join(self.targets)}: {self.text}"
+        targets = ", ".join(self.targets)
+        what = {
+            "object": f"{self.target} is {self.text}",
+            "broadcast": f"everyone hears: {self.text}",
+            "whisper": f"whisper to {targets}: {self.text}",
+            "join": f"{self.player} joins the town at {self.target}: {self.text}",
+            "move": f"{self.player} goes to {self.target}",
+            "say": f"{self.player} to {self.target}: {self.text}",
+            "leave": f"{self.player} leaves the town",
+        }
+        return f"{when} {what[self.kind]}"
 
 
 class Timeline:
@@ -189,6 +233,7 @@ def load_interventions(path: str | Path) -> list[Intervention]:
 
 __all__ = [
     "KINDS",
+    "PLAYER_KINDS",
     "Intervention",
     "InterventionError",
     "Timeline",

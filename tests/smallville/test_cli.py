@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from smallville.cli import main
 from tests.smallville.run_folders import FAST, events, final_state
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,6 +45,13 @@ def test_simulate_writes_every_artifact_and_report_and_interview_work(tmp_path):
         "aware of `party`" in summary
         and "- thinking: overlapping: a thought that asks a model takes effect 20 steps after" in summary
     )
+    # A gathering the run never reached has no figure; the reflections' count says what it counts; new ties are named.
+    assert "at the gathering's place (Valentine's Day party, Feb 14 17:00-19:00): not reached" in summary
+    assert "agents\n" not in summary.split("gathering's place")[1].split("\n")[0]
+    assert "an agent reflects when the importance of its memories" in summary and "- new ties (estimate): " in summary
+    elsewhere = tmp_path / "reports" / "morning"
+    assert main(["report", str(out), "--out", str(elsewhere)]) == 0
+    assert (elsewhere / "summary.md").read_text() == summary and (elsewhere / "relationships.png").is_file()
     answer = run("interview", str(out), "isabella  rodriguez", "Are you planning a party?").stdout  # any case
     assert answer.startswith("Isabella Rodriguez:") and "party" in answer
     before = (out / "memory.sqlite").read_bytes()
@@ -143,3 +151,14 @@ def test_resuming_with_another_embedder_is_refused(tmp_path):
     (out / "memory.sqlite-wal").unlink(missing_ok=True)
     result = run("resume", str(out), check=False)
     assert result.returncode == 1 and "embedded with hashing" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("host", "only_here"),
+    [("127.0.0.1", True), ("127.0.1.1", True), ("localhost", True), ("::1", True), ("0.0.0.0", False),
+     ("::", False), ("192.168.1.5", False), ("myhost", False)],
+)  # fmt: skip
+def test_serve_knows_which_hosts_stay_on_this_machine(host, only_here):
+    from smallville.commands.serve import loopback
+
+    assert loopback(host) is only_here

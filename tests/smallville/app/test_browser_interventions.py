@@ -36,7 +36,9 @@ def test_an_interview_as_a_persona_and_an_object_set_from_the_page(outside, brow
             page.get_by_role("option", name="the Ville:Hobbs Cafe:cafe:piano").click()
             page.locator(".world-state input").fill("out of tune")
             page.get_by_role("button", name="Set", exact=True).click()
-            expect(page.locator(".world-note")).to_have_text("At 00:00:00 the piano is out of tune.", timeout=60_000)
+            expect(page.locator(".world-note")).to_have_text(
+                "At 00:00:00 the piano in Hobbs Cafe (cafe) is out of tune.", timeout=60_000
+            )
 
             # On the map: a building's box lists its objects and their states; one picked goes to the box.
             open_building(page, "Hobbs Cafe")
@@ -46,7 +48,9 @@ def test_an_interview_as_a_persona_and_an_object_set_from_the_page(outside, brow
             expect(objects).to_have_value(STOVE)
             page.locator(".world-state input").fill("burning")
             page.get_by_role("button", name="Set", exact=True).click()
-            expect(page.locator(".world-note")).to_have_text("At 00:00:00 the cooking area is burning.", timeout=60_000)
+            expect(page.locator(".world-note")).to_have_text(
+                "At 00:00:00 the cooking area in Hobbs Cafe (cafe) is burning.", timeout=60_000
+            )
             expect(things.filter(has_text="cooking area")).to_have_text("cooking area (burning)")
             expect(page.locator(".work-failure")).to_have_count(0)
         finally:
@@ -103,7 +107,9 @@ def test_the_agent_who_sees_the_stove_set_burning_on_the_page_goes_to_it(outside
         things.filter(has_text="cooking area").click()
         page.locator(".world-state input").fill("burning")
         page.get_by_role("button", name="Set", exact=True).click()
-        expect(page.locator(".world-note")).to_have_text("At 08:30:00 the cooking area is burning.", timeout=60_000)
+        expect(page.locator(".world-note")).to_have_text(
+            "At 08:30:00 the cooking area in Hobbs Cafe (cafe) is burning.", timeout=60_000
+        )
         run_to(page, "08:40")
         expect(page.locator(".agent-now")).to_contain_text("seeing to the cooking area, which is burning")
         expect(things.filter(has_text="cooking area")).to_contain_text("cooking area (being used by Isabella")

@@ -7,6 +7,7 @@ from mesa.visualization.solara_viz import _check_model_params, split_model_param
 
 from smallville.app.page import build_model
 from smallville.app.params import live_params, replay_params
+from smallville.app.town_choice import slider_values
 from smallville.cli import build_parser
 from smallville.commands.serve import settings_for, solara_command
 from smallville.model import SmallvilleModel
@@ -79,3 +80,8 @@ def test_the_server_listens_on_loopback_without_version_check_or_telemetry():
     command = solara_command(args.host, args.port)
     assert command[command.index("--host") + 1] == "127.0.0.1"
     assert "--no-check-version" in command and "--production" in command
+
+
+def test_the_dialog_says_each_sliders_value():
+    adjustable, _ = split_model_params(live_params({"scenario_name": "the_ville_n3", "rng": 7}))
+    assert slider_values(adjustable, {"rng": 7, "agents": 3}) == "Chosen: seed 7, agents 3"

@@ -22,7 +22,10 @@ def test_setting_an_object_from_the_page_is_an_intervention_now():
     job.done(job.run())
     assert model.state.object_state(f"{CAFE}:piano").description == "painted blue"
     assert [entry["text"] for entry in model.event_log] == ["the piano is painted blue"]
-    assert model.timeline.applied == 1 and world_note.value == "At 00:00:00 the piano is painted blue."
+    assert (
+        model.timeline.applied == 1
+        and world_note.value == "At 00:00:00 the piano in Hobbs Cafe (cafe) is painted blue."
+    )
     model.close()
 
 

@@ -1,0 +1,165 @@
+"""Join the town from the page: your name and who you are, a place on the map, then walk, say lines, and leave.
+
+The player is one more person to the agents (smallville/players/): a marker on the map, seen by those within vision,
+answered turn by turn with the agents' own conversation code. Each move and line is an intervention kept in the
+town's timeline, run as background work like a whisper (work.py); a line's job steps the town until the agent's
+answer comes, and the box shows it. A place is picked from the list or by clicking a building on the map.
+"""
+
+import solara
+from mesa.visualization.utils import update_counter
+
+from smallville.app.html import heading
+from smallville.app.selection import chosen, selected_agent
+from smallville.app.source import offline, town_of
+from smallville.app.work import Job, then_redraw, work_of
+from smallville.players.places import place_addresses
+from smallville.players.visit import Reply, checked_name, checked_place, go, join, leave, say
+
+# The tab's player (its name, "" before joining), what the box last heard, what went wrong, and the place picked
+# (here, or by a click on a building of the map: map_panel.py sets it).
+player_name = solara.reactive("")
+player_note = solara.reactive("")
+player_error = solara.reactive("")
+picked_place = solara.reactive("")
+# Who the player is when the box is left empty.
+DEFAULT_PERSONA = "a visitor to the town"
+OFFLINE_PERSONA = "Offline baseline: the agents answer by rules from their memories; who you say you are is only seen."
+
+
+def places_of(ville) -> list[str]:
+    """The places a player may go, as a person reads them: "Hobbs Cafe", "Hobbs Cafe:cafe"."""
+    return [address.split(":", 1)[1] for address in place_addresses(ville)]
+
+
+def join_job(model, name: str, persona: str, place: str, beside: str) -> Job:
+    """Put the player in the town at the place picked, or beside the agent in the inspector."""
+
+    def run() -> str:
+        player = checked_name(model, name)
+        join(model, player, persona or DEFAULT_PERSONA, checked_place(model, place) if place else None, beside)
+        return player
+
+    def show(player: str) -> None:
+        player_name.set(player)
+        where = model.ville.arena_address_at(model.players.get(player).tile).split(":", 1)[1]
+        player_note.set(f"At {model.now:%H:%M:%S} you are in {where}.")
+
+    return Job("player", f"{name} joins the town…", run, done=then_redraw(show), failed=_failed("Joining"))
+
+
+def go_job(model, name: str, place: str) -> Job:
+    """Walk the player to the place picked."""
+
+    def run() -> str:
+        address = checked_place(model, place)
+        go(model, name, address)
+        return address.split(":", 1)[1]
+
+    return Job("player", f"{name} goes to {place}…", run,
+               done=then_redraw(lambda where: player_note.set(f"At {model.now:%H:%M:%S} you are in {where}.")),
+               failed=_failed("Going"))  # fmt: skip
+
+
+def say_job(model, name: str, agent: str, text: str) -> Job:
+    """Say a line to an agent and wait for its answer (the town steps meanwhile)."""
+    return Job(
+        "player",
+        f"{agent} is thinking about what you said…",
+        lambda: say(model, name, agent, text),
+        done=then_redraw(lambda reply: player_note.set(_heard(model, name, text, reply))),
+        failed=_failed("Saying"),
+    )
+
+
+def leave_job(model, name: str) -> Job:
+    """The player leaves; the agent keeps any talk in progress."""
+
+    def show(_) -> None:
+        player_name.set("")
+        player_note.set(f"At {model.now:%H:%M:%S} you left the town; it goes on.")
+
+    return Job(
+        "player", f"{name} leaves…", lambda: leave(model, name), done=then_redraw(show), failed=_failed("Leaving")
+    )
+
+
+def _heard(model, name: str, text: str, reply: Reply) -> str:
+    return f"{model.now:%H:%M:%S} you: {text} — {reply.describe()}"
+
+
+def _failed(what: str):
+    return lambda message: player_error.set(f"{what} failed: {message}")
+
+
+def clear_player_box() -> None:
+    """Forget what the box showed (a new town after Reset has no player)."""
+    for state in (player_name, player_note, player_error, picked_place):
+        state.set("")
+
+
+@solara.component
+def PlayerBox(model):
+    """Join the town; then walk, say a line to an agent, leave (a live town only)."""
+    update_counter.get()
+    name, set_name = solara.use_state("")
+    persona, set_persona = solara.use_state("")
+    line, set_line = solara.use_state("")
+    places = solara.use_memo(lambda: places_of(model.ville), [model.ville])
+    town = town_of(model)
+    if not town.live:
+        return solara.Info(
+            "Joining needs a live town; join a run itself with `run.py join RUN --as NAME --say AGENT TEXT`."
+        )
+    names = town.names()
+    player = player_name.value if player_name.value in model.players else ""
+    work = work_of(model)
+    busy = work.pending("player")
+
+    def submit(job: Job) -> None:
+        player_error.set("")
+        work.submit(job)
+
+    def send() -> None:
+        submit(say_job(model, player, chosen(names), line.strip()))
+        set_line("")
+
+    with solara.Column(style=PLAYER_STYLE, classes=["player-box"]) as main:
+        solara.HTML(unsafe_innerHTML=heading("Join the town" if not player else f"You are {player}"))
+        if offline(model):
+            solara.Text(OFFLINE_PERSONA, classes=["player-offline-note"], style="color: #555; margin-bottom: 12px;")
+        solara.v.Autocomplete(
+            label="A place (or click a building on the map)", items=places, v_model=picked_place.value,
+            on_v_model=picked_place.set, dense=True, class_="player-place",
+        )  # fmt: skip
+        if not player:
+            solara.InputText(
+                "Your name", value=name, on_value=set_name, continuous_update=True, classes=["player-name"]
+            )
+            solara.InputText("Who you are, e.g. a reporter", value=persona, on_value=set_persona,
+                             continuous_update=True, classes=["player-persona"])  # fmt: skip
+            solara.Button("Join", color="primary", disabled=busy or not name.strip(),
+                          on_click=lambda: submit(join_job(model, name, persona.strip(), picked_place.value,
+                                                           chosen(names))))  # fmt: skip
+        else:
+            with solara.Row(style="gap: 4px; flex-wrap: wrap;"):
+                solara.Button("Go there", disabled=busy or not picked_place.value, outlined=True,
+                              on_click=lambda: submit(go_job(model, player, picked_place.value)))  # fmt: skip
+                solara.Button("Leave", disabled=busy, outlined=True, on_click=lambda: submit(leave_job(model, player)))
+            solara.Select("Say to", values=names, value=chosen(names), on_value=selected_agent.set, dense=True)
+            solara.InputText("What you say", value=line, on_value=set_line, continuous_update=True,
+                             classes=["player-line"])  # fmt: skip
+            solara.Button("Say", color="primary", disabled=busy or not line.strip(), on_click=send)
+        for job in work.queue.value:
+            if job.kind == "player":
+                with solara.Row(classes=["player-pending"], style="align-items: center;"):
+                    solara.v.ProgressCircular(indeterminate=True, size=16, width=2, color="primary")
+                    solara.Text(job.label)
+        if player_note.value:
+            solara.Text(player_note.value, classes=["player-note"], style="font-weight: 500;")
+        if player_error.value:
+            solara.Error(player_error.value, classes=["player-error"])
+    return main
+
+
+PLAYER_STYLE = "padding: 4px 8px; font-size: 13px; gap: 2px; border: 1px solid #ddd; border-radius: 4px;"
