@@ -48,3 +48,27 @@ def assert_stayed_home(page, outside) -> None:
     assert {urlsplit(url).hostname for url in network} == {"127.0.0.1"}
     assert page.failures == []
     assert outside.seen == []
+
+
+def run_to(page, clock: str) -> None:
+    """The page's own "Run to", waited for on the clock."""
+    from playwright.sync_api import expect
+
+    page.get_by_label("Run to (HH:MM)").fill(clock)
+    page.get_by_role("button", name="Run to", exact=True).click()
+    expect(page.locator(".town-clock")).to_contain_text(f"{clock}:00", timeout=120_000)
+
+
+def open_building(page, name: str) -> None:
+    """Click a building's name on the map until its box opens (a click landing while the map redraws is lost)."""
+    from playwright.sync_api import TimeoutError as Timeout
+
+    for _ in range(3):
+        label = page.locator(f".place-label.sector[data-text='{name}']").bounding_box()
+        page.mouse.click(label["x"] + 2, label["y"] + label["height"] / 2)
+        try:
+            page.locator(".place-info").wait_for(timeout=10_000)
+            return
+        except Timeout:
+            continue
+    raise AssertionError(f"the map opened no box for {name}")

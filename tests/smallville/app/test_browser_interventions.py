@@ -3,7 +3,7 @@ two runs (a run and its fork) side by side on one time slider."""
 
 from smallville.cli import main
 from testing import LoopbackServer, stop_page
-from tests.smallville.app.browser import BROWSER_MARKS, assert_stayed_home, serve
+from tests.smallville.app.browser import BROWSER_MARKS, assert_stayed_home, open_building, run_to, serve
 
 pytestmark = BROWSER_MARKS
 
@@ -117,27 +117,3 @@ def test_the_agent_who_sees_the_stove_set_burning_on_the_page_goes_to_it(outside
     finally:
         stop_page(process)
     assert_stayed_home(page, outside)
-
-
-def run_to(page, clock: str) -> None:
-    """The page's own "Run to", waited for on the clock."""
-    from playwright.sync_api import expect
-
-    page.get_by_label("Run to (HH:MM)").fill(clock)
-    page.get_by_role("button", name="Run to", exact=True).click()
-    expect(page.locator(".town-clock")).to_contain_text(f"{clock}:00", timeout=120_000)
-
-
-def open_building(page, name: str) -> None:
-    """Click a building's name on the map until its box opens (a click landing while the map redraws is lost)."""
-    from playwright.sync_api import TimeoutError as Timeout
-
-    for _ in range(3):
-        label = page.locator(f".place-label.sector[data-text='{name}']").bounding_box()
-        page.mouse.click(label["x"] + 2, label["y"] + label["height"] / 2)
-        try:
-            page.locator(".place-info").wait_for(timeout=10_000)
-            return
-        except Timeout:
-            continue
-    raise AssertionError(f"the map opened no box for {name}")

@@ -6,8 +6,7 @@ import time
 from pathlib import Path
 
 from testing import stop_page
-from tests.smallville.app.browser import BROWSER_MARKS, assert_stayed_home, serve
-from tests.smallville.app.test_browser_interventions import open_building, run_to
+from tests.smallville.app.browser import BROWSER_MARKS, assert_stayed_home, open_building, run_to, serve
 
 pytestmark = BROWSER_MARKS
 
