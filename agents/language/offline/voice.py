@@ -16,12 +16,17 @@ from agents.language.offline.morphology import (
     verb_after_i,
     verb_after_name,
 )
+from agents.persona import to_first_person
 
 _WORD = re.compile(r"[A-Za-z']+|[^A-Za-z']+")
 # The speaker paired with someone by name ("Maria Lopez and I", "I and Maria Lopez"): a later "we" is the two.
 _PAIRED = re.compile(r"\b[A-Z][\w'-]* (?:[A-Z][\w'-]* )?and I\b|\bI and [A-Z]")
 # A person's full name: two capitalized words.
 _NAME = re.compile(r"\b[A-Z][a-z][\w'-]* [A-Z][a-z][\w'-]*\b")
+# Words after which a clause starts (its first pronoun is a subject).
+_CLAUSE_STARTS = ("and", "but", "so", "that", "which", "who", "when", "where", "while", "if", "because", "though")
+# "were" after "you" is "was" after a name ("you were" retold: "Latoya was").
+_PAST_OF_BE = {"were": "was", "weren't": "wasn't"}
 # A first-person word anywhere in a sentence.
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'll|I'd|me|my|mine|myself|we|us|our|ours|ourselves)\b")
 
@@ -73,10 +78,21 @@ def third_person(sentence: str, speaker: str, listener: str = "", *, kept_by_lis
             mine = {"you": "I", "your": "my", "yours": "mine", "yourself": "myself"}
             theirs = {"you": other, "your": possessive(other), "yours": possessive(other), "yourself": other}
             out.append(_cap((mine if kept_by_listener else theirs)[lower], token, keep_i=True))
+            if not kept_by_listener and lower == "you" and _starts_clause(out[:-1]):
+                index = _conjugate_after(tokens, index, out)  # "you are" retold: "Latoya is", never "Latoya are"
         else:
             out.append(token)
         index += 1
     return agree_with_i("".join(out))
+
+
+def _starts_clause(before: list[str]) -> bool:
+    """Whether a word after these starts a clause, so a pronoun there is a subject ("you are", "and you like")."""
+    words = [token for token in before if not token.isspace()]
+    if not words:
+        return True
+    last = words[-1].strip()
+    return last[-1:] in ".;:,!?" or last.lower() in _CLAUSE_STARTS
 
 
 def _the_other(before: str, speaker: str) -> str:
@@ -115,7 +131,7 @@ def _conjugate_after(tokens: list[str], index: int, out: list[str]) -> int:
             out.append(word)
             position += 2
             continue
-        out.append(verb_after_name(word))
+        out.append(_PAST_OF_BE.get(lower) or verb_after_name(word))
         return position + 1
     return index
 
@@ -158,3 +174,16 @@ def own_voice(sentence: str, me: str) -> str:
         return ("Me" if start else "me") + (after or "")
 
     return named.sub(said_by_me, sentence)
+
+
+def in_own_voice(statement: str, me: str) -> str:
+    """A memory handed to an agent (a whisper, a seed) as the agent keeps it: in its own voice, whatever the door.
+
+    The paper's whispers are in the second person ("You are excited to be holding a bake sale": "I am excited ...");
+    a user may as well name the agent ("Latoya Williams is holding a bake sale": "I am holding a bake sale") or
+    address it first ("Latoya, you are ..."). Kept word for word, a second-person memory is retold by the agent to
+    others as if about them, and a listener keeps it as "Latoya are excited".
+    """
+    first = me.split(maxsplit=1)[0]
+    text = re.sub(rf"^(?:{re.escape(me)}|{re.escape(first)}),\s+", "", statement.strip())
+    return own_voice(to_first_person(text), me)
