@@ -22,8 +22,9 @@ PAST_TALK_MINUTES = 8 * 60
 
 
 class _Reaction(BaseModel):
-    choice: Literal["talk", "wait", "continue"]
+    # The reason comes first: a model that writes its answer in order reasons before it chooses.
     reason: str = ""
+    choice: Literal["talk", "wait", "continue"]
     relationship: str = ""
     line: str = ""
 
@@ -107,8 +108,8 @@ class ReactionRequest(Request[Reaction]):
         return ("talk", "wait", "continue") if self.shared_place else ("talk", "continue")
 
     def constrain(self, schema: dict) -> None:
-        prop(schema, "choice")["enum"] = list(self.choices)
         text(prop(schema, "reason"), LONGEST_REASON, least=0)
+        prop(schema, "choice")["enum"] = list(self.choices)
         text(prop(schema, "relationship"), LONGEST_RELATIONSHIP, least=0)
         text(prop(schema, "line"), LONGEST_LINE, least=0)
 
