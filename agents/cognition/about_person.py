@@ -3,11 +3,13 @@
 The paper's social behaviour comes from what a mind is shown before it decides to talk to someone and what to say:
 the memories retrieved for that person. Retrieved by score alone, they were mostly the agent's own routine (in a
 3-agent morning, "what Isabella Rodriguez remembers about Klaus Mueller" was ten memories of her own breakfast and
-work). So the memories retrieved on the person's name (as many as the original's relationship summary reads: 50)
-are split: those that involve the person (name them, are a talk with them, a thought about them) come first, best
-score first; other memories follow only while slots are left and only if relevant to the moment (normalized
-relevance at least `RELEVANCE_FLOOR`), so no slot is padded with unrelated routine. Memories filed under the
-person's name that the retrieval did not reach fill any slot left before the unrelated ones do.
+work). So the memories retrieved on the person's name and the moment (as many as the original's relationship summary
+reads: 50) are split: those that involve the person (name them, are a talk with them, a thought about them) come
+first, best score first, and memories filed under the person's name that the retrieval did not reach after them.
+Other memories follow, best score first, only if they bear on the moment: relevant to it, or weighty (normalized
+relevance or importance at least `FLOOR`), so no slot is padded with unrelated routine; a third of the slots is kept
+for them when there are any, so what is on the agent's mind (news to pass on) is not crowded out by all it knows of
+the person.
 """
 
 import re
@@ -19,9 +21,11 @@ from memory import MemoryNode, RetrievalWeights, Retrieved
 
 # How many memories are retrieved for each focal point before choosing (the original's relationship summary: 50).
 WIDE_RETRIEVAL = 50
-# A memory that does not involve the person is shown only if its relevance to a focal point (min-max normalized
-# over the stream, 0-1) reaches this: at least half-way from the least to the most relevant memory.
-RELEVANCE_FLOOR = 0.5
+# A memory that does not involve the person is shown only if its relevance to a focal point or its importance (each
+# min-max normalized over the stream, 0-1) reaches this: at least half-way from the least to the most.
+FLOOR = 0.5
+# The share of the slots kept for memories that do not involve the person but bear on the moment, when there are any.
+OTHERS_SHARE = 1 / 3
 
 
 def involves(node: MemoryNode, person: str) -> bool:
@@ -32,15 +36,27 @@ def involves(node: MemoryNode, person: str) -> bool:
     return re.search(rf"\b(?:{re.escape(person)}|{re.escape(first)})\b", node.description) is not None
 
 
+def bears_on_moment(item: Retrieved) -> bool:
+    """Whether a retrieved memory is relevant to the moment or weighty, not routine padding (see `FLOOR`)."""
+    return item.relevance >= FLOOR or item.importance >= FLOOR
+
+
 def person_first(
     retrieved: Sequence[Sequence[Retrieved]], person: str, k: int, filed: Sequence[MemoryNode] = ()
 ) -> list[str]:
-    """At most k texts: those involving the person by score, then `filed` ones, then relevant others by score."""
+    """At most k texts: those involving the person by score, then `filed` ones, then others bearing on the moment.
+
+    A third of the slots (`OTHERS_SHARE`) goes to the others when there are that many; slots neither fills stay
+    empty.
+    """
     ranked = sorted((item for result in retrieved for item in result), key=lambda item: -item.score)
     about = [item.node.description for item in ranked if involves(item.node, person)]
-    about += [node.description for node in filed]
-    others = [item.node.description for item in ranked if item.relevance >= RELEVANCE_FLOOR]
-    return list(dict.fromkeys([*about, *others]))[:k]
+    about = list(dict.fromkeys([*about, *(node.description for node in filed)]))
+    others = [item.node.description for item in ranked if bears_on_moment(item)]
+    others = [text for text in dict.fromkeys(others) if text not in set(about)]
+    kept_for_others = min(len(others), int(k * OTHERS_SHARE))
+    shown = about[: k - kept_for_others]
+    return shown + others[: k - len(shown)]
 
 
 async def recall_about(

@@ -6,7 +6,7 @@ higher importance or recency outranked everything about him.
 
 from datetime import datetime
 
-from agents.cognition.about_person import RELEVANCE_FLOOR, involves, person_first, recall_about
+from agents.cognition.about_person import FLOOR, involves, person_first, recall_about
 from memory import MemoryNode, NodeKind, RetrievalWeights, Retrieved
 from tests.agents.cognition.scripted import T0, memory_with, run
 
@@ -26,27 +26,43 @@ def test_a_memory_involves_a_person_by_name_first_name_talk_or_keyword():
     assert not involves(node("I am having breakfast"), KLAUS)
 
 
-def test_what_involves_the_person_comes_first_and_unrelated_memories_fill_no_slot():
-    def item(text: str, score: float, relevance: float) -> Retrieved:
-        return Retrieved(node(text), score, 0.5, relevance, 0.5)
+def item(text: str, score: float, relevance: float, importance: float = 0.1) -> Retrieved:
+    return Retrieved(node(text), score, 0.5, relevance, importance)
 
-    retrieved = [
-        [
-            item("I am having breakfast", 2.5, 0.1),  # routine, scored high, unrelated
-            item("I love my work at the cafe", 2.0, RELEVANCE_FLOOR),  # just relevant enough
-            item("Klaus Mueller is reading", 1.0, 0.9),
-        ],
-        [item("Klaus told me about his paper on gentrification", 1.5, 0.8)],
-    ]
+
+RETRIEVED = [
+    [
+        item("I am having breakfast", 2.5, 0.1),  # routine, scored high, neither relevant nor weighty
+        item("I love my work at the cafe", 2.0, FLOOR),  # just relevant enough
+        item("I saw a fire at the dormitory", 1.9, 0.1, importance=0.9),  # weighty news
+        item("Klaus Mueller is reading", 1.0, 0.9),
+    ],
+    [item("Klaus told me about his paper on gentrification", 1.5, 0.8)],
+]
+
+
+def test_what_involves_the_person_comes_first_and_unrelated_memories_fill_no_slot():
     filed = [node("the desk is being used by Klaus Mueller")]
-    shown = person_first(retrieved, KLAUS, k=10, filed=filed)
+    shown = person_first(RETRIEVED, KLAUS, k=10, filed=filed)
     assert shown == [
         "Klaus told me about his paper on gentrification",
         "Klaus Mueller is reading",
         "the desk is being used by Klaus Mueller",
         "I love my work at the cafe",
+        "I saw a fire at the dormitory",
     ]
-    assert person_first(retrieved, KLAUS, k=2) == shown[:2]
+
+
+def test_a_third_of_the_slots_is_kept_for_what_is_on_the_agents_mind():
+    many = [[item(f"Klaus Mueller is reading page {page}", 3.0 - page / 100, 0.9) for page in range(20)]]
+    shown = person_first([*RETRIEVED, *many], KLAUS, k=6)
+    assert shown[:4] == [f"Klaus Mueller is reading page {page}" for page in range(4)]
+    assert shown[4:] == ["I love my work at the cafe", "I saw a fire at the dormitory"]
+    assert person_first(RETRIEVED, KLAUS, k=3) == [
+        "Klaus told me about his paper on gentrification",
+        "Klaus Mueller is reading",
+        "I love my work at the cafe",
+    ]
 
 
 def test_recall_about_reads_the_whole_stream_for_the_person_and_shows_only_k():
