@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from agents.agent_memory import AgentMemory, PendingMemory, mentioned_names
-from agents.cognition.about_person import recall_about
+from agents.cognition.about_person import TALK_SHARE, recall_about
 from agents.cognition.asking import Ask
 from agents.cognition.reacting import last_talk, minutes_since
 from agents.config import MindConfig
@@ -38,7 +38,13 @@ async def next_line(
     partner = conversation.partner_of(speaker.name)
     focal = focal_points(partner, conversation.lines, config, relationship)
     memories = await recall_about(
-        memory, partner, focal, now=now, k=config.conversation_memories, weights=config.retrieval_weights
+        memory,
+        partner,
+        focal,
+        now=now,
+        k=config.conversation_memories,
+        weights=config.retrieval_weights,
+        others_share=TALK_SHARE,
     )
     past = last_talk(memory, partner)
     request = ConversationLineRequest(

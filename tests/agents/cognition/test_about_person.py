@@ -6,7 +6,7 @@ higher importance or recency outranked everything about him.
 
 from datetime import datetime
 
-from agents.cognition.about_person import FLOOR, involves, person_first, recall_about
+from agents.cognition.about_person import FLOOR, TALK_SHARE, involves, person_first, recall_about
 from memory import MemoryNode, NodeKind, RetrievalWeights, Retrieved
 from tests.agents.cognition.scripted import T0, memory_with, run
 
@@ -53,12 +53,13 @@ def test_what_involves_the_person_comes_first_and_unrelated_memories_fill_no_slo
     ]
 
 
-def test_a_third_of_the_slots_is_kept_for_what_is_on_the_agents_mind():
+def test_a_talk_keeps_a_third_of_its_slots_for_what_is_on_the_speakers_mind_a_reaction_none():
     many = [[item(f"Klaus Mueller is reading page {page}", 3.0 - page / 100, 0.9) for page in range(20)]]
-    shown = person_first([*RETRIEVED, *many], KLAUS, k=6)
+    shown = person_first([*RETRIEVED, *many], KLAUS, k=6, others_share=TALK_SHARE)
     assert shown[:4] == [f"Klaus Mueller is reading page {page}" for page in range(4)]
     assert shown[4:] == ["I love my work at the cafe", "I saw a fire at the dormitory"]
-    assert person_first(RETRIEVED, KLAUS, k=3) == [
+    assert person_first([*RETRIEVED, *many], KLAUS, k=6) == [f"Klaus Mueller is reading page {p}" for p in range(6)]
+    assert person_first(RETRIEVED, KLAUS, k=3, others_share=TALK_SHARE) == [
         "Klaus told me about his paper on gentrification",
         "Klaus Mueller is reading",
         "I love my work at the cafe",
