@@ -32,8 +32,8 @@ from agents.cognition.tending import objects_to_consider, tend
 from agents.conversation import Conversation
 from agents.decision import Decision
 from agents.identity import Identity
+from agents.inner_voice import in_own_voice
 from agents.language.answers import ConversationTurn
-from agents.language.offline.voice import in_own_voice
 from agents.mind import Mind
 from agents.persona import Persona
 from agents.records import PlanState, Reuse, SocialClock, TalkState

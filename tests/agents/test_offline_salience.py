@@ -11,7 +11,7 @@ import json
 import pytest
 
 from agents.language.offline import offline_answer
-from agents.language.offline.salience import EVENTFUL, close_names, importance_of
+from agents.language.offline.salience import EVENTFUL, importance_of
 from agents.language.requests import ImportanceRequest
 
 from .personas import identity
@@ -56,11 +56,11 @@ def test_no_word_of_the_tracked_facts_is_an_event_word():
 
 def test_a_memory_naming_someone_the_persona_names_weighs_more_to_that_agent():
     isabella = identity("Isabella Rodriguez")
-    close = close_names(isabella.describe())
-    assert "Hobbs Cafe" in close
+    persona = isabella.describe()
+    assert "Hobbs Cafe" in persona
     news = "the kitchen at Hobbs Cafe burned last night"
-    assert importance_of(news, close) == importance_of(news) + 1
-    assert importance_of("the kitchen at Oak Hill College burned last night", close) == importance_of(news)
+    assert importance_of(news, persona) == importance_of(news) + 1
+    assert importance_of("the kitchen at Oak Hill College burned last night", persona) == importance_of(news)
 
 
 def test_the_offline_importance_request_scores_from_the_agents_own_persona():

@@ -7,7 +7,8 @@ kept "Latoya are excited ...".
 
 import pytest
 
-from agents.language.offline.voice import in_own_voice, third_person
+from agents.inner_voice import in_own_voice
+from agents.language.offline.voice import third_person
 
 ME = "Latoya Williams"
 WHISPERS = {

@@ -10,7 +10,7 @@ from typing import Any
 
 from agents.language import requests as asks
 from agents.language.offline import interviewing, judging, noticing, places, planner, talk, thinking
-from agents.language.offline.salience import close_names, importance_of
+from agents.language.offline.salience import importance_of
 from agents.language.request import Request
 from agents.language.requests import evaluation
 
@@ -18,8 +18,8 @@ from agents.language.requests import evaluation
 def _scored(request: asks.ScoredRequest, seed: int) -> dict:
     """The inner request's answer, with the queued memories rated as an importance request would rate them."""
     answer = HANDLERS[type(request.inner)](request.inner, seed)
-    close = close_names(request.inner.fields().get("persona", ""))
-    return {**answer, "scores": [importance_of(memory, close) for memory in request.memories]}
+    persona = request.inner.fields().get("persona", "")
+    return {**answer, "scores": [importance_of(memory, persona) for memory in request.memories]}
 
 
 HANDLERS: dict[type, Callable[[Any, int], dict]] = {

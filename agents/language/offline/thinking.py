@@ -5,7 +5,7 @@ from collections import Counter
 from datetime import date, datetime, timedelta
 
 from agents.language.offline.news import ABOUT, news_in, sentences
-from agents.language.offline.salience import close_names, importance_of
+from agents.language.offline.salience import importance_of
 from agents.language.offline.voice import third_person
 from agents.language.offline.words import FULL_NAME, MONTHS, content_words
 from agents.language.requests import (
@@ -44,8 +44,7 @@ def gist(memory: str) -> str:
 def importance(request: ImportanceRequest, seed: int) -> dict:
     """Scores by the kind of event each memory describes, and how close it is to the agent (salience.py)."""
     del seed
-    close = close_names(request.identity.describe())
-    return {"scores": [importance_of(memory, close) for memory in request.memories]}
+    return {"scores": [importance_of(memory, request.identity.describe()) for memory in request.memories]}
 
 
 def questions(request: ReflectionQuestionsRequest, seed: int) -> dict:
