@@ -32,6 +32,7 @@ from agents.cognition.tending import objects_to_consider, tend
 from agents.conversation import Conversation
 from agents.decision import Decision
 from agents.identity import Identity
+from agents.inner_voice import in_own_voice
 from agents.language.answers import ConversationTurn
 from agents.mind import Mind
 from agents.persona import Persona
@@ -138,7 +139,7 @@ class GenerativeAgent(CellAgent):
 
     async def seed_memories(self, now: datetime) -> None:
         """Store the persona's seeded memories (the whisper CSV), their importance scored in batches."""
-        seeds = self.persona.seeds
+        seeds = tuple(in_own_voice(seed, self.name) for seed in self.persona.seeds)
         scores = await score_importance(self._ask(), self.identity, seeds)
         for text, score in zip(seeds, scores, strict=True):
             await self.memories.add(
@@ -391,7 +392,12 @@ class GenerativeAgent(CellAgent):
             self.action.minutes = 0
 
     async def whisper(self, statement: str, now: datetime) -> None:
-        """The paper's inner voice: a memory handed to the agent, its importance scored now."""
+        """The paper's inner voice: a memory handed to the agent in its own voice, its importance scored now.
+
+        Every door (the `whisper` command, the page, a scenario's interventions) comes here; whatever person the
+        statement is in, the agent keeps it as its own ("I am ..."), as its seeded memories are.
+        """
+        statement = in_own_voice(statement, self.name)
         (score,) = await score_importance(self._ask(), self.identity, [statement])
         await self.memories.add(
             NodeKind.THOUGHT,

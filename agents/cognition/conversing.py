@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from agents.agent_memory import AgentMemory, PendingMemory, mentioned_names
+from agents.cognition.about_person import TALK_SHARE, recall_about
 from agents.cognition.asking import Ask
 from agents.cognition.reacting import last_talk, minutes_since
 from agents.config import MindConfig
@@ -32,10 +33,19 @@ async def next_line(
     without it asks for it in the same answer (ConversationLineRequest). It joins the focal points, as the original's
     relationship summary does. The partner's focal points for its answer are known once the line is: their encoding
     starts at once, so the partner's next turn does not wait for them (the same vectors whenever they are encoded).
+    What involves the partner is shown first, then only what bears on the talk (about_person.py).
     """
     partner = conversation.partner_of(speaker.name)
     focal = focal_points(partner, conversation.lines, config, relationship)
-    memories = await memory.recall(focal, now=now, k=config.conversation_memories, weights=config.retrieval_weights)
+    memories = await recall_about(
+        memory,
+        partner,
+        focal,
+        now=now,
+        k=config.conversation_memories,
+        weights=config.retrieval_weights,
+        others_share=TALK_SHARE,
+    )
     past = last_talk(memory, partner)
     request = ConversationLineRequest(
         speaker=speaker,

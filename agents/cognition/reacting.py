@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from math import ceil
 
 from agents.agent_memory import AgentMemory
+from agents.cognition.about_person import recall_about
 from agents.cognition.asking import Ask
 from agents.config import MindConfig
 from agents.identity import Identity
@@ -72,12 +73,14 @@ async def decide_reaction(
     """Ask whether to talk to, wait for, or ignore another agent, from what the agent remembers of them.
 
     The memories shown are the paper's retrieval (recency, relevance, importance with the configured weights) for
-    the other person and what they are doing, as for every other decision; the last talk with them is looked up as
-    a fact with how long ago it was, the original's "last chatted at".
+    the other person and what they are doing, what involves the other first (about_person.py); the last talk with
+    them is looked up as a fact with how long ago it was, the original's "last chatted at".
     """
     focal = [other.name, f"{other.name} is {other.activity}"]
     memories = tuple(
-        await memory.recall(focal, now=view.now, k=config.reaction_memories, weights=config.retrieval_weights)
+        await recall_about(
+            memory, other.name, focal, now=view.now, k=config.reaction_memories, weights=config.retrieval_weights
+        )
     )
     last = last_talk(memory, other.name)
     request = ReactionRequest(

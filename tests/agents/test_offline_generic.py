@@ -25,7 +25,7 @@ PARAPHRASES = {
     "time-ahead": ("my exhibition opens on February 20", "the bakery starts selling bread next week"),
     "others": ("I am telling everyone about the election", "I am telling my neighbours about the harvest"),
     "speech": ("Klaus Mueller told me about Valentine's Day", "Klaus Mueller told me about his research paper"),
-    "feeling": ("I love the new mural downtown", "I am worried about the storm coming"),
+    "feeling": ("I love the new mural downtown", "I am worried about the exam coming"),
     "invitation": (
         "I am eager to tell everyone to come to the party at Hobbs Cafe on February 14th at 5pm",
         "I want to ask all my friends to join the book swap at the library on Tuesday at 3 pm",

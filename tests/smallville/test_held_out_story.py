@@ -6,6 +6,10 @@ tests/data/held_out/picture_book.json: Tamara Taylor reads her new picture book 
 and a half offline she tells it in her own voice; her housemate keeps it in the third person, naming her; the next
 day both plans hold it at its own time and place (hers as her reading, her listener's as joining her, never as their
 own), and the listener is there.
+
+tests/data/held_out/fire.json: news of another kind (a fire with students hurt: no gathering, no invitation, no date
+ahead) seeded to Klaus Mueller, not the party's host, in the three-agent town: it travels in day one as the party
+does (it used to score 3-4 beside the party's 8, and never left its source).
 """
 
 from datetime import datetime
@@ -62,3 +66,18 @@ def test_the_next_day_plans_hold_it_at_its_own_time_and_place_and_the_listener_c
     assert joining in _plan_items(model, listener)
     assert {AUTHOR, listener} <= set(model.social.attendees)
     assert model.social.aware_share("reading") >= 0.5
+
+
+@pytest.mark.slow
+def test_news_of_another_kind_seeded_to_another_agent_spreads_like_the_party():
+    model = SmallvilleModel(scenario_name="tests/data/held_out/fire.json", embedder="hashing", rng=0)
+    model.run_until(datetime(2023, 2, 13, 23, 59))
+    model.close()
+    reached = {
+        fact: set(known) - {"Isabella Rodriguez", "Klaus Mueller"} for fact, known in model.social.awareness.items()
+    }
+    assert reached["fire"] and len(reached["fire"]) >= len(reached["party"]) - 1, reached
+    told = next(e for e in model.event_log if e["kind"] == "line" and "fire" in e["text"])
+    assert told["agent"] == "Klaus Mueller" and "I saw a fire" in told["text"]
+    kept = [n.description for n in model.by_name[told["partner"]].memories.stream if "fire" in n.description]
+    assert any(text.startswith("Klaus Mueller told me: Klaus Mueller saw a fire") for text in kept), kept

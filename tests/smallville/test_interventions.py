@@ -94,7 +94,7 @@ def test_a_town_applies_each_intervention_at_its_time_and_logs_it():
     logged = [(entry["time"], entry["intervention"]) for entry in model.event_log if entry["kind"] == "intervention"]
     assert logged == [("2023-02-13T00:10:00", "whisper")]
     klaus = model.by_name["Klaus Mueller"].memories.stream
-    whispered = [node for node in klaus if node.description == "You are running for mayor"]
+    whispered = [node for node in klaus if node.description == "I am running for mayor"]  # in his own voice
     assert len(whispered) == 1 and whispered[0].kind == NodeKind.THOUGHT
     assert model.state.object_state(PIANO).description == "idle"
     model.run_until(datetime(2023, 2, 13, 0, 30))

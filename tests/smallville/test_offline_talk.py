@@ -16,7 +16,7 @@ import pytest
 from agents.language.offline import offline_answer
 from agents.language.offline.news import GREETING, news_in, sentences, spoken
 from agents.language.offline.talk import GOODBYE
-from agents.language.offline.voice import in_first_person, own_voice
+from agents.language.offline.voice import own_voice
 from smallville.model import SmallvilleModel
 
 pytestmark = pytest.mark.slow  # a day of three agents
@@ -81,6 +81,15 @@ def test_no_memory_piece_is_cut_mid_sentence():
             assert after in ("", ";", ".", "!", "?", " "), f"{piece!r} is cut out of {memory!r}"
             if after == " ":
                 assert re.match(r"[.!?]\s", memory[at + len(piece) - 1 : at + len(piece) + 1]), (piece, memory)
+
+
+# A first-person word anywhere in a sentence: its speaker speaks of itself.
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'll|I'd|me|my|mine|myself|we|us|our|ours|ourselves)\b")
+
+
+def in_first_person(sentence: str) -> bool:
+    """Whether the sentence speaks of its speaker as "I" (or "we")."""
+    return bool(_FIRST_PERSON.search(sentence))
 
 
 def test_no_line_repeats_another_agents_first_person_sentence():

@@ -18,7 +18,8 @@ from agents.language.requests import evaluation
 def _scored(request: asks.ScoredRequest, seed: int) -> dict:
     """The inner request's answer, with the queued memories rated as an importance request would rate them."""
     answer = HANDLERS[type(request.inner)](request.inner, seed)
-    return {**answer, "scores": [importance_of(memory) for memory in request.memories]}
+    persona = request.inner.fields().get("persona", "")
+    return {**answer, "scores": [importance_of(memory, persona) for memory in request.memories]}
 
 
 HANDLERS: dict[type, Callable[[Any, int], dict]] = {

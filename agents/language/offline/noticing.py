@@ -1,10 +1,8 @@
 """The offline mind on noticing an object in an unusual state: one generic rule, read from the request's fields.
 
-The rule: an agent sees to an object when it is the object's user, that is when the object is in the agent's home
-(the sector of its living area) or in the arena where what it is doing now takes place; anyone else, passing by on
-the way elsewhere, goes on. What the state says is never read for a decision (a stove "burning" and a piano "painted
-blue" are treated alike, by where they are): no word list decides, and the request is only asked about states the
-world's own rules did not make. The activity names the object and its state; it takes a fixed TENDING_MINUTES.
+An agent sees to an object it uses: in its home's sector or in the arena of what it is doing now; anyone passing by
+goes on. The state is never read for a decision (a stove "burning" and a piano "painted blue" alike): no word list
+decides. The activity names the object and its state, and takes a fixed TENDING_MINUTES.
 """
 
 from agents.language.requests.noticing import ObjectReactionRequest
@@ -30,7 +28,6 @@ def react_to_object(request: ObjectReactionRequest, seed: int) -> dict:
     if not is_users_place(request):
         return {"react": False, "reason": "it is not mine to deal with", "activity": "", "minutes": TENDING_MINUTES}
     state = request.state.strip().rstrip(".")
-    activity = f"seeing to the {request.object_name}"
-    if len(state) <= LONGEST_STATE_SHOWN:
-        activity += f", which is {state}"
+    which = f", which is {state}" if len(state) <= LONGEST_STATE_SHOWN else ""
+    activity = f"seeing to the {request.object_name}{which}"
     return {"react": True, "reason": "it is in my own place", "activity": activity, "minutes": TENDING_MINUTES}

@@ -42,9 +42,9 @@ def gist(memory: str) -> str:
 
 
 def importance(request: ImportanceRequest, seed: int) -> dict:
-    """Scores by the kind of event each memory describes."""
+    """Scores by the kind of event each memory describes, and how close it is to the agent (salience.py)."""
     del seed
-    return {"scores": [importance_of(memory) for memory in request.memories]}
+    return {"scores": [importance_of(memory, request.identity.describe()) for memory in request.memories]}
 
 
 def questions(request: ReflectionQuestionsRequest, seed: int) -> dict:

@@ -1,9 +1,8 @@
 """Whose voice a sentence is in: the offline mind retells what others said in the third person, its own in the first.
 
-A line such as "I'm planning a dinner at my place" is its speaker's first person; kept word for word by a listener it
-would later be retold as the listener's own plan. The listener keeps it as "Eddy Lin is planning a dinner at Eddy's
-place", the subject named, and "you" (the listener, when it was said) becomes the listener's own "I". These are rules
-of English grammar (pronouns and the verb after them), not of any story.
+"I'm planning a dinner at my place", kept word for word by a listener, would later be retold as the listener's own
+plan: it keeps "Eddy Lin is planning a dinner at Eddy's place", and "you" (the listener) as its own "I". These are
+rules of English grammar (pronouns and the verb after them), not of any story.
 """
 
 import re
@@ -22,13 +21,8 @@ _WORD = re.compile(r"[A-Za-z']+|[^A-Za-z']+")
 _PAIRED = re.compile(r"\b[A-Z][\w'-]* (?:[A-Z][\w'-]* )?and I\b|\bI and [A-Z]")
 # A person's full name: two capitalized words.
 _NAME = re.compile(r"\b[A-Z][a-z][\w'-]* [A-Z][a-z][\w'-]*\b")
-# A first-person word anywhere in a sentence.
-_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'll|I'd|me|my|mine|myself|we|us|our|ours|ourselves)\b")
-
-
-def in_first_person(sentence: str) -> bool:
-    """Whether the sentence speaks of its speaker as "I" (or "we")."""
-    return bool(_FIRST_PERSON.search(sentence))
+# Words after which a clause starts (its first pronoun is a subject: "and you like" retold is "and Latoya likes").
+_CLAUSE_STARTS = ("and", "but", "so", "that", "which", "who", "when", "where", "while", "if", "because", "though")
 
 
 def third_person(sentence: str, speaker: str, listener: str = "", *, kept_by_listener: bool = True) -> str:
@@ -73,6 +67,9 @@ def third_person(sentence: str, speaker: str, listener: str = "", *, kept_by_lis
             mine = {"you": "I", "your": "my", "yours": "mine", "yourself": "myself"}
             theirs = {"you": other, "your": possessive(other), "yours": possessive(other), "yourself": other}
             out.append(_cap((mine if kept_by_listener else theirs)[lower], token, keep_i=True))
+            last = next((word.strip() for word in reversed(out[:-1]) if not word.isspace()), ".")
+            if not kept_by_listener and lower == "you" and (last[-1:] in ".;:,!?" or last.lower() in _CLAUSE_STARTS):
+                index = _conjugate_after(tokens, index, out)  # "you are" retold: "Latoya is", never "Latoya are"
         else:
             out.append(token)
         index += 1
@@ -115,7 +112,7 @@ def _conjugate_after(tokens: list[str], index: int, out: list[str]) -> int:
             out.append(word)
             position += 2
             continue
-        out.append(verb_after_name(word))
+        out.append({"were": "was", "weren't": "wasn't"}.get(lower) or verb_after_name(word))  # "you were": "Latoya was"
         return position + 1
     return index
 
@@ -130,11 +127,8 @@ def _cap(text: str, like: str, keep_i: bool = False) -> str:
 def own_voice(sentence: str, me: str) -> str:
     """A sentence about oneself, as one says it: "Eddy Lin is cooking" said by Eddy Lin is "I am cooking".
 
-    The speaker named later in the sentence (third_person names a speaker's later "I" by the first name) is said in
-    the first person too: "Eddy's" is "my", "Eddy" or "Eddy Lin" before a verb is "I" with the verb after "I", and
-    elsewhere "me": "Maria Lopez is waiting for Eddy Lin" said by Eddy Lin is "Maria Lopez is waiting for me". A pair
-    with the speaker puts the other first: "Eddy Lin and Maria Lopez are classmates" is "Maria Lopez and I are
-    classmates".
+    Later mentions too (third_person names a later "I" by the first name): "Eddy's" is "my", "Eddy" before a verb
+    "I", elsewhere "me" ("Maria Lopez is waiting for me"); a pair puts the other first ("Maria Lopez and I are").
     """
     if pair := re.match(rf"{re.escape(me)} (and|or) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*) (?=[a-z])", sentence):
         sentence = f"{pair.group(2)} {pair.group(1)} I {sentence[pair.end() :]}"

@@ -21,8 +21,9 @@ PAST_TALK_MINUTES = 8 * 60
 
 
 class _Reaction(BaseModel):
-    choice: Literal["talk", "wait", "continue"]
+    # The reason comes first: a model that writes its answer in order reasons before it chooses.
     reason: str = ""
+    choice: Literal["talk", "wait", "continue"]
     relationship: str = ""
     line: str = ""
 

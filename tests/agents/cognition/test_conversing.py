@@ -86,8 +86,8 @@ def test_the_partners_focal_points_are_encoded_as_soon_as_the_line_is_said():
     asked_ahead, recalled = [], []
     request = memory.embedder.request
     memory.embedder.request = lambda texts: asked_ahead.append(list(texts)) or request(texts)
-    recall = memory.recall
-    memory.recall = lambda queries, **kwargs: recalled.append(list(queries)) or recall(queries, **kwargs)
+    retrieve = memory.retrieve
+    memory.retrieve = lambda queries, **kwargs: recalled.append(list(queries)) or retrieve(queries, **kwargs)
     mind = ScriptedMind({"conversation_line": lambda r: {"line": f"line {len(r.lines)}", "end": False}})
 
     async def klaus_then_maria():

@@ -73,7 +73,8 @@ def test_the_fallback_is_the_inner_fallback_without_ratings():
 def test_the_offline_mind_answers_the_inner_request_and_rates_as_it_would_alone():
     request = scored()
     answer = json.loads(offline_answer(request, seed=3))
-    assert answer["scores"] == [importance_of(memory) for memory in MEMORIES]
+    persona = KLAUS.describe()  # rated as Klaus would rate them, close to what his persona names
+    assert answer["scores"] == [importance_of(memory, persona) for memory in MEMORIES]
     assert request.parse(json.dumps(answer)).answer == LINE.parse(offline_answer(LINE, seed=3))
     alone = json.loads(offline_answer(ImportanceRequest(KLAUS, MEMORIES), seed=3))
     assert answer["scores"] == alone["scores"]
