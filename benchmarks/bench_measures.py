@@ -8,8 +8,10 @@ Parts (--parts, all by default):
              interviews and the offline judge judging: every measure must equal the truth; then with the offline
              mind answering too (what differs is listed: the scripted mind also tells lies the offline one never
              does). A --judge other than offline judges instead.
-  control    the same town where no fact announces the gathering: nobody is invited, so 0 invitees came.
-  identical  a 3-agent run evaluated with two identical conditions: |mu difference| < 0.1.
+  control    the same town measured at a gathering nobody was told of (at the party's place, the day before): the
+             two told of the party by then are its invitees, both there, neither for it: 0 of 2 came.
+  identical  a 3-agent run evaluated with two identical conditions, each answer shown to the judge under its own
+             label (never merged): the judge must tie them itself, |mu difference| < 0.1.
   figures    25 agents, two offline days (hashing embedder), seeds --seeds, each evaluated: every measure by the
              paper's definition in one run (the first seed, its interval over the agents) and with its 95% interval
              over the seeds, beside the paper's figure and the estimate.
@@ -34,7 +36,7 @@ from smallville.evaluation.conditions import CONDITIONS
 from smallville.evaluation.labelled import judge_labelled_set, load_labelled
 from smallville.evaluation.report import PAPER_FIGURES
 from smallville.evaluation.statistics import difference, mean_interval, seeds_needed
-from smallville.evaluation.truth import TRUTH, build_truth_town, mismatches, scripted_backends
+from smallville.evaluation.truth import UNTOLD, UNTOLD_GATHERING, build_truth_town, mismatches, scripted_backends
 
 PARTS = ("judge", "truth", "control", "identical", "figures")
 
@@ -83,12 +85,13 @@ def truth_part(scratch: Path, judge: str | None) -> bool:
 
 
 def control_part(scratch: Path) -> bool:
-    town = build_truth_town(scratch / "untold", facts=("exhibition",))
+    town = build_truth_town(scratch / "untold", gathering=UNTOLD_GATHERING)
     folder = evaluate_run(town, backends=scripted_backends(), conditions=["full", "persona_only"], repeats=1)
     present = json.loads((folder / "measures.json").read_text())["attendance"]
-    print(f"a gathering no fact announces: {present['came']} of {present['invited']} invited came, "
-          f"{present['present']} present (truth: 0 of 0, {len(TRUTH.present)} present)")  # fmt: skip
-    return present["came"] == 0 and present["invited"] == 0 and present["present"] == len(TRUTH.present)
+    print(f"a gathering nobody was told of, at the party's place the day before: {present['came']} of "
+          f"{present['invited']} invited came, {present['present']} present (truth: {UNTOLD['came']} of "
+          f"{UNTOLD['invited']}, {UNTOLD['present']} present)")  # fmt: skip
+    return all(present[key] == value for key, value in UNTOLD.items())
 
 
 def identical_part(scratch: Path) -> bool:

@@ -152,7 +152,7 @@ def _present(model, log: list[dict], at: datetime, names: list[str]) -> list:
 def _results(run: Path, log: list[dict], session: Session) -> Results:
     model, at = session.model, session.at
     facts = [fact.id for fact in model.setting.facts]
-    ratings, mean_ranks, kruskal, comparisons, count, bias = condition_figures(
+    ratings, mean_ranks, kruskal, comparisons, count, bias, length = condition_figures(
         session.conditions, list(session.judgements)
     )
     checks = [record for record in session.checks if record["agent"] in session.names]
@@ -177,6 +177,7 @@ def _results(run: Path, log: list[dict], session: Session) -> Results:
         comparisons=comparisons,
         judgements=count,
         bias=bias,
+        length=length,
         awareness=figures["awareness"],
         awareness_interval=figures["awareness_interval"],
         awareness_estimate=keyword_awareness(model.social, facts, session.names, at),

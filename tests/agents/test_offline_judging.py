@@ -38,6 +38,18 @@ def test_the_offline_judge_ranks_specific_answers_first_and_ties_equal_ones():
     assert request.parse(offline_answer(request, seed=0)) == ((1,), (0, 2))
 
 
+def test_length_cannot_buy_the_offline_judge_a_better_place():
+    """Padding an answer with sentences that say nothing specific, or saying it twice, never lifts it."""
+    question, context = "What are you looking forward to?", "Isabella Rodriguez, owner of Hobbs Cafe"
+    said = "I am looking forward to the Valentine's Day party at Hobbs Cafe on February 14."
+    padded = f"{said} It is nice. I like it a lot. Things are good. It will be fun."
+    twice = f"{said} {said}"
+    request = RankRequest(question, context, (padded, said, twice))
+    assert request.parse(offline_answer(request, seed=0)) == ((1, 2), (0,))
+    short = RankRequest(question, context, ("I am looking forward to the party at Hobbs Cafe.", said))
+    assert len(short.parse(offline_answer(short, seed=0))) == 1  # a detail more is no better: a draw
+
+
 @pytest.mark.parametrize(
     ("answer", "shows"),
     [
