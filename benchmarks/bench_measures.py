@@ -12,6 +12,8 @@ Parts (--parts, all by default):
              two told of the party by then are its invitees, both there, neither for it: 0 of 2 came.
   identical  a 3-agent run evaluated with two identical conditions, each answer shown to the judge under its own
              label (never merged): the judge must tie them itself, |mu difference| < 0.1.
+  coverage   how often a 95% interval over 3-10 seeds covers the truth, simulated (awareness of a town whose seeds
+             differ): the t interval (used over seeds) beside the bootstrap (the old method); target 95% +- 2.5.
   figures    25 agents, two offline days (hashing embedder), seeds --seeds, each evaluated: every measure by the
              paper's definition in one run (the first seed, its interval over the agents) and with its 95% interval
              over the seeds, beside the paper's figure and the estimate.
@@ -35,10 +37,10 @@ from smallville.evaluation import Condition, evaluate_run, register
 from smallville.evaluation.conditions import CONDITIONS
 from smallville.evaluation.labelled import judge_labelled_set, load_labelled
 from smallville.evaluation.report import PAPER_FIGURES
-from smallville.evaluation.statistics import difference, mean_interval, seeds_needed
+from smallville.evaluation.statistics import difference, mean_interval, seeds_needed, t_interval
 from smallville.evaluation.truth import UNTOLD, UNTOLD_GATHERING, build_truth_town, mismatches, scripted_backends
 
-PARTS = ("judge", "truth", "control", "identical", "figures")
+PARTS = ("judge", "truth", "control", "identical", "coverage", "figures")
 
 
 def _load() -> str:
@@ -111,6 +113,35 @@ def identical_part(scratch: Path) -> bool:
     return gap < 0.1
 
 
+def simulated_seeds(rng, seeds: int, runs: int, agents: int = 25, share: float = 0.4, spread: float = 8.0):
+    """Awareness over `seeds` seeds, `runs` times: each seed's town has its own rate (Beta around `share`, as seeds
+    of the same town differ), and `agents` agents each aware with it. The truth is `share`."""
+    rates = rng.beta(share * spread, (1 - share) * spread, size=(runs, seeds))
+    return rng.binomial(agents, rates) / agents
+
+
+def coverage_part(simulations: int, bca_simulations: int) -> bool:
+    """How often each interval method covers the truth over 3-10 seeds, by simulation (95% is the target)."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    print(f"interval coverage over seeds (share 0.40; {simulations} simulated evaluations per row, BCa "
+          f"{bca_simulations}); target 95%:")  # fmt: skip
+    print("  seeds | t interval | percentile bootstrap | BCa bootstrap (scipy; the old method)")
+    passed = True
+    for seeds in (3, 4, 5, 6, 8, 10):
+        data = simulated_seeds(rng, seeds, simulations)
+        t_hits = [low <= 0.4 <= high for _, low, high in map(t_interval, data)]
+        picks = rng.integers(0, seeds, size=(simulations, 2000, seeds))
+        means = np.take_along_axis(data[:, None, :], picks, axis=2).mean(axis=2)
+        low, high = np.percentile(means, [2.5, 97.5], axis=1)
+        percentile = np.mean((low <= 0.4) & (high >= 0.4))
+        bca = [low <= 0.4 <= high for _, low, high in map(mean_interval, data[:bca_simulations])]
+        print(f"  {seeds:5d} | {100 * np.mean(t_hits):9.1f}% | {100 * percentile:19.1f}% | {100 * np.mean(bca):5.1f}%")
+        passed &= abs(np.mean(t_hits) - 0.95) < 0.025
+    return passed
+
+
 def figures_part(scratch: Path, seeds: list[int], keep: Path | None) -> None:
     root = keep or scratch / "runs"
     rows = []
@@ -135,7 +166,7 @@ def figures_part(scratch: Path, seeds: list[int], keep: Path | None) -> None:
 
 
 def _cell(values: list[float], scale: float = 1.0, digits: int = 2) -> str:
-    mean, low, high = mean_interval(values)
+    mean, low, high = t_interval(values)
     if low == high:
         return f"{scale * mean:.{digits}f}"
     return f"{scale * mean:.{digits}f} [{scale * low:.{digits}f}, {scale * high:.{digits}f}]"
@@ -153,7 +184,7 @@ def figures_table(rows: list[dict], seeds: list[int]) -> str:
     one = rows[0]
     lines = [
         f"One run: seed {seeds[0]}, with its 95% bootstrap interval over the agents (mu: its TrueSkill sigma). Seeds "
-        f"{', '.join(map(str, seeds))}: mean [95% bootstrap interval over the seeds], per seed in brackets. The "
+        f"{', '.join(map(str, seeds))}: mean [95% t interval over the seeds], per seed in brackets. The "
         "estimate: the run's, then over the seeds. The last column: seeds for a 95% interval 10 points (a share), "
         "0.1 (a density) or 1 (mu) wide.",
         "",
@@ -225,6 +256,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs of the judge part, for a median wall time")
     parser.add_argument("--errors", action="store_true", help="list every wrong decision of the judge")
     parser.add_argument("--seeds", default="0,1,2,3", help="seeds of the figures part")
+    parser.add_argument("--simulations", type=int, default=4000, help="simulated evaluations of the coverage part")
     parser.add_argument("--runs", help="a folder to keep (and reuse) the figures' run folders in")
     args = parser.parse_args()
     parts = [part.strip() for part in args.parts.split(",") if part.strip()]
@@ -243,6 +275,8 @@ def main() -> None:
             passed &= control_part(scratch)
         if "identical" in parts:
             passed &= identical_part(scratch)
+        if "coverage" in parts:
+            passed &= coverage_part(args.simulations, min(args.simulations, 400))
         if "figures" in parts:
             seeds = [int(seed) for seed in args.seeds.split(",")]
             figures_part(scratch, seeds, Path(args.runs) if args.runs else None)

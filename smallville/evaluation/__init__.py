@@ -23,6 +23,7 @@ from smallville.evaluation.statistics import (
     kruskal_wallis,
     mean_interval,
     seeds_needed,
+    t_interval,
 )
 
 __all__ = [
@@ -54,5 +55,6 @@ __all__ = [
     "rate",
     "register",
     "seeds_needed",
+    "t_interval",
     "visible_stream",
 ]

@@ -4,6 +4,7 @@ import asyncio
 import math
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 from openskill.models import ThurstoneMostellerFull
 from scipy import stats
@@ -14,7 +15,7 @@ from smallville.evaluation.conditions import CONDITIONS, Condition
 from smallville.evaluation.interviews import _rank, shown_order
 from smallville.evaluation.ratings import length_bias, position_bias, positions_of
 from smallville.evaluation.results import condition_figures
-from smallville.evaluation.statistics import difference, mean_interval, seeds_needed
+from smallville.evaluation.statistics import difference, mean_interval, seeds_needed, t_interval
 
 RANKINGS = [["full", "none", "half"], ["full", "half", "none"], ["half", "full", "none"]]
 GROUPS = [[[name] for name in ranking] for ranking in RANKINGS]
@@ -170,3 +171,13 @@ def test_identical_conditions_are_judged_apart_and_only_a_fair_judge_ties_them(j
     conditions = [CONDITIONS["full"], Condition("full_again", "again"), CONDITIONS["persona_only"]]
     ratings = {rating.condition: rating.mu for rating in condition_figures(conditions, records)[0]}
     assert (abs(ratings["full"] - ratings["full_again"]) < 0.1) is tie
+
+
+def test_the_interval_over_a_few_seeds_is_t_and_covers_the_truth_95_percent_of_the_time():
+    mean, low, high = t_interval([36, 40, 44, 48])
+    half = stats.t.ppf(0.975, 3) * np.std([36, 40, 44, 48], ddof=1) / 2
+    assert (mean, low, high) == pytest.approx((42, 42 - half, 42 + half))  # [33.8, 50.2], not the bootstrap's
+    assert t_interval([0.3, 0.3]) == (0.3, 0.3, 0.3)
+    draws = np.random.default_rng(1).normal(0.4, 0.1, size=(600, 4))
+    covered = np.mean([low <= 0.4 <= high for _, low, high in map(t_interval, draws)])
+    assert 0.93 < covered < 0.97
