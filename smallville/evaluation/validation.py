@@ -60,6 +60,14 @@ class PipelineSet(BaseModel):
         """The answers of one part."""
         return [answer for answer in self.answers if answer.part == name]
 
+    def unseen(self, name: str) -> list[PipelineAnswer]:
+        """The answers of one part that no other part holds word for word (fact, speaker and answer).
+
+        The offline mind says the same things in other seeds, and such an answer is not new evidence.
+        """
+        elsewhere = {(a.fact, a.speaker, a.answer) for a in self.answers if a.part != name}
+        return [a for a in self.part(name) if (a.fact, a.speaker, a.answer) not in elsewhere]
+
 
 def load_pipeline_set(path: str | Path | None = None) -> PipelineSet:
     """Read and check the set (None: the shipped one).
