@@ -39,6 +39,10 @@ class Session:
     done: int = 0
     _streams: dict[tuple[str, str], MemoryStream] = field(default_factory=dict)
     _questions: dict[str, list[tuple[Question, str]]] = field(default_factory=dict)
+    # Requests already asked (or being asked), so that one asked again is answered once: two conditions that show
+    # an agent the same memories ask the very same interview.
+    _asked: dict[object, asyncio.Future] = field(default_factory=dict)
+    reused: int = 0
 
     def stream(self, name: str, condition: Condition) -> MemoryStream:
         """The agent's memory as the condition shows it at `at` (built once per agent and condition)."""
@@ -68,7 +72,14 @@ def questions_for(session: Session, name: str) -> list[tuple[Question, str]]:
 
 
 async def _ask(session: Session, request, name: str):
-    return await session.model.gateway.ask(request, agent=name)
+    """The gateway's answer; a request identical to one already asked (same fields, same agent) is not asked again."""
+    key = (request, name)
+    if key in session._asked:
+        session.reused += 1
+        return await asyncio.shield(session._asked[key])
+    task = asyncio.ensure_future(session.model.gateway.ask(request, agent=name))
+    session._asked[key] = task
+    return await task
 
 
 async def _answer(session: Session, name: str, condition: Condition, question: str, **between) -> str:

@@ -203,7 +203,13 @@ def _summary(folder: Path, results: Results, *, offline: bool, header: str, ledg
               "memory shown to the judge supports (hallucinations.csv, with those memories)."]  # fmt: skip
     lines += ["", ESTIMATE_NOTE, CASCADE_NOTE, ""]
     calls = f"{ledger['calls']} ({ledger['cache_hits']} from the cache), {ledger['tokens']} tokens"
-    lines += [f"Model calls of this evaluate command: {calls}, ${ledger['cost']:.4f}.", ""]
+    lines += [f"Model calls of this evaluate command: {calls}, ${ledger['cost']:.4f}."]
+    if ledger.get("reused"):
+        lines += [f"Requests identical to one already asked, answered once: {ledger['reused']}."]
+    if ledger.get("run_tokens"):
+        share = ledger["tokens"] / ledger["run_tokens"]
+        lines += [f"Evaluation tokens against the run's: {ledger['tokens']} vs {ledger['run_tokens']} ({share:.2f}x)."]
+    lines += [""]
     path = folder / "summary.md"
     path.write_text("\n".join(lines))
     return path

@@ -94,15 +94,28 @@ def evaluate_run(
         model.run_async(measure_phase(session, present))
         results = _results(run, log, session)
         totals = model.gateway.ledger.totals()
-        by_kind = {kind: kind_totals.requests for kind, kind_totals in model.gateway.ledger.by_kind().items()}
+        kinds = model.gateway.ledger.by_kind().items()
+        by_kind = {kind: kind_totals.requests for kind, kind_totals in kinds}
         ledger = {"calls": totals.calls, "cache_hits": totals.cache_hits, "tokens": totals.tokens,
-                  "cost": totals.cost or 0.0, "requests_by_kind": by_kind}  # fmt: skip
+                  "cost": totals.cost or 0.0, "requests_by_kind": by_kind,
+                  "tokens_by_kind": {kind: kind_totals.tokens for kind, kind_totals in kinds},
+                  "reused": session.reused, "run_tokens": run_tokens(run)}  # fmt: skip
         (folder / "ledger.json").write_text(json.dumps(ledger, indent=2) + "\n")
         offline = model.gateway.config.model == "offline" and not judge
         write_all(folder, results, offline=offline, header=f"{run.name} at {at:%Y-%m-%d %H:%M}", ledger=ledger)
     finally:
         model.close()
     return folder
+
+
+def run_tokens(run: Path) -> int | None:
+    """The run's own tokens (prompt and completion, RUN/ledger.json), beside the evaluation's; None if unknown."""
+    path = run / "ledger.json"
+    try:
+        totals = json.loads(path.read_text())["totals"]
+        return int(totals["prompt_tokens"]) + int(totals["completion_tokens"])
+    except (OSError, KeyError, TypeError, ValueError):
+        return None
 
 
 def _check_time(model, at: datetime | None) -> datetime:
