@@ -44,22 +44,15 @@ def rank(request: RankRequest, seed: int) -> dict:
         [label for label, score in zip(request.labels, scores, strict=True) if score == value]
         for value in sorted(set(scores), reverse=True)
     ]
-    return {"reason": "the answers that take up the question and say specific things first; equal ones tie",
-            "ranking": groups}  # fmt: skip
-
-
-def specifics(answer: str, context: set[str]) -> int:
-    """Names, numbers and words shared with the context: what makes an answer specific."""
-    return len(FULL_NAME.findall(answer)) + len(re.findall(r"\d", answer)) + len(context & content_words(answer))
+    return {"reason": "the answers that take up the question and say specific things first", "ranking": groups}
 
 
 def judge(request: JudgeRequest, seed: int) -> dict:
-    """The answer with more specifics (names, numbers) and more words in common with the context."""
+    """The answer of better `quality` (the first when they are equal)."""
     del seed
-    context = content_words(request.context) | content_words(request.question)
-    a, b = specifics(request.answer_a, context), specifics(request.answer_b, context)
+    a, b = (quality(answer, request.question, request.context) for answer in (request.answer_a, request.answer_b))
     choice = "a" if a >= b else "b"
-    return {"reason": f"answer {choice} is grounded in more specifics ({max(a, b)} vs {min(a, b)})", "choice": choice}
+    return {"reason": f"answer {choice} answers better ({max(a, b)} vs {min(a, b)})", "choice": choice}
 
 
 def fact_check(request: FactCheckRequest, seed: int) -> dict:

@@ -146,7 +146,7 @@ def _session(judge):
 
     identity = SimpleNamespace(describe=lambda: "Isabella Rodriguez, owner of Hobbs Cafe")
     model = SimpleNamespace(gateway=SimpleNamespace(ask=ask), by_name={"Isabella": SimpleNamespace(identity=identity)})
-    return SimpleNamespace(model=model)
+    return SimpleNamespace(model=model, _asked={}, reused=0)
 
 
 @pytest.mark.parametrize(("judge", "tie"), [("offline", True), ("shown-order", False)])
