@@ -1,4 +1,4 @@
-"""The offline mind as a judge: it ranks answers by their specifics, and checks facts by reading claims.
+"""The offline mind as a judge: it ranks answers by shares length cannot buy, and checks facts by reading claims.
 
 Like the rest of the offline mind it reads only the request's fields. Its rankings test the evaluation's code paths
 and say little about believability, but length cannot buy them (`quality`: shares, not counts); its fact checks and
