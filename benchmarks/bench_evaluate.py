@@ -1,4 +1,4 @@
-"""`evaluate` on one 25-agent two-day run with the full battery: model calls, tokens and wall time, printed.
+"""`evaluate` on one 25-agent two-day run with the full battery: calls, tokens (beside the run's), wall time, printed.
 
 Simulates the run first (offline, hashing embedder) unless a run folder is given; then evaluates it from scratch
 (a fresh evaluation/ folder each time), offline by default or against the loopback server with a latency.
@@ -54,9 +54,14 @@ def main() -> None:
         load = os.getloadavg()[0]
         mode = "offline" if args.loopback_latency is None else f"loopback, {args.loopback_latency} s latency"
         print(f"evaluate ({mode}): {wall:.1f} s wall, load average {load:.2f}")
-        print(f"model calls {ledger['calls']}, tokens {ledger['tokens']}, cache hits {ledger['cache_hits']}")
+        print(f"model calls {ledger['calls']}, tokens {ledger['tokens']}, cache hits {ledger['cache_hits']}, "
+              f"identical requests answered once {ledger.get('reused', 0)}")  # fmt: skip
+        if ledger.get("run_tokens"):
+            print(f"evaluation tokens {ledger['tokens']} vs the run's {ledger['run_tokens']}: "
+                  f"{ledger['tokens'] / ledger['run_tokens']:.2f}x (target: at most 1x)")  # fmt: skip
+        tokens = ledger.get("tokens_by_kind", {})
         for kind, requests in sorted(ledger["requests_by_kind"].items()):
-            print(f"  {kind:12s} {requests}")
+            print(f"  {kind:12s} {requests:6d} requests {tokens.get(kind, 0):10d} tokens")
         print((run / "evaluation" / "summary.md").read_text())
 
 

@@ -132,7 +132,7 @@ def _markdown(batch: Path, frame, summary, plots: list[Path], compared=None) -> 
         "",
         f"{len(frame)} cells: " + ", ".join(f"{count} {status}" for status, count in sorted(counts.items())),
         "",
-        "Means over each condition's finished cells, with 95% bootstrap confidence intervals. Measures marked "
+        "Means over each condition's finished cells, with 95% t confidence intervals. Measures marked "
         "(estimate) are the run's cheap per-step figures (keyword matches in memory, anyone at the place); "
         "interview_aware_*, eval_relationship_density and attendance_* are the paper's measures (`run.py evaluate`).",
         "",
@@ -149,7 +149,7 @@ def _markdown(batch: Path, frame, summary, plots: list[Path], compared=None) -> 
             lines.append(f"| {_label(measure)} | " + " | ".join(cells) + " |")
         lines += _seeds_needed(summary)
     if compared is not None and not compared.empty:
-        lines += ["", "## Differences from the first condition (95% bootstrap interval; paired by seed when possible)",
+        lines += ["", "## Differences from the first condition (95% t interval; paired by seed when possible)",
                   "", "| condition | measure | difference | test | p |", "|---|---|---|---|---|"]  # fmt: skip
         for _, row in compared.iterrows():
             interval = _interval({"d_mean": row["difference"], "d_ci_low": row["ci_low"],

@@ -1,7 +1,7 @@
 """Statistics across seeds: each measure by condition with an interval, differences between conditions, seeds needed.
 
-Each measure has a 95% interval: scipy's BCa bootstrap of the mean over the cells (the seeds, and scenarios if
-several), seeded so that a report is reproducible; with one cell, or cells that all agree, it collapses to the mean.
+Each measure has a 95% interval: Student's t interval of the mean over the cells (the seeds, and scenarios if
+several: a bootstrap over so few is too narrow); with one cell, or cells that all agree, it collapses to the mean.
 A difference is each condition's against the first (the table's baseline): paired by seed when both conditions ran
 the same seeds (the mean per-seed difference and the paired t-test), else the difference of the means and Welch's
 t-test. The seeds needed for an interval of a given width come from the spread seen over the seeds run.
@@ -10,7 +10,7 @@ t-test. The seeds needed for an interval of a given width come from the spread s
 import numpy as np
 import pandas as pd
 
-from smallville.evaluation.statistics import difference, mean_interval, seeds_needed
+from smallville.evaluation.statistics import difference, seeds_needed, t_interval
 
 # The measures summarised, when the table has them (facts and evaluation conditions are matched by prefix).
 FIXED_MEASURES = ("density_start", "density_end", "attendance", "calls", "tokens", "cost", "fallbacks", "wall_seconds")
@@ -43,8 +43,9 @@ def width_for(column: str) -> float | None:
 
 
 def mean_ci(values: np.ndarray, seed: int = 0) -> tuple[float, float, float]:
-    """Mean and 95% bootstrap interval of the mean (NaN for no values)."""
-    return mean_interval(np.asarray(values, dtype=float), seed)
+    """Mean and 95% t interval of the mean (NaN for no values); `seed` is kept for callers, unused."""
+    del seed
+    return t_interval(np.asarray(values, dtype=float))
 
 
 def _done(frame):

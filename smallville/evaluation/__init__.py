@@ -1,7 +1,8 @@
 """The paper's evaluation of a run (Park et al. 2023, sections 6 and 7), by its definitions, validated.
 
 An interview battery, believability judged across conditions with TrueSkill ratings (ties are draws, the judge's
-position bias measured), and awareness, relationships, attendance and the diffusion cascade measured by interview,
+position and length biases measured), and awareness, relationships, attendance and the diffusion cascade measured by
+interview,
 each "yes" grounded by the judge in the memories the agent holds. The measures are validated on a ground-truth town
 (truth.py) and a judge on a labelled set of answers (labelled.py); docs/evaluation.md states the definitions.
 """
@@ -11,7 +12,7 @@ from smallville.evaluation.battery import Battery, BatteryError, load_battery
 from smallville.evaluation.conditions import CONDITIONS, Condition, register, visible_stream
 from smallville.evaluation.labelled import JudgeScores, judge_labelled_set, load_labelled
 from smallville.evaluation.measures import Learned
-from smallville.evaluation.ratings import PositionBias, Rating, position_bias, rate
+from smallville.evaluation.ratings import LengthBias, PositionBias, Rating, length_bias, position_bias, rate
 from smallville.evaluation.runner import EvaluationError, evaluate_run
 from smallville.evaluation.statistics import (
     Comparison,
@@ -22,6 +23,7 @@ from smallville.evaluation.statistics import (
     kruskal_wallis,
     mean_interval,
     seeds_needed,
+    t_interval,
 )
 
 __all__ = [
@@ -35,6 +37,7 @@ __all__ = [
     "EvaluationError",
     "JudgeScores",
     "Learned",
+    "LengthBias",
     "PositionBias",
     "Rating",
     "attendance",
@@ -44,6 +47,7 @@ __all__ = [
     "holm",
     "judge_labelled_set",
     "kruskal_wallis",
+    "length_bias",
     "load_battery",
     "load_labelled",
     "mean_interval",
@@ -51,5 +55,6 @@ __all__ = [
     "rate",
     "register",
     "seeds_needed",
+    "t_interval",
     "visible_stream",
 ]

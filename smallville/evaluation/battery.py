@@ -50,7 +50,8 @@ class Measures(BaseModel):
     """The end-to-end questions: about each tracked fact, and about each other agent."""
 
     model_config = ConfigDict(extra="forbid")
-    fact_question: str = "Have you heard anything lately about a {topic}? Tell me what you know."
+    # {topic}: a noun phrase with its article, from the fact's sentence ("a bake sale": topics.py).
+    fact_question: str = "Have you heard anything lately about {topic}? Tell me what you know."
     relationship_question: str = "Do you know {other}? If so, tell me who they are to you."
     fact_questions: dict[str, str] = {}
 

@@ -1,8 +1,8 @@
 """The evaluation's model calls, phase by phase, each item written to its journal as soon as it is answered.
 
 Phases: every agent answers every battery question under every condition; the judge ranks each question's answers
-(shown shuffled, labels hidden, identical answers once, `repeats` times in other orders); then the measure phase
-(checks.py). Items already in a journal are never asked again.
+(shown shuffled, labels hidden, every condition's answer under its own label, `repeats` times in other orders);
+then the measure phase (measure_phase.py). Items already in a journal are never asked again.
 """
 
 import asyncio
@@ -39,6 +39,10 @@ class Session:
     done: int = 0
     _streams: dict[tuple[str, str], MemoryStream] = field(default_factory=dict)
     _questions: dict[str, list[tuple[Question, str]]] = field(default_factory=dict)
+    # Requests already asked (or being asked), so that one asked again is answered once: two conditions that show
+    # an agent the same memories ask the very same interview.
+    _asked: dict[object, asyncio.Future] = field(default_factory=dict)
+    reused: int = 0
 
     def stream(self, name: str, condition: Condition) -> MemoryStream:
         """The agent's memory as the condition shows it at `at` (built once per agent and condition)."""
@@ -68,7 +72,14 @@ def questions_for(session: Session, name: str) -> list[tuple[Question, str]]:
 
 
 async def _ask(session: Session, request, name: str):
-    return await session.model.gateway.ask(request, agent=name)
+    """The gateway's answer; a request identical to one already asked (same fields, same agent) is not asked again."""
+    key = (request, name)
+    if key in session._asked:
+        session.reused += 1
+        return await asyncio.shield(session._asked[key])
+    task = asyncio.ensure_future(session.model.gateway.ask(request, agent=name))
+    session._asked[key] = task
+    return await task
 
 
 async def _answer(session: Session, name: str, condition: Condition, question: str, **between) -> str:
@@ -111,28 +122,33 @@ async def answer_phase(session: Session) -> None:
     await _run(session, session.answers, items)
 
 
-def shown_order(answers: list[str], name: str, question_id: str, repeat: int, seed: int) -> list[str]:
-    """The distinct answers to one question in a shuffled order; repeats rotate it, so each moves through the places.
+def shown_order(conditions: list[str], name: str, question_id: str, repeat: int, seed: int) -> list[str]:
+    """The conditions whose answers are shown, in a shuffled order; repeats rotate it, so each moves through the places.
 
-    The distinct answers are shuffled themselves, not the conditions before identical answers are merged: the first
-    place would otherwise go to an answer that several conditions share (3 conditions of 4 giving it: 3 times in 4),
-    and a judge blind to the order would seem to keep it far more often than chance.
+    Every condition's answer is shown under its own label, identical ones too: a judge must tie identical answers
+    itself (a check that can fail: merged before the judge, two identical conditions would tie by construction).
     """
-    order = sorted(set(answers))
+    order = sorted(conditions)
     random.Random(f"{seed}|{name}|{question_id}").shuffle(order)
     shift = repeat % len(order)
     return order[shift:] + order[:shift]
 
 
-async def _rank(session: Session, name: str, question_id: str, text: str, distinct: list[str], answers: dict) -> dict:
-    """One ranking: identical answers are shown once and share a place; all identical is a draw, asked of nobody."""
-    positions: tuple[tuple[int, ...], ...] = (tuple(range(len(distinct))),)
-    if len(distinct) > 1:
+def answer_length(answer: str) -> int:
+    """An answer's length in words (what a judge biased by length would reward)."""
+    return len(answer.split())
+
+
+async def _rank(session: Session, name: str, question_id: str, text: str, shown: list[str], answers: dict) -> dict:
+    """One ranking of every condition's answer, in the shown order; all answers identical is a draw, asked of nobody."""
+    texts = [answers[condition] for condition in shown]
+    positions: tuple[tuple[int, ...], ...] = (tuple(range(len(shown))),)
+    if len(set(texts)) > 1:
         context = session.model.by_name[name].identity.describe()
-        positions = await _ask(session, RankRequest(question=text, context=context, answers=tuple(distinct)), name)
-    groups = [[c for c in answers if distinct.index(answers[c]) in group] for group in positions]
-    shown = [c for answer in distinct for c in answers if answers[c] == answer]
-    return {"agent": name, "question_id": question_id, "shown": shown, "distinct": len(distinct),
+        positions = await _ask(session, RankRequest(question=text, context=context, answers=tuple(texts)), name)
+    groups = [[shown[index] for index in group] for group in positions]
+    return {"agent": name, "question_id": question_id, "shown": shown, "distinct": len(set(texts)),
+            "lengths": [answer_length(answer) for answer in texts],
             "positions": [list(group) for group in positions], "groups": groups}  # fmt: skip
 
 
@@ -144,7 +160,7 @@ async def judge_phase(session: Session) -> None:
         for question, text in questions_for(session, name):
             answers = {c: session.answers.get(f"{name}|{question.id}|{c}")["answer"].strip() for c in names}
             for repeat in range(session.repeats):
-                order = shown_order(list(answers.values()), name, question.id, repeat, session.model.seed)
+                order = shown_order(names, name, question.id, repeat, session.model.seed)
                 key = f"{name}|{question.id}|{repeat}|{','.join(names)}"
                 items.append((key, partial(_rank, session, name, question.id, text, order, answers)))
     await _run(session, session.judgements, items)

@@ -17,6 +17,7 @@ from smallville.evaluation.attendance import Window
 from smallville.evaluation.conditions import EVERYTHING
 from smallville.evaluation.interviews import Session, _answer, _ask, _run
 from smallville.evaluation.measures import HOW, INTERVIEW_PARTNER, STATUS_ID, origin, relationship_claim
+from smallville.evaluation.topics import fact_topic, fill_topic
 
 # Memories shown to the grounding judge: those most relevant to the question (the original's interviews retrieved
 # 50 to answer; a judge reads a dozen reliably, and relevance ranks the ones that bear on a fact first).
@@ -139,8 +140,8 @@ async def measure_phase(session: Session, present: list[tuple[str, Window]] | No
     items = []
     for name in session.names:
         for fact in session.model.setting.facts:
-            topic = " ".join(group[0].rstrip("*") for group in fact.keywords)
-            question = measures.fact_questions.get(fact.id) or measures.fact_question.format(topic=topic)
+            topic = fact_topic(fact.description)
+            question = measures.fact_questions.get(fact.id) or fill_topic(measures.fact_question, topic)
             check = partial(_check, session, name, "fact", fact.id, question, fact.description)
             items.append((f"fact|{name}|{fact.id}", check))
         for other in session.names:

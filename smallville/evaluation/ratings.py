@@ -6,11 +6,13 @@ the given order, so the same rankings always give the same ratings. Conditions a
 good, or identical answers) share a rank: a draw, which moves neither ahead of the other.
 """
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from math import factorial
+from math import comb, factorial, prod
 
 from openskill.models import ThurstoneMostellerFull
+from scipy import stats
 
 # The paper's (and TrueSkill's) defaults.
 MU = 25.0
@@ -55,16 +57,26 @@ def positions_of(groups: Sequence[Sequence[str]]) -> dict[str, float]:
     return places
 
 
+def _first_group_chance(size: int, first: int, favoured: int = 1) -> float:
+    """The chance a judge blind to what is tested puts one of `favoured` answers of `size` in its first group.
+
+    With a first group of `first`: 1 - C(size - favoured, first) / C(size, first).
+    """
+    return 1 - comb(size - favoured, first) / comb(size, first)
+
+
 @dataclass(frozen=True)
 class PositionBias:
     """How much a judge follows the order answers are shown in.
 
+    Each share comes with the share a judge blind to the order would give, with the same groups (ties) it made.
+
     Attributes:
         rankings: Rankings the judge was asked for (two or more different answers shown).
-        kept_order: Share of them that return exactly the shown order, no ties.
-        chance: The share a judge blind to the order would give: the mean of 1/n! over those rankings.
+        kept_order: Share of them that never put a later shown answer above an earlier one.
+        chance: The same for a judge blind to the order: the mean of 1 / (n! / (g1! g2! ...)) over the rankings.
         first_best: Share whose first-shown answer came first (alone or tied).
-        first_chance: The same by chance, blind to the order: the mean of 1/n.
+        first_chance: The same by chance: the mean of (size of the first group) / n.
     """
 
     rankings: int
@@ -84,19 +96,75 @@ class PositionBias:
         )
 
 
+def _asked(records: Iterable[dict]) -> list[dict]:
+    return [record for record in records if record.get("distinct", 0) > 1 and "positions" in record]
+
+
 def position_bias(records: Iterable[dict]) -> PositionBias:
     """Position bias of the judge over judgement records ("positions": groups of shown answers' indices)."""
-    asked = [record["positions"] for record in records if record.get("distinct", 0) > 1 and "positions" in record]
+    asked = [record["positions"] for record in _asked(records)]
     if not asked:
         return PositionBias(0, 0.0, 0.0, 0.0, 0.0)
     count = len(asked)
-    kept = sum(1 for groups in asked if groups == [[index] for index in range(len(groups))])
-    first = sum(1 for groups in asked if 0 in groups[0])
+    kept = sum(1 for groups in asked if _in_shown_order(groups))
     sizes = [sum(len(group) for group in groups) for groups in asked]
+    pairs = zip(sizes, asked, strict=True)
+    orders = [factorial(size) / prod(factorial(len(group)) for group in groups) for size, groups in pairs]
     return PositionBias(
         rankings=count,
         kept_order=kept / count,
-        chance=sum(1 / factorial(size) for size in sizes) / count,
-        first_best=first / count,
-        first_chance=sum(1 / size for size in sizes) / count,
+        chance=sum(1 / order for order in orders) / count,
+        first_best=sum(1 for groups in asked if 0 in groups[0]) / count,
+        first_chance=sum(len(groups[0]) / size for groups, size in zip(asked, sizes, strict=True)) / count,
     )
+
+
+def _in_shown_order(groups: Sequence[Sequence[int]]) -> bool:
+    """No answer shown later is ranked above one shown earlier."""
+    flat = [index for group in groups for index in sorted(group)]
+    return flat == sorted(flat)
+
+
+@dataclass(frozen=True)
+class LengthBias:
+    """How much a judge rewards length: how often the longest answer came first, beside chance.
+
+    Attributes:
+        rankings: Rankings asked of the judge whose answers differ in length.
+        longest_first: Share whose longest answer (one of them, if several) came first, alone or tied.
+        chance: The same for a judge blind to length, with the same ties: the mean of
+            1 - C(n - l, g) / C(n, g) (l answers of the greatest length, a first group of g).
+        correlation: Mean Kendall tau between an answer's length and how high it was placed (0: blind to length).
+    """
+
+    rankings: int
+    longest_first: float
+    chance: float
+    correlation: float
+
+    def text(self) -> str:
+        """One line for the summary."""
+        if not self.rankings:
+            return "length bias: no ranking had answers of different lengths"
+        return (
+            f"length bias: the longest answer came first in {100 * self.longest_first:.1f}% of {self.rankings} "
+            f"rankings (chance {100 * self.chance:.1f}%); Kendall tau of length and place {self.correlation:+.2f}"
+        )
+
+
+def length_bias(records: Iterable[dict]) -> LengthBias:
+    """Length bias of the judge over judgement records that hold the shown answers' lengths ("lengths")."""
+    asked = [r for r in _asked(records) if "lengths" in r and len(set(r["lengths"])) > 1]
+    if not asked:
+        return LengthBias(0, 0.0, 0.0, 0.0)
+    won, chance, taus = 0, 0.0, []
+    for record in asked:
+        lengths, groups = record["lengths"], record["positions"]
+        longest = {index for index, length in enumerate(lengths) if length == max(lengths)}
+        won += bool(longest & set(groups[0]))
+        chance += _first_group_chance(len(lengths), len(groups[0]), len(longest))
+        height = {index: -place for place, group in enumerate(groups) for index in group}
+        tau = stats.kendalltau(lengths, [height[index] for index in range(len(lengths))]).statistic
+        taus.append(0.0 if math.isnan(tau) else float(tau))  # NaN (all tied): no preference either way
+    count = len(asked)
+    return LengthBias(count, won / count, chance / count, sum(taus) / count)

@@ -65,6 +65,11 @@ def _statistics(folder: Path, results: Results) -> Path:
     rows.append(
         ["position_bias", "kept_order", "chance", f"{bias.kept_order:.4f}", f"{bias.chance:.6g}", "", "", "", ""]
     )
+    length = results.length
+    rows.append(
+        ["length_bias", "longest_first", "chance", f"{length.longest_first:.4f}", f"{length.chance:.6g}", "", "",
+         "", ""]
+    )  # fmt: skip
     rows += [["dunn", c.first, c.second, f"{c.z:.4f}", f"{c.p:.6g}", f"{c.p_holm:.6g}", f"{c.difference:.4f}",
               f"{c.low:.4f}", f"{c.high:.4f}"] for c in results.comparisons]  # fmt: skip
     header = ["test", "first", "second", "statistic", "p", "p_holm", "place_difference", "ci_low", "ci_high"]
@@ -159,7 +164,11 @@ def _summary(folder: Path, results: Results, *, offline: bool, header: str, ledg
     if offline:
         lines += [f"> {OFFLINE_NOTE}", ""]
     lines += ["## Believability (controlled evaluation, section 6)", ""]
-    lines += [f"{results.judgements} rankings by the judge; TrueSkill mu 25, sigma 25/3 to start.", ""]
+    lines += [
+        f"{results.judgements} questions ranked by the judge (repeats that agree count once); TrueSkill mu 25, "
+        "sigma 25/3 to start.",
+        "",
+    ]
     lines += ["| condition | mu | sigma | mean rank | the paper's mu |", "|---|---|---|---|---|"]
     for condition, rating in zip(results.conditions, results.ratings, strict=True):
         paper = f"{condition.paper_mu:.2f}" if condition.paper_mu else "-"
@@ -170,7 +179,7 @@ def _summary(folder: Path, results: Results, *, offline: bool, header: str, ledg
     lines += [f"Kruskal-Wallis over ranks: H = {h:.2f}, p = {p:.3g}.", "", "Dunn's pairwise tests (Holm):", ""]
     lines += [f"- {c.first} vs {c.second}: {_place_difference(c)}z = {c.z:.2f}, p = {c.p:.3g}, Holm p = {c.p_holm:.3g}"
               for c in results.comparisons]  # fmt: skip
-    lines += ["", f"Judge {results.bias.text()}."]
+    lines += ["", f"Judge {results.bias.text()}.", f"Judge {results.length.text()}."]
     lines += ["", "## End-to-end measures by interview (section 7)", "", DEFINITIONS, ""]
     lines += ["| measure | by the paper's definition [95% interval over agents] | the paper | estimate |"]
     lines += ["|---|---|---|---|"]
@@ -197,7 +206,13 @@ def _summary(folder: Path, results: Results, *, offline: bool, header: str, ledg
               "memory shown to the judge supports (hallucinations.csv, with those memories)."]  # fmt: skip
     lines += ["", ESTIMATE_NOTE, CASCADE_NOTE, ""]
     calls = f"{ledger['calls']} ({ledger['cache_hits']} from the cache), {ledger['tokens']} tokens"
-    lines += [f"Model calls of this evaluate command: {calls}, ${ledger['cost']:.4f}.", ""]
+    lines += [f"Model calls of this evaluate command: {calls}, ${ledger['cost']:.4f}."]
+    if ledger.get("reused"):
+        lines += [f"Requests identical to one already asked, answered once: {ledger['reused']}."]
+    if ledger.get("run_tokens"):
+        share = ledger["tokens"] / ledger["run_tokens"]
+        lines += [f"Evaluation tokens against the run's: {ledger['tokens']} vs {ledger['run_tokens']} ({share:.2f}x)."]
+    lines += [""]
     path = folder / "summary.md"
     path.write_text("\n".join(lines))
     return path

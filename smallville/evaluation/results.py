@@ -14,7 +14,15 @@ from pathlib import Path
 from smallville.evaluation.attendance import Attendance
 from smallville.evaluation.conditions import Condition
 from smallville.evaluation.measures import Learned, density, hallucinations, knowing_graph, mutual_graph
-from smallville.evaluation.ratings import PositionBias, Rating, position_bias, positions_of, rate
+from smallville.evaluation.ratings import (
+    LengthBias,
+    PositionBias,
+    Rating,
+    length_bias,
+    position_bias,
+    positions_of,
+    rate,
+)
 from smallville.evaluation.statistics import Comparison, dunn, kruskal_wallis, mean_interval
 
 
@@ -41,6 +49,7 @@ class Results:
     attendance: Attendance | None
     cascades: list[Learned] = field(default_factory=list)
     knows: list[tuple[str, str]] = field(default_factory=list)
+    length: LengthBias = field(default_factory=lambda: LengthBias(0, 0.0, 0.0, 0.0))
 
     def measures(self) -> dict:
         """measures.json: the figures by the paper's definitions, their intervals, and the estimates beside them."""
@@ -59,6 +68,14 @@ class Results:
                 "rankings": self.bias.rankings,
                 "kept_order": self.bias.kept_order,
                 "chance": self.bias.chance,
+                "first_best": self.bias.first_best,
+                "first_chance": self.bias.first_chance,
+            },
+            "length_bias": {
+                "rankings": self.length.rankings,
+                "longest_first": self.length.longest_first,
+                "chance": self.length.chance,
+                "kendall_tau": self.length.correlation,
             },
         }
 
@@ -68,19 +85,42 @@ def groups_of(record: dict) -> list[list[str]]:
     return record.get("groups") or [[name] for name in record["ranking"]]
 
 
+def clustered(records: list[dict]) -> list[list[list[list[str]]]]:
+    """The rankings grouped by what they judge (one agent's answers to one question), identical repeats once.
+
+    Repeats of a ranking are not independent: a judge shown the same answers in another order often gives the same
+    ranking, and counting it twice would double the evidence (narrower sigma, smaller p-values) for nothing.
+    """
+    clusters: dict[tuple, list[list[list[str]]]] = {}
+    for record in records:
+        key = (record.get("agent"), record.get("question_id")) if "question_id" in record else (record["key"],)
+        rankings = clusters.setdefault(key, [])
+        groups = [sorted(group) for group in groups_of(record)]
+        if groups not in rankings:
+            rankings.append(groups)
+    return list(clusters.values())
+
+
 def condition_figures(conditions: list[Condition], judgements: list[dict]) -> tuple:
-    """Ratings, mean ranks, Kruskal-Wallis, Dunn, the count and the position bias over these conditions' rankings."""
+    """Ratings, mean ranks, Kruskal-Wallis, Dunn, the count, the position and length biases over the rankings.
+
+    Rankings are clustered by agent and question (`clustered`): each distinct ranking of a cluster is one match for
+    the ratings, and each cluster gives each condition one place (the mean over its distinct rankings) for the
+    tests, so repeats that agree count once.
+    """
     names = [condition.name for condition in conditions]
     records = [record for record in sorted(judgements, key=lambda r: r["key"])]
     records = [record for record in records if sorted(n for g in groups_of(record) for n in g) == sorted(names)]
-    rankings = [groups_of(record) for record in records]
+    clusters = clustered(records)
+    rankings = [groups for cluster in clusters for groups in cluster]
     ranks: dict[str, list[float]] = {name: [] for name in names}
-    for groups in rankings:
-        for name, place in positions_of(groups).items():
-            ranks[name].append(place)
+    for cluster in clusters:
+        places = [positions_of(groups) for groups in cluster]
+        for name in names:
+            ranks[name].append(sum(place[name] for place in places) / len(places))
     mean_ranks = {name: sum(values) / len(values) if values else float("nan") for name, values in ranks.items()}
-    figures = rate(names, rankings), mean_ranks, kruskal_wallis(ranks), dunn(ranks), len(rankings)
-    return (*figures, position_bias(records))
+    figures = rate(names, rankings), mean_ranks, kruskal_wallis(ranks), dunn(ranks), len(clusters)
+    return (*figures, position_bias(records), length_bias(records))
 
 
 def end_to_end(checks: list[dict], names: list[str], facts: list[str]) -> dict:

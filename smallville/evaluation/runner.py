@@ -94,15 +94,28 @@ def evaluate_run(
         model.run_async(measure_phase(session, present))
         results = _results(run, log, session)
         totals = model.gateway.ledger.totals()
-        by_kind = {kind: kind_totals.requests for kind, kind_totals in model.gateway.ledger.by_kind().items()}
+        kinds = model.gateway.ledger.by_kind().items()
+        by_kind = {kind: kind_totals.requests for kind, kind_totals in kinds}
         ledger = {"calls": totals.calls, "cache_hits": totals.cache_hits, "tokens": totals.tokens,
-                  "cost": totals.cost or 0.0, "requests_by_kind": by_kind}  # fmt: skip
+                  "cost": totals.cost or 0.0, "requests_by_kind": by_kind,
+                  "tokens_by_kind": {kind: kind_totals.tokens for kind, kind_totals in kinds},
+                  "reused": session.reused, "run_tokens": run_tokens(run)}  # fmt: skip
         (folder / "ledger.json").write_text(json.dumps(ledger, indent=2) + "\n")
         offline = model.gateway.config.model == "offline" and not judge
         write_all(folder, results, offline=offline, header=f"{run.name} at {at:%Y-%m-%d %H:%M}", ledger=ledger)
     finally:
         model.close()
     return folder
+
+
+def run_tokens(run: Path) -> int | None:
+    """The run's own tokens (prompt and completion, RUN/ledger.json), beside the evaluation's; None if unknown."""
+    path = run / "ledger.json"
+    try:
+        totals = json.loads(path.read_text())["totals"]
+        return int(totals["prompt_tokens"]) + int(totals["completion_tokens"])
+    except (OSError, KeyError, TypeError, ValueError):
+        return None
 
 
 def _check_time(model, at: datetime | None) -> datetime:
@@ -152,7 +165,7 @@ def _present(model, log: list[dict], at: datetime, names: list[str]) -> list:
 def _results(run: Path, log: list[dict], session: Session) -> Results:
     model, at = session.model, session.at
     facts = [fact.id for fact in model.setting.facts]
-    ratings, mean_ranks, kruskal, comparisons, count, bias = condition_figures(
+    ratings, mean_ranks, kruskal, comparisons, count, bias, length = condition_figures(
         session.conditions, list(session.judgements)
     )
     checks = [record for record in session.checks if record["agent"] in session.names]
@@ -177,6 +190,7 @@ def _results(run: Path, log: list[dict], session: Session) -> Results:
         comparisons=comparisons,
         judgements=count,
         bias=bias,
+        length=length,
         awareness=figures["awareness"],
         awareness_interval=figures["awareness_interval"],
         awareness_estimate=keyword_awareness(model.social, facts, session.names, at),

@@ -250,16 +250,31 @@ def scripted_backends() -> dict:
     return {"offline": ScriptedBackend(oracle)}
 
 
-def build_truth_town(folder: Path, *, facts: tuple[str, ...] = ("party", "exhibition")) -> Path:
+# A gathering nobody was told of, at the party's place the day before it (a control that can fail): the party's fact
+# names the place, so those told of the party by then (Maria, Klaus) are its invitees; both are there, dining and
+# studying, and neither came for it. A measure that counted invitees present as "came" would say 2 of 2.
+UNTOLD_GATHERING = {
+    "name": "photo club meeting",
+    "place": "the Ville:Hobbs Cafe",
+    "start": "2023-02-13T17:00:00",
+    "end": "2023-02-13T19:00:00",
+}
+UNTOLD = {"invited": 2, "came": 0, "present": 2}
+
+
+def build_truth_town(
+    folder: Path, *, facts: tuple[str, ...] = ("party", "exhibition"), gathering: dict | None = None
+) -> Path:
     """Write the ground-truth town's run folder (and its scenario, beside it); returns the folder.
 
     `facts` are the tracked facts' ids; without "party", no fact announces the gathering: nobody is its invitee.
+    `gathering` replaces the party as the gathering measured (UNTOLD_GATHERING: one nobody was told of).
     """
     folder = Path(folder)
     folder.parent.mkdir(parents=True, exist_ok=True)
     scenario = folder.parent / f"{folder.name}-scenario.json"
     tracked = [fact for fact in SCENARIO["facts"] if fact["id"] in facts]
-    scenario.write_text(json.dumps({**SCENARIO, "facts": tracked}, indent=2))
+    scenario.write_text(json.dumps({**SCENARIO, "facts": tracked, "gathering": gathering or SCENARIO["gathering"]}))
     config = {"scenario_name": str(scenario), "llm": "offline", "embedder": "hashing"}
     model = SmallvilleModel(seed_memories=False, **config)
     try:

@@ -38,6 +38,18 @@ def test_the_offline_judge_ranks_specific_answers_first_and_ties_equal_ones():
     assert request.parse(offline_answer(request, seed=0)) == ((1,), (0, 2))
 
 
+def test_length_cannot_buy_the_offline_judge_a_better_place():
+    """Padding an answer with sentences that say nothing specific, or saying it twice, never lifts it."""
+    question, context = "What are you looking forward to?", "Isabella Rodriguez, owner of Hobbs Cafe"
+    said = "I am looking forward to the Valentine's Day party at Hobbs Cafe on February 14."
+    padded = f"{said} It is nice. I like it a lot. Things are good. It will be fun."
+    twice = f"{said} {said}"
+    request = RankRequest(question, context, (padded, said, twice))
+    assert request.parse(offline_answer(request, seed=0)) == ((1, 2), (0,))
+    short = RankRequest(question, context, ("I am looking forward to the party at Hobbs Cafe.", said))
+    assert len(short.parse(offline_answer(short, seed=0))) == 1  # a detail more is no better: a draw
+
+
 @pytest.mark.parametrize(
     ("answer", "shows"),
     [
@@ -212,4 +224,39 @@ def test_the_persona_is_said_in_the_first_person():
 )
 def test_a_relation_named_beside_the_person_says_who_they_are(text, known, shows):
     request = FactCheckRequest(f"Do you know {known}?", text, f"John Lin knows who {known} is", "John Lin")
+    assert request.parse(offline_answer(request, seed=0)) is shows
+
+
+@pytest.mark.parametrize(
+    ("answer", "shows"),
+    [
+        ("Let me think. Summary of my Monday February 13: Today: Maria Lopez told me: Isabella Rodriguez is planning "
+         "a Valentine's Day party at Hobbs Cafe on February 14th from 5pm.", True),
+        ("February 13, 2023, 08:00 AM: I woke up at 7:30 am. Isabella is hosting a Valentine's Day party at Hobbs "
+         "Cafe.", True),
+        ("From 8:00 am to 9:00 am I worked at Hobbs Cafe; Isabella is hosting a Valentine's Day party at Hobbs Cafe.",
+         True),
+        ("I ran 3 errands near Hobbs Cafe; Isabella is hosting a Valentine's Day party at Hobbs Cafe.", True),
+        ("Isabella is hosting a Valentine's Day party at Hobbs Cafe at 9 pm on February 14.", False),
+        ("Isabella is hosting a Valentine's Day party at Hobbs Cafe on the 20th.", False),
+    ],
+    ids=["summary-header", "date-header", "plan-times", "stray-count", "wrong-time", "wrong-day"],
+)  # fmt: skip
+def test_numbers_count_against_an_answer_only_where_they_date_the_fact(answer, shows):
+    request = FactCheckRequest("Did you know there is a party?", answer, PARTY, "Maria Lopez")
+    assert request.parse(offline_answer(request, seed=0)) is shows
+
+
+@pytest.mark.parametrize(
+    ("answer", "shows"),
+    [
+        ("Let me think. Latoya Williams is holding a bake sale at the Willows Market.", True),
+        ("Let me think. I am holding a bake sale at the Willows Market.", True),
+        ("Let me think. Latoya Williams and Ryan Park talked. The market was busy.", False),
+    ],
+    ids=["third-person", "first-person", "only-named"],
+)
+def test_the_source_stating_its_own_fact_in_any_person_counts(answer, shows):
+    fact = "Latoya Williams is holding a bake sale at the Willows Market on Saturday"
+    request = FactCheckRequest("Any news?", answer, fact, "Latoya Williams")
     assert request.parse(offline_answer(request, seed=0)) is shows

@@ -9,8 +9,10 @@ cognition's size, the test holds it there.
 from pathlib import Path
 
 AGENTS = Path(__file__).resolve().parents[2] / "agents"
-# The offline mind's lines when this ceiling was last measured (the budget proper is the cognition's size).
-OFFLINE_CEILING = 1927
+# The offline mind's lines when this ceiling was last measured (the budget proper is the cognition's size); raised
+# from 1927 by issue 50 (items 2 and 4: details.py reads times, days and counts by kind for the fact check; the
+# ranking by shares that length cannot buy), a decision for the lead to keep or to cut back.
+OFFLINE_CEILING = 2019
 
 
 def lines_in(folder: Path) -> int:

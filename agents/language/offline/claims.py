@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from agents.language.offline.details import details_of, is_header
 from agents.language.offline.morphology import verb_after_i
 from agents.language.offline.words import MONTHS as MONTH_NAMES
 from agents.language.offline.words import STOP_WORDS
@@ -243,17 +244,30 @@ _PREPOSITION = re.compile(r"\b(?:at|in|to|from|near|on|of)\s+(?:the\s+)?([A-Z][\
 
 
 def _contradicts(fact: Fact, clause: str, exempt: frozenset[str]) -> bool:
-    """Another day, month, number or named place than the fact's, in a clause that states it."""
+    """Another day, month, time, count or named place than the fact's, in a clause that states it.
+
+    Days, months, times and counts are compared only in a clause holding a word of the fact's core (its header, or a
+    plan's time in the same answer, is about something else: details.py); named places in any clause that carries
+    a word of the fact.
+    """
     frame = _REPORTING.match(clause)
     claim = frame.group("rest") if frame else clause
     lower = claim.lower()
+    if is_header(claim):
+        return False
+    if not any(same_word(word, core) for word in content_stems(claim) for core in fact.core):
+        return _wrong_place(fact, claim, exempt)
     if fact.weekdays and any(re.search(rf"\b{day}", lower) for day in WEEKDAYS - fact.weekdays):
         return True
     if fact.months and any(re.search(rf"\b{month}\b", lower) for month in MONTHS - fact.months):
         return True
-    numbers = set(re.findall(r"\d+", claim)) - fact.numbers
-    if fact.numbers and any(len(number) < 4 for number in numbers):  # a year the fact does not give is no conflict
+    if fact.numbers and details_of(claim).conflicts_with(details_of(fact.statement)):
         return True
+    return _wrong_place(fact, claim, exempt)
+
+
+def _wrong_place(fact: Fact, claim: str, exempt: frozenset[str]) -> bool:
+    """A named place ("at the Rose and Crown Pub") the fact does not name."""
     if fact.has_places:
         for match in _PREPOSITION.finditer(claim):
             key = stem(match.group(1))
@@ -267,9 +281,10 @@ def _contradicts(fact: Fact, clause: str, exempt: frozenset[str]) -> bool:
 def states(fact_statement: str, text: str, *, speaker: str = "", question: str = "", spoken: bool = False) -> bool:
     """Whether a text (an answer, or a memory) states the fact, by the rules of the module docstring.
 
-    A `spoken` text is the speaker's own answer: a fact about the speaker must then be said in the first person
-    (its name in the third person is a memory it quotes: "Sam Moore and Jennifer Moore talked" is not Jennifer
-    saying where she was); a memory may name its holder.
+    A `spoken` text is the speaker's own answer: a fact about the speaker is said in the first person, or by its
+    name in a clause that states the fact's core ("Latoya Williams is holding a bake sale", as its memory put it);
+    its name elsewhere is a memory it quotes ("Sam Moore and Jennifer Moore talked" is not Jennifer saying where
+    she was). A memory may name its holder.
     """
     fact = read_fact(fact_statement)
     if fact.known is not None:
@@ -285,8 +300,13 @@ def states(fact_statement: str, text: str, *, speaker: str = "", question: str =
     said = content_stems(" ".join(asserted))
     parts = fact.core + fact.details
     carrying = [clause for clause in asserted if any(same_word(p, w) for p in parts for w in content_stems(clause))]
+    # The speaker may name itself in the third person only in a clause that says the fact's core (the source telling
+    # its own news as its memory put it); elsewhere its name is a memory it quotes ("Sam and Jennifer talked").
+    stating = [clause for clause in carrying if any(same_word(c, w) for c in fact.core for w in content_stems(clause))]
     for person in fact.people:  # by name in any clause; as "I" only in one that says something of the fact
-        named = not (spoken and person == speaker) and any(_refers_to(person, clause, "") for clause in asserted)
+        named = any(
+            _refers_to(person, clause, "") for clause in (stating if spoken and person == speaker else asserted)
+        )
         if not named and not any(_refers_to(person, clause, speaker) for clause in carrying):
             return False
     if fact.subject_words and not any(same_word(word, mine) for word in said for mine in fact.subject_words):

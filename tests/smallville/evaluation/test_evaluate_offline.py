@@ -58,7 +58,8 @@ def test_evaluate_writes_every_artefact_and_resumes_without_asking_twice(run_fol
     assert len(_keys(folder / "checks.jsonl")) == agents * (2 + 2)  # two facts, two others each
     ledger = json.loads((folder / "ledger.json").read_text())
     checks = agents * 4
-    assert ledger["requests_by_kind"]["interview"] == agents * questions * len(CONDITIONS) - answered + checks
+    asked = ledger["requests_by_kind"]["interview"]  # identical requests (conditions showing the same memories) once
+    assert asked <= agents * questions * len(CONDITIONS) - answered + checks <= asked + ledger["reused"]
     assert seen[-1][0] == seen[-1][1]  # progress reached the total
 
     with (folder / "ratings.csv").open() as handle:
@@ -68,7 +69,7 @@ def test_evaluate_writes_every_artefact_and_resumes_without_asking_twice(run_fol
     assert set(measures) == {"awareness", "awareness_interval", "awareness_estimate", "relationship_density",
                              "relationship_density_interval", "relationship_density_directed",
                              "relationship_density_estimate", "hallucinations", "hallucination_rate", "attendance",
-                             "position_bias"}  # fmt: skip
+                             "position_bias", "length_bias"}  # fmt: skip
     assert set(measures["awareness"]) == {"party", "candidacy"}
     assert measures["awareness"]["party"] >= 1 / 3  # the host knows her own party
     low, high = measures["awareness_interval"]["party"]
@@ -118,10 +119,12 @@ def test_an_evaluation_has_a_budget_of_its_own_and_goes_on_with_a_larger_one(run
         "error: the budget of 20 model calls is spent; what was answered is kept: run the same command again (with "
         "a larger --max-calls/--max-cost) to continue"
     )
-    assert len((run / "evaluation" / "answers.jsonl").read_text().splitlines()) == 20
+    kept = len((run / "evaluation" / "answers.jsonl").read_text().splitlines())
+    assert 20 <= kept < 25 * 2  # 20 calls, and the answers identical requests shared
     assert main([*smaller, "--repeats", "1", "--max-calls", "1000"]) == 0
     assert len(_keys(run / "evaluation" / "answers.jsonl")) == 25 * 2  # the 20 kept, the rest asked now
     judgements = [json.loads(line) for line in (run / "evaluation" / "judgements.jsonl").read_text().splitlines()]
     asked = sum(1 for judgement in judgements if judgement["distinct"] > 1)  # identical answers are a draw, unasked
     assert len(judgements) == 25 and 0 < asked < 25
-    assert json.loads((run / "evaluation" / "ledger.json").read_text())["requests_by_kind"]["rank"] == asked
+    ledger = json.loads((run / "evaluation" / "ledger.json").read_text())
+    assert asked - ledger["reused"] <= ledger["requests_by_kind"]["rank"] <= asked

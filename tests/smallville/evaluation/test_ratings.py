@@ -1,15 +1,21 @@
 """Ratings equal openskill's own computation, ties are draws, position bias counted; statistics worked by hand."""
 
+import asyncio
 import math
+from types import SimpleNamespace
 
+import numpy as np
 import pytest
 from openskill.models import ThurstoneMostellerFull
 from scipy import stats
 
+from agents.language.offline import offline_answer
 from smallville.evaluation import dunn, holm, kruskal_wallis, rate
-from smallville.evaluation.interviews import shown_order
-from smallville.evaluation.ratings import position_bias, positions_of
-from smallville.evaluation.statistics import difference, mean_interval, seeds_needed
+from smallville.evaluation.conditions import CONDITIONS, Condition
+from smallville.evaluation.interviews import _rank, shown_order
+from smallville.evaluation.ratings import length_bias, position_bias, positions_of
+from smallville.evaluation.results import condition_figures
+from smallville.evaluation.statistics import difference, mean_interval, seeds_needed, t_interval
 
 RANKINGS = [["full", "none", "half"], ["full", "half", "none"], ["half", "full", "none"]]
 GROUPS = [[[name] for name in ranking] for ranking in RANKINGS]
@@ -64,19 +70,37 @@ def test_tied_conditions_draw_and_identical_ones_keep_equal_ratings():
     assert positions_of([["a"], ["b", "c"], ["d"]]) == {"a": 1, "b": 2.5, "c": 2.5, "d": 4}
 
 
-def test_position_bias_is_the_share_of_rankings_that_keep_the_shown_order():
+def test_position_bias_is_the_share_of_rankings_that_keep_the_shown_order_beside_a_blind_judge_with_its_ties():
     records = [
         {"distinct": 3, "positions": [[0], [1], [2]]},  # the shown order
         {"distinct": 3, "positions": [[2], [0], [1]]},
-        {"distinct": 2, "positions": [[0, 1]]},  # a tie keeps no order
+        {"distinct": 2, "positions": [[0, 1], [2]]},  # identical answers tied, in the shown order
         {"distinct": 1, "positions": [[0]]},  # identical answers: the judge was not asked
     ]
     bias = position_bias(records)
     assert bias.rankings == 3
-    assert bias.kept_order == pytest.approx(1 / 3)
-    assert bias.chance == pytest.approx((1 / 6 + 1 / 6 + 1 / 2) / 3)
+    assert bias.kept_order == pytest.approx(2 / 3)
+    assert bias.chance == pytest.approx((1 / 6 + 1 / 6 + 1 / 3) / 3)  # 3!/(2! 1!) = 3 orders with that tie
     assert bias.first_best == pytest.approx(2 / 3)
-    assert "33.3% of 3 rankings kept the shown order" in bias.text()
+    assert bias.first_chance == pytest.approx((1 / 3 + 1 / 3 + 2 / 3) / 3)
+    assert "66.7% of 3 rankings kept the shown order" in bias.text()
+
+
+def test_length_bias_is_how_often_the_longest_answer_wins_beside_a_blind_judge_with_its_ties():
+    longest_wins = [{"distinct": 3, "positions": [[2], [1], [0]], "lengths": [3, 10, 30]} for _ in range(4)]
+    bias = length_bias(longest_wins)
+    assert (bias.rankings, bias.longest_first, bias.correlation) == (4, 1.0, pytest.approx(1.0))
+    assert bias.chance == pytest.approx(1 / 3)
+    blind = [
+        {"distinct": 2, "positions": [[0], [1]], "lengths": [5, 20]},
+        {"distinct": 2, "positions": [[1], [0]], "lengths": [5, 20]},
+        {"distinct": 2, "positions": [[0, 1], [2]], "lengths": [20, 20, 5]},  # two longest tied first: chance 1
+        {"distinct": 1, "positions": [[0]], "lengths": [7]},  # not asked
+    ]
+    bias = length_bias(blind)
+    assert bias.rankings == 3 and bias.longest_first == pytest.approx(2 / 3)
+    assert bias.chance == pytest.approx((1 / 2 + 1 / 2 + 1) / 3)
+    assert "came first in 66.7% of 3 rankings" in bias.text()
 
 
 def test_intervals_differences_and_seeds_needed():
@@ -103,12 +127,57 @@ def test_dunn_pairs_carry_the_mean_difference_of_places_when_paired():
     assert math.isnan(unpaired.difference)
 
 
-def test_answers_several_conditions_share_are_first_shown_no_more_often_than_the_others():
-    """Three conditions of four give the same answer: shown once, it is first in about half the rankings (two
-    distinct answers), not three times in four; so a judge blind to the order keeps it as often as chance."""
-    answers = ["I am planning a party.", "I am planning a party.", "I am planning a party.", "I don't know."]
-    firsts = [shown_order(answers, "Isabella Rodriguez", f"q{index}", 0, seed=0)[0] for index in range(400)]
-    assert sorted(set(firsts)) == ["I am planning a party.", "I don't know."]
-    assert 0.42 < firsts.count("I am planning a party.") / len(firsts) < 0.58
-    rotated = [shown_order(answers, "Isabella Rodriguez", "q0", repeat, seed=0) for repeat in range(2)]
-    assert rotated[0] == rotated[1][::-1]  # repeats move each answer through the places
+def test_every_condition_is_shown_under_its_own_label_each_first_as_often_as_the_others():
+    """Identical answers are not merged before the judge (it must tie them itself), and the shuffle is of the
+    conditions, so each is first in about a quarter of the rankings; repeats move each through the places."""
+    conditions = ["full", "no_reflection", "no_reflection_planning", "persona_only"]
+    firsts = [shown_order(conditions, "Isabella Rodriguez", f"q{index}", 0, seed=0)[0] for index in range(400)]
+    assert sorted(set(firsts)) == sorted(conditions)
+    assert all(0.17 < firsts.count(condition) / len(firsts) < 0.33 for condition in conditions)
+    rotated = [shown_order(conditions, "Isabella Rodriguez", "q0", repeat, seed=0) for repeat in range(2)]
+    assert rotated[1] == rotated[0][1:] + rotated[0][:1]
+
+
+def _session(judge):
+    """A session whose gateway is `judge(request) -> ranking` and whose one agent is Isabella."""
+
+    async def ask(request, agent):
+        return judge(request)
+
+    identity = SimpleNamespace(describe=lambda: "Isabella Rodriguez, owner of Hobbs Cafe")
+    model = SimpleNamespace(gateway=SimpleNamespace(ask=ask), by_name={"Isabella": SimpleNamespace(identity=identity)})
+    return SimpleNamespace(model=model, _asked={}, reused=0)
+
+
+@pytest.mark.parametrize(("judge", "tie"), [("offline", True), ("shown-order", False)])
+def test_identical_conditions_are_judged_apart_and_only_a_fair_judge_ties_them(judge, tie):
+    """Two conditions with the same answer are both shown to the judge; the check that they tie can fail."""
+    answers = {"full": "I am planning a Valentine's Day party at Hobbs Cafe.", "persona_only": "I don't know."}
+    answers["full_again"] = answers["full"]
+    asked = []
+
+    def rank(request):
+        asked.append(request)
+        if judge == "offline":
+            return request.parse(offline_answer(request, seed=0))
+        return tuple((index,) for index in range(len(request.answers)))
+
+    records = []
+    for repeat, question in enumerate(("q1", "q2", "q3", "q4", "q5", "q6")):
+        order = shown_order(list(answers), "Isabella", question, repeat, seed=0)
+        record = asyncio.run(_rank(_session(rank), "Isabella", question, "What's new?", order, answers))
+        records.append({"key": question, **record})
+    assert all(len(request.answers) == 3 for request in asked)  # identical answers shown under two labels
+    conditions = [CONDITIONS["full"], Condition("full_again", "again"), CONDITIONS["persona_only"]]
+    ratings = {rating.condition: rating.mu for rating in condition_figures(conditions, records)[0]}
+    assert (abs(ratings["full"] - ratings["full_again"]) < 0.1) is tie
+
+
+def test_the_interval_over_a_few_seeds_is_t_and_covers_the_truth_95_percent_of_the_time():
+    mean, low, high = t_interval([36, 40, 44, 48])
+    half = stats.t.ppf(0.975, 3) * np.std([36, 40, 44, 48], ddof=1) / 2
+    assert (mean, low, high) == pytest.approx((42, 42 - half, 42 + half))  # [33.8, 50.2], not the bootstrap's
+    assert t_interval([0.3, 0.3]) == (0.3, 0.3, 0.3)
+    draws = np.random.default_rng(1).normal(0.4, 0.1, size=(600, 4))
+    covered = np.mean([low <= 0.4 <= high for _, low, high in map(t_interval, draws)])
+    assert 0.93 < covered < 0.97
