@@ -69,6 +69,7 @@ def _add_run_commands(commands, add_model_options) -> None:
     )
     simulate.add_argument(
         "--log-prompts",
+        type=option_types.writable_file,
         metavar="FILE",
         help="write every rendered prompt and its answer to FILE, one JSON object a line (docs/prompts.md)",
     )
@@ -175,9 +176,12 @@ def _add_fork_commands(commands, add_model_options) -> None:
     fork.add_argument("run", help="the run folder to fork")
     fork.add_argument("--at", type=option_types.until, required=True, help="the moment, e.g. 2023-02-13T08:00")
     fork.add_argument("--out", required=True, help="the new run folder (must not exist)")
-    fork.add_argument("--whisper", nargs=2, action="append", metavar=("AGENT", "STATEMENT"), help="whisper at --at")
-    fork.add_argument("--set", nargs=2, action="append", metavar=("ADDRESS", "STATE"), help="an object's state at --at")
-    fork.add_argument("--broadcast", action="append", metavar="TEXT", help="a memory for everyone at --at")
+    text = option_types.change_text  # the texts `whisper` and `set` take, checked as theirs are
+    fork.add_argument("--whisper", nargs=2, type=text, action="append", metavar=("AGENT", "STATEMENT"),
+                      help="whisper at --at")  # fmt: skip
+    fork.add_argument("--set", nargs=2, type=text, action="append", metavar=("ADDRESS", "STATE"),
+                      help="an object's state at --at")  # fmt: skip
+    fork.add_argument("--broadcast", type=text, action="append", metavar="TEXT", help="a memory for everyone at --at")
     fork_end = fork.add_mutually_exclusive_group()
     fork_end.add_argument("--days", type=option_types.days, help="simulated days from the start (default: the run's)")
     fork_end.add_argument("--until", type=option_types.until, help="a simulated end time (default: the run's)")
@@ -247,7 +251,9 @@ def _add_study_commands(commands, add_model_options) -> None:
         help="comma-separated (default: full,no_reflection,no_reflection_planning,persona_only); NAME@original or "
         "NAME@1,2,1 retrieves with other weights",
     )
-    evaluate.add_argument("--repeats", type=int, default=2, help="rankings per question, in other orders (default: 2)")
+    evaluate.add_argument(
+        "--repeats", type=option_types.repeats, default=2, help="rankings per question, in other orders (default: 2)"
+    )
     evaluate.add_argument("--agents", help="comma-separated full names (default: every agent of the run)")
     evaluate.add_argument("--battery", help="a battery .toml file or a name in data/evaluation/ (default: paper)")
     evaluate.add_argument("--api-base", help="base URL of the server for --llm and --judge (default: the run's)")
@@ -325,7 +331,7 @@ def _add_batch(commands, add_model_options) -> None:
     )
     batch.add_argument(
         "--workers",
-        type=option_types.whole_number(1),
+        type=option_types.ranged("workers"),
         help="cells at once (default: the machine's cores, or the cluster's)",
     )
     batch.add_argument("--ray", metavar="auto|ADDRESS", help="run the cells as Ray tasks on an existing cluster")

@@ -2,6 +2,7 @@
 
 import argparse
 
+from agents import BudgetExceeded, ModelUnavailable
 from smallville.cli import UserError
 from smallville.commands.intervene import whisper_later
 from smallville.commands.loading import load_run, save_checkpoint
@@ -30,7 +31,10 @@ def run(args: argparse.Namespace) -> int:
     model, store = load_run(args.run, overrides, write=args.remember)
     try:
         for agent in _agents(model, args.agent, args.all):
-            answer = model.interview(agent.name, args.question, remember=args.remember, asker=args.asker or "")
+            try:
+                answer = model.interview(agent.name, args.question, remember=args.remember, asker=args.asker or "")
+            except (BudgetExceeded, ModelUnavailable) as error:
+                raise UserError(f"{error}; {_nothing_kept(args)}") from None
             print(f"{agent.name}: {answer}")
         if args.remember:
             save_checkpoint(store, model)
@@ -38,6 +42,12 @@ def run(args: argparse.Namespace) -> int:
         store.close()
         model.close()
     return 0
+
+
+def _nothing_kept(args: argparse.Namespace) -> str:
+    """What to do after the model failed mid-interview: nothing was stored, so asking again is safe."""
+    server = "--api-base URL (a server that moved)" if not args.api_base else "another --api-base"
+    return f"nothing was stored; ask again once it answers, or give {server} or another --llm"
 
 
 def whisper(args: argparse.Namespace) -> int:

@@ -42,7 +42,8 @@ def _simulate(args: argparse.Namespace, stop: StopRequests) -> int:
     kwargs = from_arguments(args)
     try:
         setting = checked_town(kwargs)
-        end = end_time(args, setting.start)
+        end = end_time(args, setting.start, kwargs["seconds_per_step"] or setting.seconds_per_step)
+        _check_kept_times(args.keep_checkpoints, setting.start, end)
         out = Path(args.out) if args.out else Path("runs") / f"{Path(kwargs['scenario_name']).stem}-{_stamp()}"
         run_terms = {"end": end.isoformat(), "checkpoint_minutes": args.checkpoint_minutes}
         if args.keep_checkpoints is not None:
@@ -63,16 +64,30 @@ def _simulate(args: argparse.Namespace, stop: StopRequests) -> int:
     return _run_to_end(model, store, end, args, console, started, stop)
 
 
-def end_time(args: argparse.Namespace, start: datetime) -> datetime:
+def end_time(args: argparse.Namespace, start: datetime, seconds_per_step: int | None = None) -> datetime:
     """The run's end: --until, or the start plus --days (smallville/settings/validation.py, as for a grid's cells).
 
     Raises:
-        UserError: If --until is not after the scenario's start, or too far after it.
+        UserError: If --until is not after the scenario's start (by a step at least), or too far after it.
     """
     try:
-        return check_end(start, args.until, args.days)
+        return check_end(start, args.until, args.days, seconds_per_step)
     except SettingError as error:
         raise UserError(f"--{error.name} {error}") from None
+
+
+def _check_kept_times(schedule: KeepSchedule | None, start: datetime, end: datetime) -> None:
+    """--keep-checkpoints' times within the run: one before its start or after its end is never kept.
+
+    Raises:
+        UserError: Naming the first such time.
+    """
+    for moment in schedule.times if schedule is not None else ():
+        if not start <= moment <= end:
+            raise UserError(
+                f"--keep-checkpoints: {moment:%Y-%m-%dT%H:%M} is outside the run ({start:%Y-%m-%dT%H:%M} to "
+                f"{end:%Y-%m-%dT%H:%M}), so no checkpoint is kept then; give times within it"
+            )
 
 
 def resume(args: argparse.Namespace) -> int:

@@ -13,7 +13,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from smallville.scenarios.scenario import DATA_DIR
-from smallville.settings.text_files import TextFileError, read_text
+from smallville.settings.text_files import TextFileError, nested_too_deeply, read_text
 
 BATTERIES_DIR = DATA_DIR / "evaluation"
 DEFAULT_BATTERY = BATTERIES_DIR / "paper.toml"
@@ -114,6 +114,8 @@ def load_battery(path: str | Path | None = None) -> Battery:
         raise BatteryError(str(error)) from None
     except tomllib.TOMLDecodeError as error:
         raise BatteryError(f"{path}: not valid TOML ({error}); fix the syntax") from error
+    except RecursionError:
+        raise BatteryError(nested_too_deeply(path, "battery")) from None
     except ValidationError as error:
         first = error.errors()[0]
         field = ".".join(str(part) for part in first["loc"]) or "(top level)"

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from smallville.interventions.records import Intervention
 from smallville.scenarios.small_town import mixed_order
 from smallville.settings.simulated_time import SimulatedTime
-from smallville.settings.text_files import TextFileError, first_field_error, read_text
+from smallville.settings.text_files import TextFileError, first_field_error, nested_too_deeply, read_text
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 SCENARIOS_DIR = DATA_DIR / "scenarios"
@@ -200,5 +200,7 @@ def load_scenario(name_or_path: str | Path, directory: Path = SCENARIOS_DIR) -> 
         raise ScenarioError(str(error)) from None
     except json.JSONDecodeError as error:
         raise ScenarioError(f"{path}: not valid JSON ({error}); fix the syntax") from error
+    except RecursionError:
+        raise ScenarioError(nested_too_deeply(path, "scenario")) from None
     except ValidationError as error:
         raise ScenarioError(f"{path}: {first_field_error(error)}; fix that field") from error
