@@ -397,3 +397,11 @@ def test_a_batch_whose_cells_fail_names_the_first_failure_not_only_run_again(tmp
     assert "1 cells failed; the first, full--the_ville_n3--seed0: ModelUnavailable: openai/x failed 4 times" in err
     assert f"could not reach its server at http://127.0.0.1:{port}/v1 (Connection refused)" in err
     assert "fix the cause, then run the same command again" in err and "cells unfinished" not in err
+
+
+def test_an_interview_whose_model_server_is_down_is_one_line_saying_what_to_do(finished, capsys, quick_faults):
+    server = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    argv = ["interview", str(finished), "Klaus Mueller", "How was your day?", "--llm", "openai/gpt-4o-mini"]
+    line = one_line(capsys, [*argv, "--api-base", server], 1)
+    assert f"could not reach its server at {server}" in line
+    assert line.endswith("nothing was stored; ask again once it answers, or give another --api-base or another --llm")
