@@ -356,7 +356,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     except UserError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {on_one_line(str(error))}", file=sys.stderr)
         return 1
     except Exception:  # anything else is our bug: show it whole and ask for a report
         traceback.print_exc()
@@ -372,7 +372,12 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         """Print the mistake in one line and exit 2, argparse's code for a usage error."""
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"{self.prog}: error: {on_one_line(message)} (see {self.prog} --help)\n")
+
+
+def on_one_line(message: str) -> str:
+    """A refusal's message kept on its one line: a value quoted in it may hold line breaks (a folder named so)."""
+    return message.replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\r")
 
 
 def add_fallback_options(parser: argparse.ArgumentParser) -> None:

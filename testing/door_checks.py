@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from smallville.settings.ranges import RANGES
 from testing.door_values import toml
 from testing.doors import BOUND_S, Unbounded, bounded, contract_violation, knock, refusal_violation
 
@@ -43,7 +44,7 @@ def parameter_flag(name: str, text: str, folder: Path) -> str | None:
         return refusal_violation(result, (parameter.cli_flag, parameter.cli_flag.removeprefix("--")))
     (_out, config), _ = result.accepted
     value = config[name]
-    bounds = getattr(parameter, "range", None)  # (None before the schema: for before/after figures)
+    bounds = RANGES.get(parameter.name)  # the schema: the oracle of what a door may take
     if bounds is not None and isinstance(value, int | float) and not bounds.holds(value):
         return f"honoured out of its range: {value!r} not {bounds.span()}"
     try:
@@ -58,7 +59,6 @@ def parameter_flag(name: str, text: str, folder: Path) -> str | None:
 
 def file_value(name: str, value: Any) -> str | None:  # noqa: PLR0911 - one return a verdict
     """A parameter's value in a file (a grid's key, config.json): checked to a value in range, or a SettingError."""
-    from smallville.settings.parameters import BY_NAME  # noqa: PLC0415
     from smallville.settings.validation import SettingError, check_value  # noqa: PLC0415
 
     try:
@@ -71,7 +71,7 @@ def file_value(name: str, value: Any) -> str | None:  # noqa: PLR0911 - one retu
         return "unbounded: no answer within the bound"
     except Exception as error:
         return f"traceback: {type(error).__name__}: {str(error)[:200]}"
-    bounds = getattr(BY_NAME[name], "range", None)
+    bounds = RANGES.get(name)
     number = isinstance(checked, int | float) and not isinstance(checked, bool)
     if bounds is not None and number and not bounds.holds(checked):
         return f"taken out of its range: {checked!r} not {bounds.span()}"
