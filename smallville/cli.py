@@ -110,7 +110,7 @@ def _add_run_commands(commands, add_model_options) -> None:
 def _run_command(commands, name: str, handler: str, **texts: str) -> argparse.ArgumentParser:
     """A command on a run folder: its parser, RUN its first argument, and the module:function that does its work."""
     command = commands.add_parser(name, **texts)
-    command.add_argument("run", help="the run folder")
+    command.add_argument("run", type=option_types.path_text, help="the run folder")
     command.set_defaults(handler=handler)
     return command
 
@@ -173,9 +173,9 @@ def _add_fork_commands(commands, add_model_options) -> None:
         "option but --scenario, --agents, --seconds-per-step, --embedder). The shared past replays from the kept "
         "checkpoint before --at (from the response cache: no model call when cached). No change: the same run.",
     )
-    fork.add_argument("run", help="the run folder to fork")
+    fork.add_argument("run", type=option_types.path_text, help="the run folder to fork")
     fork.add_argument("--at", type=option_types.until, required=True, help="the moment, e.g. 2023-02-13T08:00")
-    fork.add_argument("--out", required=True, help="the new run folder (must not exist)")
+    fork.add_argument("--out", type=option_types.out_folder, required=True, help="the new run folder (must not exist)")
     text = option_types.change_text  # the texts `whisper` and `set` take, checked as theirs are
     fork.add_argument("--whisper", nargs=2, type=text, action="append", metavar=("AGENT", "STATEMENT"),
                       help="whisper at --at")  # fmt: skip
@@ -199,9 +199,9 @@ def _add_fork_commands(commands, add_model_options) -> None:
         "what, who met whom, density, attendance, calls and cost at the latest moment both reached; plots both "
         "timelines. Writes into --out (default: A/compare/<B's name>).",
     )
-    compare.add_argument("a", metavar="A", help="a run folder (e.g. the original)")
-    compare.add_argument("b", metavar="B", help="another run folder (e.g. its fork)")
-    compare.add_argument("--out", help="folder for the plots and summary.md")
+    compare.add_argument("a", metavar="A", type=option_types.path_text, help="a run folder (e.g. the original)")
+    compare.add_argument("b", metavar="B", type=option_types.path_text, help="another run folder (e.g. its fork)")
+    compare.add_argument("--out", type=option_types.out_folder, help="folder for the plots and summary.md")
     compare.set_defaults(handler="smallville.commands.compare:run")
 
 
@@ -255,7 +255,11 @@ def _add_study_commands(commands, add_model_options) -> None:
         "--repeats", type=option_types.repeats, default=2, help="rankings per question, in other orders (default: 2)"
     )
     evaluate.add_argument("--agents", help="comma-separated full names (default: every agent of the run)")
-    evaluate.add_argument("--battery", help="a battery .toml file or a name in data/evaluation/ (default: paper)")
+    evaluate.add_argument(
+        "--battery",
+        type=option_types.path_text,
+        help="a battery .toml file or a name in data/evaluation/ (default: paper)",
+    )
     evaluate.add_argument("--api-base", help="base URL of the server for --llm and --judge (default: the run's)")
     _add_budget(evaluate, "model calls this command may make (default: the run's budget)",
                 "dollars this command may spend (default: the run's budget)")  # fmt: skip
@@ -309,7 +313,9 @@ def _add_batch(commands, add_model_options) -> None:
         description="Run every cell of a grid (a TOML file and/or the flags) into BATCH/cells/, then write "
         "results.csv/.parquet, summary.md and plots. Running the same command again resumes the batch.",
     )
-    batch.add_argument("grid", nargs="?", help="a grid file (TOML), e.g. data/batches/quick.toml")
+    batch.add_argument(
+        "grid", nargs="?", type=option_types.path_text, help="a grid file (TOML), e.g. data/batches/quick.toml"
+    )
     batch.add_argument("--conditions", help="named conditions, e.g. full,no_reflection,no_planning,no_observation")
     batch.add_argument("--seeds", help='seeds: "0-9", "0,3,7" or a number')
     batch.add_argument("--scenario", help="scenario name(s), comma-separated")

@@ -334,15 +334,21 @@ def _message(source: str, error: ValidationError, prefix: str = "") -> str:
     return f"{source}: {where}: {first['msg'].removeprefix('Value error, ')}{value}; fix that field"
 
 
-def expand(grid: Grid) -> list[CellSpec]:
-    """Every cell of the grid: conditions (crossed with the sweep) x scenarios x seeds, in that order."""
+def expand(grid: Grid, source: str = "the grid") -> list[CellSpec]:
+    """Every cell of the grid: conditions (crossed with the sweep) x scenarios x seeds, in that order.
+
+    Raises:
+        GridError: Naming `source`, for more than MAX_CELLS cells, a cell name too long for a folder, or two cells of
+            the same name.
+    """
     sweep_names = list(grid.sweep)
     count = len(grid.conditions) * len(grid.scenarios) * len(grid.seeds)
     for name in sweep_names:
         count *= len(grid.sweep[name])
     if count > MAX_CELLS:  # counted before the cells are made: a sweep's product can be astronomically large
         raise GridError(
-            f"{count} cells (conditions x sweep x scenarios x seeds), more than {MAX_CELLS} in one batch; split it"
+            f"{source}: {count} cells (conditions x sweep x scenarios x seeds), more than {MAX_CELLS} in one batch; "
+            "split it"
         )
     combinations = list(itertools.product(*(grid.sweep[name] for name in sweep_names))) or [()]
     cells = []
@@ -371,13 +377,15 @@ def expand(grid: Grid) -> list[CellSpec]:
                     )
     if long := next((cell.cell_id for cell in cells if len(cell.cell_id.encode()) > MAX_CELL_NAME), None):
         raise GridError(
-            f"cell name {long[:40]}... is {len(long.encode())} bytes, too long for a folder's name (at most "
+            f"{source}: cell name {long[:40]}... is {len(long.encode())} bytes, too long for a folder's name (at most "
             f"{MAX_CELL_NAME}); give shorter condition, sweep or scenario names"
         )
     names = [cell.cell_id for cell in cells]
     duplicates = {name for name, times in Counter(names).items() if times > 1}
     if duplicates:
-        raise GridError(f"two cells share the name {sorted(duplicates)[0]}; give the scenarios distinct names")
+        raise GridError(
+            f"{source}: two cells share the name {sorted(duplicates)[0]}; give the scenarios distinct names"
+        )
     return cells
 
 

@@ -19,13 +19,14 @@ from smallville.commands.loading import build_model, checked_town, open_store
 from smallville.heap import settled_heap
 from smallville.model import SmallvilleModel
 from smallville.progress import fallback_share, print_summary, step_with_progress
+from smallville.runs.integrity import model_settings
 from smallville.runs.kept_checkpoints import Keeper
 from smallville.runs.stopping import StopRequests
 from smallville.runs.store import RunFolderError, RunStore
 from smallville.scenarios.scenario import ScenarioError
 from smallville.settings.keep_schedule import KeepSchedule
 from smallville.settings.parameters import from_arguments
-from smallville.settings.validation import SettingError, check_end
+from smallville.settings.validation import SettingError, check_api_base, check_end
 
 # Exit code of a run that finished but whose answers were mostly fallbacks (1 is a user error, 2 a stopped run).
 FALLBACK_EXIT = 3
@@ -106,6 +107,10 @@ def _resume(store, args: argparse.Namespace, console: Console, started: float, s
         args.checkpoint_minutes = config["checkpoint_minutes"]
         terms = ("max_calls", "max_cost", "api_base")  # what may change without changing what happens
         overrides = {key: getattr(args, key) for key in terms if getattr(args, key) is not None}
+        try:
+            check_api_base({**model_settings(config), **overrides})
+        except SettingError as error:
+            raise UserError(f"--api-base {error}") from None
         if store.snapshot is None:
             console.print(f"{args.run}: no checkpoint yet (stopped while loading); starting it from the beginning")
             store.start_over()

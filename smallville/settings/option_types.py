@@ -45,6 +45,7 @@ __all__ = [
     "max_in_flight",
     "naive_time",
     "out_folder",
+    "path_text",
     "persona",
     "port",
     "question",
@@ -234,7 +235,7 @@ def retrieval_weights(text: str) -> str:
 
 def cache_file(text: str) -> str:
     """--cache: a SQLite file written by an earlier run, or a new file in an existing folder."""
-    path = Path(text)
+    path = Path(path_text(text))
     if path.is_dir():
         raise argparse.ArgumentTypeError(f"{text} is a folder; give a file, e.g. {path / 'cache.sqlite'}")
     if path.exists():
@@ -280,11 +281,36 @@ def visible(text: str) -> bool:
     return any(unicodedata.category(char)[0] not in "ZC" for char in text)
 
 
+# The file systems' limits: a name (one part of a path) of 255 bytes, a whole path of 4096.
+MAX_NAME_BYTES, MAX_PATH_BYTES = 255, 4096
+
+
+def path_text(text: str) -> str:
+    """A path the file system can take: no NUL, no name longer than it allows (a run folder, a file, a scenario).
+
+    Such a path used to reach the first `open` or `stat` and end in a traceback (File name too long).
+    """
+    if "\x00" in text:
+        raise argparse.ArgumentTypeError("the path holds a NUL character; give a plain path")
+    try:
+        parts = [part.encode() for part in Path(text).parts]
+    except UnicodeEncodeError:
+        raise argparse.ArgumentTypeError(
+            "the path is not valid UTF-8 text; check the terminal's encoding (e.g. LANG=C.UTF-8)"
+        ) from None
+    if any(len(part) > MAX_NAME_BYTES for part in parts) or len(text.encode()) > MAX_PATH_BYTES:
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]}...: a name in the path is longer than the file system takes ({MAX_NAME_BYTES} bytes a name, "
+            f"{MAX_PATH_BYTES} a path); give a shorter one"
+        )
+    return text
+
+
 def out_folder(text: str) -> str:
     """--out: a folder's path, not empty (an empty one meant the default folder, silently), not under a file."""
     if not visible(text):
         raise argparse.ArgumentTypeError("the folder is empty; give a path, e.g. runs/my-run")
-    path = Path(text).absolute()
+    path = Path(path_text(text)).absolute()
     file = next((parent for parent in path.parents if parent.exists() and not parent.is_dir()), None)
     if file is not None:
         raise argparse.ArgumentTypeError(f"{text}: {file} is a file, not a folder; give a path in a folder")
@@ -355,7 +381,7 @@ def writable_file(text: str) -> str:
     """
     if not visible(text):
         raise argparse.ArgumentTypeError("the file name is empty; give a path, e.g. prompts.jsonl")
-    path = Path(text)
+    path = Path(path_text(text))
     if path.is_dir():
         raise argparse.ArgumentTypeError(f"{text} is a folder; give a file in it, e.g. {path / 'prompts.jsonl'}")
     if path.exists() and not os.access(path, os.W_OK):

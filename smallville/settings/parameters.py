@@ -125,7 +125,7 @@ _TOWN = (
         "scenario name in data/scenarios/ or a path to one",
         "town",
         "--scenario",
-        str,
+        check.path_text,
         control="select",
     ),
     Parameter(

@@ -26,6 +26,7 @@ from smallville.town import town_map
 
 __all__ = [
     "SettingError",
+    "check_api_base",
     "check_end",
     "check_mind",
     "check_reachable",
@@ -109,12 +110,7 @@ def check_town(settings: dict[str, Any], source: str = ""):
     """
     values = resolve(settings)
     check_mind(values)
-    if values["api_base"] and is_offline(values["llm"], values["routes"]) and is_local_embedder(values["embedder"]):
-        raise SettingError(
-            "api_base",
-            f"{values['api_base']}: the run is offline (--llm offline, --embedder {values['embedder']}) and calls no "
-            "server; drop it, or name the server's model with --llm",
-        )
+    check_api_base(values)
     try:
         check_models(values["llm"], values["routes"], values["api_base"])
     except ValueError as error:
@@ -169,6 +165,22 @@ def check_mind(values: dict[str, Any]) -> None:
     except (TypeError, ValueError) as error:
         named = next((item for item in MIND_SETTINGS if item in str(error)), "retrieval_weights")
         raise SettingError(named, str(error)) from None
+
+
+def check_api_base(values: dict[str, Any]) -> None:
+    """An --api-base only for a run that calls a server: on an offline run it was taken and silently unused.
+
+    Raises:
+        SettingError: If the settings name a server but every request goes to the offline mind and the embedder is
+            local.
+    """
+    values = resolve(values)
+    if values["api_base"] and is_offline(values["llm"], values["routes"]) and is_local_embedder(values["embedder"]):
+        raise SettingError(
+            "api_base",
+            f"{values['api_base']}: the run is offline (--llm offline, --embedder {values['embedder']}) and calls no "
+            "server; drop it, or name the server's model with --llm",
+        )
 
 
 def check_reachable(when: datetime, start: datetime, what: str) -> None:
