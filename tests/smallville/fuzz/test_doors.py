@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from smallville.settings.parameters import BY_NAME, PARAMETERS
 from testing import door_checks, door_values
 
-# Examples a door in CI: a few seconds each (a command's door costs 0.1-0.5 s an example in-process).
+# Examples a door in CI: a few seconds each (a command's door costs 0.1-0.5 s an example in-process); the doors
+# over ~2 s are marked slow (`make test` runs them).
 CI = {"max_examples": 25, "deadline": None, "derandomize": True, "database": None,
       "suppress_health_check": [HealthCheck.too_slow, HealthCheck.filter_too_much]}  # fmt: skip
 FOLDER: Path
@@ -57,24 +58,28 @@ def test_the_model_names_flags_honour_a_value_or_refuse_it_in_one_line(case):
     assert door_checks.parameter_flag(*case, FOLDER) is None
 
 
+@pytest.mark.slow
 @settings(**{**CI, "max_examples": 60})
 @given(_cases(list(PARAMETERS), door_values.file_value))
 def test_every_parameters_value_in_a_file_is_checked_within_its_range(case):
     assert door_checks.file_value(*case) is None
 
 
+@pytest.mark.slow
 @settings(**{**CI, "max_examples": 20})
 @given(st.sampled_from(door_values.COMMANDS).flatmap(door_values.command_argv))
 def test_every_commands_arguments_reach_its_work_or_one_line(argv):
     assert door_checks.command(argv) is None
 
 
+@pytest.mark.slow
 @settings(**{**CI, "max_examples": 15})
 @given(_cases(list(door_values.SCENARIO_FIELDS), door_values.scenario_value, name=str))
 def test_every_field_of_a_scenario_file_is_honoured_or_one_line(case):
     assert door_checks.scenario_field(*case, FOLDER) is None
 
 
+@pytest.mark.slow
 @settings(**{**CI, "max_examples": 12})
 @given(door_values.grid_data())
 def test_every_field_of_a_grid_file_is_planned_as_written_or_one_line(data):
