@@ -293,10 +293,16 @@ def _add_models_command(commands) -> None:
     )
     check.add_argument(
         "--reasoning-effort",
+        type=_reasoning_effort,
         default="minimal",
         help="none, minimal, low, medium or high: how much a reasoning model thinks (default: minimal)",
     )
     check.set_defaults(handler="smallville.commands.models:run")
+
+
+def _reasoning_effort(text: str) -> str:
+    """`models check --reasoning-effort`, checked as simulate's is; its validator loads the agents only when used."""
+    return on_first_use("smallville.settings.model_option_types:reasoning_effort")(text)
 
 
 def _add_budget(parser: argparse.ArgumentParser, calls: str, cost: str) -> None:

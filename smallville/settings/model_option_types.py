@@ -6,13 +6,21 @@ in option_types, which only the standard library may load: `run.py --help` never
 
 import argparse
 
+from agents import REASONING_EFFORTS
 from agents.config import PAPER_REFLECTION_THRESHOLD
 from agents.language import ALL_REQUESTS
 from smallville.interventions.records import InterventionError, load_interventions
 from smallville.settings import option_types as check
 from smallville.settings.text_files import nested_too_deeply
 
-__all__ = ["interventions_file", "reflection_threshold", "routes_value"]
+__all__ = ["interventions_file", "reasoning_effort", "reflection_threshold", "routes_value"]
+
+
+def reasoning_effort(text: str) -> str:
+    """--reasoning-effort (simulate's and `models check`'s): one of the levels the gateway maps to each model's own."""
+    if text not in REASONING_EFFORTS:
+        raise argparse.ArgumentTypeError(f"{text!r}: give one of {', '.join(REASONING_EFFORTS)}, e.g. minimal")
+    return text
 
 
 def reflection_threshold(text: str) -> int | None:

@@ -92,13 +92,6 @@ def _annotation(item: "Parameter") -> Any:
     return _field(MindConfig, item.name).type
 
 
-def _one_of(text: str, allowed: tuple[str, ...], example: str) -> str:
-    """A value among a few words, or one line naming them."""
-    if text not in allowed:
-        raise argparse.ArgumentTypeError(f"{text!r}: give one of {', '.join(allowed)}, e.g. {example}")
-    return text
-
-
 def _mind(name: str) -> Any:
     return _field_default(MindConfig, name)
 
@@ -239,7 +232,7 @@ _TOWN = (
         f"how much a reasoning model thinks before each answer: {', '.join(REASONING_EFFORTS)}; each model gets the "
         "nearest level it takes (minimal: as little as it allows, for a town's many short answers)",
         "minds",
-        parse=lambda text: _one_of(text, REASONING_EFFORTS, "minimal"),
+        parse=model_check.reasoning_effort,
     ),
     Parameter(
         "timeout",

@@ -95,6 +95,7 @@ FLAG_CASES = {
     "run-name-too-long": (["interview", "x" * 300, "Klaus Mueller", "hi?"], 2, "longer than the file system takes"),
     "scenario-name-too-long": (["simulate", "--scenario", "s" * 300], 2, "longer than the file system takes"),
     "compare-name-too-long": (["compare", "a", "b" * 300], 2, "argument B: bbbb"),
+    "models-effort-unknown": (["models", "check", "--llm", "offline", "--reasoning-effort", "x"], 2, "give one of"),
     "folder-with-a-line-break": (["evaluate", "line\nbreak"], 1, "error: line\\nbreak: not a run folder"),
     # One schema (settings/ranges.py): sizes bounded above, settings the model would refuse later, unreachable times.
     "collect-every-huge": (["simulate", *FAST, "--collect-every", "1000000000000"], 2, "from 1 to 8640"),
