@@ -412,8 +412,10 @@ def test_an_interview_whose_model_server_is_down_is_one_line_saying_what_to_do(f
     assert line.endswith("nothing was stored; ask again once it answers, or give another --api-base or another --llm")
 
 
-def test_a_server_for_an_offline_run_is_refused_on_resume_too(run, capsys):
+def test_a_server_for_an_offline_run_is_refused_on_resume_and_interview_too(run, capsys):
     line = one_line(capsys, ["resume", str(run), "--api-base", "http://127.0.0.1:1"], 1)
+    assert line.startswith("error: --api-base http://127.0.0.1:1: the run is offline"), line
+    line = one_line(capsys, ["interview", str(run), "Klaus Mueller", "Hi?", "--api-base", "http://127.0.0.1:1"], 1)
     assert line.startswith("error: --api-base http://127.0.0.1:1: the run is offline"), line
 
 
