@@ -127,9 +127,15 @@ def check_town(settings: dict[str, Any], source: str = ""):
         setting = scenario.select(values["agents"])
     except ScenarioError as error:
         raise SettingError("agents", str(error)) from None
-    ville = town_map(setting)[0]
+    where = source or str(scenario_file(values["scenario_name"]))
     try:
-        setting.check_map(ville, source or str(scenario_file(values["scenario_name"])))
+        ville = town_map(setting)[0]
+    except (ValueError, OSError) as error:  # a map folder missing or damaged: the scenario's field names it
+        raise SettingError(
+            "scenario_name", f"{where}: field 'map': {str(error).splitlines()[0]}; give a town's folder under data/"
+        ) from None
+    try:
+        setting.check_map(ville, where)
     except ScenarioError as error:
         raise SettingError("scenario_name", str(error)) from None
     widest = max(ville.width, ville.height)

@@ -197,6 +197,7 @@ SCENARIO_CASES = {
     "start-garbage": (_set("start", "Monday"), "'start'", "datetime"),
     "unknown-field": (_set("weather", "rain"), "'weather'", "Extra inputs"),
     "fact-no-keywords": (_set("facts.0.keywords", [[]]), "'facts.0.keywords'", "non-empty keyword"),
+    "map-nowhere": (_set("map", "2023-02-13T08:00"), "field 'map'", "give a town's folder under data/"),
 }
 
 
