@@ -70,6 +70,7 @@ def _add_run_commands(commands, add_model_options) -> None:
     )
     simulate.add_argument(
         "--log-prompts",
+        type=option_types.writable_file,
         metavar="FILE",
         help="write every rendered prompt and its answer to FILE, one JSON object a line (docs/prompts.md)",
     )
@@ -110,7 +111,7 @@ def _add_run_commands(commands, add_model_options) -> None:
 def _run_command(commands, name: str, handler: str, **texts: str) -> argparse.ArgumentParser:
     """A command on a run folder: its parser, RUN its first argument, and the module:function that does its work."""
     command = commands.add_parser(name, **texts)
-    command.add_argument("run", help="the run folder")
+    command.add_argument("run", type=option_types.path_text, help="the run folder")
     command.set_defaults(handler=handler)
     return command
 
@@ -193,12 +194,15 @@ def _add_fork_commands(commands, add_model_options) -> None:
         "option but --scenario, --agents, --seconds-per-step, --embedder). The shared past replays from the kept "
         "checkpoint before --at (from the response cache: no model call when cached). No change: the same run.",
     )
-    fork.add_argument("run", help="the run folder to fork")
+    fork.add_argument("run", type=option_types.path_text, help="the run folder to fork")
     fork.add_argument("--at", type=option_types.until, required=True, help="the moment, e.g. 2023-02-13T08:00")
-    fork.add_argument("--out", required=True, help="the new run folder (must not exist)")
-    fork.add_argument("--whisper", nargs=2, action="append", metavar=("AGENT", "STATEMENT"), help="whisper at --at")
-    fork.add_argument("--set", nargs=2, action="append", metavar=("ADDRESS", "STATE"), help="an object's state at --at")
-    fork.add_argument("--broadcast", action="append", metavar="TEXT", help="a memory for everyone at --at")
+    fork.add_argument("--out", type=option_types.out_folder, required=True, help="the new run folder (must not exist)")
+    text = option_types.change_text  # the texts `whisper` and `set` take, checked as theirs are
+    fork.add_argument("--whisper", nargs=2, type=text, action="append", metavar=("AGENT", "STATEMENT"),
+                      help="whisper at --at")  # fmt: skip
+    fork.add_argument("--set", nargs=2, type=text, action="append", metavar=("ADDRESS", "STATE"),
+                      help="an object's state at --at")  # fmt: skip
+    fork.add_argument("--broadcast", type=text, action="append", metavar="TEXT", help="a memory for everyone at --at")
     fork_end = fork.add_mutually_exclusive_group()
     fork_end.add_argument("--days", type=option_types.days, help="simulated days from the start (default: the run's)")
     fork_end.add_argument("--until", type=option_types.until, help="a simulated end time (default: the run's)")
@@ -216,9 +220,9 @@ def _add_fork_commands(commands, add_model_options) -> None:
         "what, who met whom, density, attendance, calls and cost at the latest moment both reached; plots both "
         "timelines. Writes into --out (default: A/compare/<B's name>).",
     )
-    compare.add_argument("a", metavar="A", help="a run folder (e.g. the original)")
-    compare.add_argument("b", metavar="B", help="another run folder (e.g. its fork)")
-    compare.add_argument("--out", help="folder for the plots and summary.md")
+    compare.add_argument("a", metavar="A", type=option_types.path_text, help="a run folder (e.g. the original)")
+    compare.add_argument("b", metavar="B", type=option_types.path_text, help="another run folder (e.g. its fork)")
+    compare.add_argument("--out", type=option_types.out_folder, help="folder for the plots and summary.md")
     compare.set_defaults(handler="smallville.commands.compare:run")
 
 
@@ -269,9 +273,15 @@ def _add_study_commands(commands, add_model_options) -> None:
         help="comma-separated (default: full,no_reflection,no_reflection_planning,persona_only); NAME@original or "
         "NAME@1,2,1 retrieves with other weights",
     )
-    evaluate.add_argument("--repeats", type=int, default=2, help="rankings per question, in other orders (default: 2)")
+    evaluate.add_argument(
+        "--repeats", type=option_types.repeats, default=2, help="rankings per question, in other orders (default: 2)"
+    )
     evaluate.add_argument("--agents", help="comma-separated full names (default: every agent of the run)")
-    evaluate.add_argument("--battery", help="a battery .toml file or a name in data/evaluation/ (default: paper)")
+    evaluate.add_argument(
+        "--battery",
+        type=option_types.path_text,
+        help="a battery .toml file or a name in data/evaluation/ (default: paper)",
+    )
     evaluate.add_argument("--api-base", help="base URL of the server for --llm and --judge (default: the run's)")
     _add_budget(evaluate, "model calls this command may make (default: the run's budget)",
                 "dollars this command may spend (default: the run's budget)")  # fmt: skip
@@ -305,10 +315,16 @@ def _add_models_command(commands) -> None:
     )
     check.add_argument(
         "--reasoning-effort",
+        type=_reasoning_effort,
         default="minimal",
         help="none, minimal, low, medium or high: how much a reasoning model thinks (default: minimal)",
     )
     check.set_defaults(handler="smallville.commands.models:run")
+
+
+def _reasoning_effort(text: str) -> str:
+    """`models check --reasoning-effort`, checked as simulate's is; its validator loads the agents only when used."""
+    return on_first_use("smallville.settings.model_option_types:reasoning_effort")(text)
 
 
 def _add_budget(parser: argparse.ArgumentParser, calls: str, cost: str) -> None:
@@ -325,7 +341,9 @@ def _add_batch(commands, add_model_options) -> None:
         description="Run every cell of a grid (a TOML file and/or the flags) into BATCH/cells/, then write "
         "results.csv/.parquet, summary.md and plots. Running the same command again resumes the batch.",
     )
-    batch.add_argument("grid", nargs="?", help="a grid file (TOML), e.g. data/batches/quick.toml")
+    batch.add_argument(
+        "grid", nargs="?", type=option_types.path_text, help="a grid file (TOML), e.g. data/batches/quick.toml"
+    )
     batch.add_argument("--conditions", help="named conditions, e.g. full,no_reflection,no_planning,no_observation")
     batch.add_argument("--seeds", help='seeds: "0-9", "0,3,7" or a number')
     batch.add_argument("--scenario", help="scenario name(s), comma-separated")
@@ -347,7 +365,7 @@ def _add_batch(commands, add_model_options) -> None:
     )
     batch.add_argument(
         "--workers",
-        type=option_types.whole_number(1),
+        type=option_types.ranged("workers"),
         help="cells at once (default: the machine's cores, or the cluster's)",
     )
     batch.add_argument("--ray", metavar="auto|ADDRESS", help="run the cells as Ray tasks on an existing cluster")
@@ -372,7 +390,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     except UserError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {on_one_line(str(error))}", file=sys.stderr)
         return 1
     except Exception:  # anything else is our bug: show it whole and ask for a report
         traceback.print_exc()
@@ -388,7 +406,12 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         """Print the mistake in one line and exit 2, argparse's code for a usage error."""
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"{self.prog}: error: {on_one_line(message)} (see {self.prog} --help)\n")
+
+
+def on_one_line(message: str) -> str:
+    """A refusal's message kept on its one line: a value quoted in it may hold line breaks (a folder named so)."""
+    return message.replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\r")
 
 
 def add_fallback_options(parser: argparse.ArgumentParser) -> None:

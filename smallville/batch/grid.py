@@ -35,6 +35,7 @@ import itertools
 import json
 import re
 import tomllib
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,8 +45,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from smallville.batch.grid_keys import GRID_OWNED, parameter_names, parameters_model
 from smallville.interventions.records import InterventionError, parse_interventions
 from smallville.settings import option_types
+from smallville.settings.ranges import RANGES
 from smallville.settings.simulated_time import SimulatedTime
-from smallville.settings.text_files import TextFileError, read_text
+from smallville.settings.text_files import TextFileError, nested_too_deeply, read_text
 from smallville.settings.validation import SettingError, check_end, check_town, check_value
 
 
@@ -53,19 +55,41 @@ class GridError(ValueError):
     """A grid that cannot be run; the message names the file and the field."""
 
 
+MAX_SEEDS = int(RANGES["seeds"].high)
+MAX_CELLS = int(RANGES["cells"].high)
+# The longest cell name a file system takes (255 bytes), less room for the files written beside it.
+MAX_CELL_NAME = 200
+
+
 def parse_seeds(value: str | int | list[int]) -> list[int]:
-    """Seeds as a list: "0-9" (inclusive), "0,3,7", a number or a list."""
+    """Seeds as a list: "0-9" (inclusive), "0,3,7", a number or a list; at most MAX_SEEDS of them.
+
+    The count is checked before the list is made: "0-99999999999" used to hang while it was listed.
+    """
+    if isinstance(value, bool):
+        raise ValueError(f"seeds {value!r}: use a range such as 0-9, a list such as 0,3,7, or a number")
     if isinstance(value, int):
         return [value]
     if isinstance(value, list):
+        _check_seed_count(len(value), value)
         return value
-    seeds: list[int] = []
+    spans: list[tuple[int, int]] = []
     for part in str(value).split(","):
         first, dash, last = part.strip().partition("-")
-        if not first.isdigit() or (dash and not last.isdigit()):
+        if not first.isascii() or not first.isdigit() or (dash and not (last.isascii() and last.isdigit())):
             raise ValueError(f"seeds {value!r}: use a range such as 0-9, a list such as 0,3,7, or a number")
-        seeds += list(range(int(first), int(last) + 1)) if dash else [int(first)]
-    return seeds
+        low, high = int(first), int(last) if dash else int(first)
+        if high < low:
+            raise ValueError(f"seeds {value!r}: the range {part.strip()} runs backwards; give it as {high}-{low}")
+        spans.append((low, high))
+    _check_seed_count(sum(high - low + 1 for low, high in spans), value)
+    return [seed for low, high in spans for seed in range(low, high + 1)]
+
+
+def _check_seed_count(count: int, value: Any) -> None:
+    if count > MAX_SEEDS:
+        shown = value if not isinstance(value, list) else f"[{count} seeds]"
+        raise ValueError(f"seeds {shown!r}: {count} seeds, more than {MAX_SEEDS} in one batch; give fewer")
 
 
 def _as_flag(validator, value: Any) -> Any:
@@ -138,6 +162,11 @@ class Grid(BaseModel):
         for name in value:
             if not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
                 raise ValueError(f"condition name {name!r}: use letters, digits, '_', '.' or '-'")
+            if len(name) > MAX_CELL_NAME // 2:  # it names each cell's folder, with the scenario and the seed
+                raise ValueError(
+                    f"condition name {name[:20]!r}... has {len(name)} characters, too long to name a cell's folder; "
+                    f"give at most {MAX_CELL_NAME // 2}"
+                )
         return value
 
     @model_validator(mode="after")
@@ -184,6 +213,8 @@ def read_grid(path: Path) -> dict[str, Any]:
         raise GridError(str(error)) from None
     except tomllib.TOMLDecodeError as error:
         raise GridError(f"{path}: not valid TOML ({error}); fix the syntax") from error
+    except RecursionError:
+        raise GridError(nested_too_deeply(path, "grid")) from None
 
 
 def load_grid(path: Path) -> Grid:
@@ -303,9 +334,22 @@ def _message(source: str, error: ValidationError, prefix: str = "") -> str:
     return f"{source}: {where}: {first['msg'].removeprefix('Value error, ')}{value}; fix that field"
 
 
-def expand(grid: Grid) -> list[CellSpec]:
-    """Every cell of the grid: conditions (crossed with the sweep) x scenarios x seeds, in that order."""
+def expand(grid: Grid, source: str = "the grid") -> list[CellSpec]:
+    """Every cell of the grid: conditions (crossed with the sweep) x scenarios x seeds, in that order.
+
+    Raises:
+        GridError: Naming `source`, for more than MAX_CELLS cells, a cell name too long for a folder, or two cells of
+            the same name.
+    """
     sweep_names = list(grid.sweep)
+    count = len(grid.conditions) * len(grid.scenarios) * len(grid.seeds)
+    for name in sweep_names:
+        count *= len(grid.sweep[name])
+    if count > MAX_CELLS:  # counted before the cells are made: a sweep's product can be astronomically large
+        raise GridError(
+            f"{source}: {count} cells (conditions x sweep x scenarios x seeds), more than {MAX_CELLS} in one batch; "
+            "split it"
+        )
     combinations = list(itertools.product(*(grid.sweep[name] for name in sweep_names))) or [()]
     cells = []
     for condition, switches in grid.conditions.items():
@@ -331,9 +375,17 @@ def expand(grid: Grid) -> list[CellSpec]:
                             evaluate=grid.evaluate,
                         )
                     )
-    duplicates = {cell.cell_id for cell in cells if sum(other.cell_id == cell.cell_id for other in cells) > 1}
+    if long := next((cell.cell_id for cell in cells if len(cell.cell_id.encode()) > MAX_CELL_NAME), None):
+        raise GridError(
+            f"{source}: cell name {long[:40]}... is {len(long.encode())} bytes, too long for a folder's name (at most "
+            f"{MAX_CELL_NAME}); give shorter condition, sweep or scenario names"
+        )
+    names = [cell.cell_id for cell in cells]
+    duplicates = {name for name, times in Counter(names).items() if times > 1}
     if duplicates:
-        raise GridError(f"two cells share the name {sorted(duplicates)[0]}; give the scenarios distinct names")
+        raise GridError(
+            f"{source}: two cells share the name {sorted(duplicates)[0]}; give the scenarios distinct names"
+        )
     return cells
 
 

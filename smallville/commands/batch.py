@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
         batch = Path(args.out) if args.out else Path("batches") / _default_name(args, data)
         shared = _share_cache(data, batch)
         grid = validate_grid(data, args.grid or "the command line", shared)
-        cells = expand(grid)
+        cells = expand(grid, args.grid or "the command line")
         check_cells(grid, cells, args.grid or "the command line")
         prepare(batch, cells, data)
     except GridError as error:

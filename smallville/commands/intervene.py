@@ -14,6 +14,7 @@ from smallville.cli import UserError
 from smallville.commands.loading import load_run, save_checkpoint
 from smallville.interventions.applying import check_object
 from smallville.interventions.records import Intervention, InterventionError
+from smallville.settings.validation import SettingError, check_reachable
 
 
 def set_object(args: argparse.Namespace) -> int:
@@ -56,6 +57,10 @@ def _when(args: argparse.Namespace, model) -> datetime:
     """--at, checked against where the run stands; the checkpoint's time without it."""
     if args.at is None:
         return model.now
+    try:
+        check_reachable(args.at, model.start, "at")
+    except SettingError as error:
+        raise UserError(f"--at {error}") from None
     if args.at < model.now:
         raise UserError(
             f"--at {args.at:%Y-%m-%dT%H:%M}: the run is at {model.now:%Y-%m-%dT%H:%M} already; change the past in a "

@@ -2,10 +2,13 @@
 
 import argparse
 
+from agents import BudgetExceeded, ModelUnavailable
 from smallville.cli import UserError
 from smallville.commands.intervene import whisper_later
 from smallville.commands.loading import load_run, save_checkpoint
+from smallville.runs.integrity import model_settings
 from smallville.scenarios.agent_names import UnknownAgent, resolve_agent
+from smallville.settings.validation import SettingError, check_api_base
 
 
 def _agents(model, name: str | None, everyone: bool) -> list:
@@ -29,8 +32,12 @@ def run(args: argparse.Namespace) -> int:
     overrides = {name: value for name, value in (("llm", args.llm), ("api_base", args.api_base)) if value}
     model, store = load_run(args.run, overrides, write=args.remember)
     try:
+        _check_api_base(store, overrides)
         for agent in _agents(model, args.agent, args.all):
-            answer = model.interview(agent.name, args.question, remember=args.remember, asker=args.asker or "")
+            try:
+                answer = model.interview(agent.name, args.question, remember=args.remember, asker=args.asker or "")
+            except (BudgetExceeded, ModelUnavailable) as error:
+                raise UserError(f"{error}; {_nothing_kept(args)}") from None
             print(f"{agent.name}: {answer}")
         if args.remember:
             save_checkpoint(store, model)
@@ -38,6 +45,20 @@ def run(args: argparse.Namespace) -> int:
         store.close()
         model.close()
     return 0
+
+
+def _check_api_base(store, overrides: dict) -> None:
+    """--api-base for an interview that calls no server (the run offline, no --llm): refused, not silently unused."""
+    try:
+        check_api_base({**model_settings(store.config()), **overrides})
+    except SettingError as error:
+        raise UserError(f"--api-base {error}") from None
+
+
+def _nothing_kept(args: argparse.Namespace) -> str:
+    """What to do after the model failed mid-interview: nothing was stored, so asking again is safe."""
+    server = "--api-base URL (a server that moved)" if not args.api_base else "another --api-base"
+    return f"nothing was stored; ask again once it answers, or give {server} or another --llm"
 
 
 def whisper(args: argparse.Namespace) -> int:

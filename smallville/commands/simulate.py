@@ -19,13 +19,14 @@ from smallville.commands.loading import build_model, checked_town, open_store
 from smallville.heap import settled_heap
 from smallville.model import SmallvilleModel
 from smallville.progress import fallback_share, print_summary, step_with_progress
+from smallville.runs.integrity import model_settings
 from smallville.runs.kept_checkpoints import Keeper
 from smallville.runs.stopping import StopRequests
 from smallville.runs.store import RunFolderError, RunStore
 from smallville.scenarios.scenario import ScenarioError
 from smallville.settings.keep_schedule import KeepSchedule
 from smallville.settings.parameters import from_arguments
-from smallville.settings.validation import SettingError, check_end
+from smallville.settings.validation import SettingError, check_api_base, check_end
 
 # Exit code of a run that finished but whose answers were mostly fallbacks (1 is a user error, 2 a stopped run).
 FALLBACK_EXIT = 3
@@ -42,7 +43,8 @@ def _simulate(args: argparse.Namespace, stop: StopRequests) -> int:
     kwargs = from_arguments(args)
     try:
         setting = checked_town(kwargs)
-        end = end_time(args, setting.start)
+        end = end_time(args, setting.start, kwargs["seconds_per_step"] or setting.seconds_per_step)
+        _check_kept_times(args.keep_checkpoints, setting.start, end)
         out = Path(args.out) if args.out else Path("runs") / f"{Path(kwargs['scenario_name']).stem}-{_stamp()}"
         run_terms = {"end": end.isoformat(), "checkpoint_minutes": args.checkpoint_minutes}
         if args.keep_checkpoints is not None:
@@ -63,16 +65,30 @@ def _simulate(args: argparse.Namespace, stop: StopRequests) -> int:
     return _run_to_end(model, store, end, args, console, started, stop)
 
 
-def end_time(args: argparse.Namespace, start: datetime) -> datetime:
+def end_time(args: argparse.Namespace, start: datetime, seconds_per_step: int | None = None) -> datetime:
     """The run's end: --until, or the start plus --days (smallville/settings/validation.py, as for a grid's cells).
 
     Raises:
-        UserError: If --until is not after the scenario's start, or too far after it.
+        UserError: If --until is not after the scenario's start (by a step at least), or too far after it.
     """
     try:
-        return check_end(start, args.until, args.days)
+        return check_end(start, args.until, args.days, seconds_per_step)
     except SettingError as error:
         raise UserError(f"--{error.name} {error}") from None
+
+
+def _check_kept_times(schedule: KeepSchedule | None, start: datetime, end: datetime) -> None:
+    """--keep-checkpoints' times within the run: one before its start or after its end is never kept.
+
+    Raises:
+        UserError: Naming the first such time.
+    """
+    for moment in schedule.times if schedule is not None else ():
+        if not start <= moment <= end:
+            raise UserError(
+                f"--keep-checkpoints: {moment:%Y-%m-%dT%H:%M} is outside the run ({start:%Y-%m-%dT%H:%M} to "
+                f"{end:%Y-%m-%dT%H:%M}), so no checkpoint is kept then; give times within it"
+            )
 
 
 def resume(args: argparse.Namespace) -> int:
@@ -91,6 +107,10 @@ def _resume(store, args: argparse.Namespace, console: Console, started: float, s
         args.checkpoint_minutes = config["checkpoint_minutes"]
         terms = ("max_calls", "max_cost", "api_base")  # what may change without changing what happens
         overrides = {key: getattr(args, key) for key in terms if getattr(args, key) is not None}
+        try:
+            check_api_base({**model_settings(config), **overrides})
+        except SettingError as error:
+            raise UserError(f"--api-base {error}") from None
         if store.snapshot is None:
             console.print(f"{args.run}: no checkpoint yet (stopped while loading); starting it from the beginning")
             store.start_over()

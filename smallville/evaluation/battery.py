@@ -13,7 +13,8 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from smallville.scenarios.scenario import DATA_DIR
-from smallville.settings.text_files import TextFileError, read_text
+from smallville.settings.option_types import MAX_STATEMENT_CHARS
+from smallville.settings.text_files import TextFileError, nested_too_deeply, read_text
 
 BATTERIES_DIR = DATA_DIR / "evaluation"
 DEFAULT_BATTERY = BATTERIES_DIR / "paper.toml"
@@ -38,7 +39,7 @@ class Category(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     name: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
-    questions: list[str] = Field(min_length=1)
+    questions: list[str] = Field(min_length=1, max_length=100)  # each asked of every agent in every condition
 
     @field_validator("questions")
     @classmethod
@@ -72,7 +73,7 @@ class Battery(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str
     description: str = ""
-    categories: list[Category] = Field(min_length=1)
+    categories: list[Category] = Field(min_length=1, max_length=50)
     measures: Measures = Measures()
 
     def items(self) -> list["Question"]:
@@ -115,6 +116,8 @@ def load_battery(path: str | Path | None = None) -> Battery:
         raise BatteryError(str(error)) from None
     except tomllib.TOMLDecodeError as error:
         raise BatteryError(f"{path}: not valid TOML ({error}); fix the syntax") from error
+    except RecursionError:
+        raise BatteryError(nested_too_deeply(path, "battery")) from None
     except ValidationError as error:
         first = error.errors()[0]
         field = ".".join(str(part) for part in first["loc"]) or "(top level)"
@@ -169,6 +172,8 @@ def _text_problem(text: str) -> str:
         return "the question is empty; write it out"
     if any(unicodedata.category(char) == "Cc" and char not in "\n\t" for char in text):
         return "holds a control character (such as NUL); give plain text"
+    if len(text) > MAX_STATEMENT_CHARS:  # an interview question, as `run.py interview` takes one
+        return f"the question has {len(text)} characters, more than {MAX_STATEMENT_CHARS}; give a shorter one"
     return ""
 
 

@@ -12,10 +12,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from smallville.interventions.records import Intervention
 from smallville.scenarios.small_town import mixed_order
+from smallville.settings.ranges import RANGES
 from smallville.settings.simulated_time import SimulatedTime
-from smallville.settings.text_files import TextFileError, first_field_error, read_text
+from smallville.settings.text_files import TextFileError, first_field_error, nested_too_deeply, read_text
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
+_STEP = RANGES["seconds_per_step"]
 SCENARIOS_DIR = DATA_DIR / "scenarios"
 
 
@@ -91,7 +93,7 @@ class Scenario(BaseModel):
     personas: str
     whispers: str
     start: SimulatedTime
-    seconds_per_step: int = Field(default=10, ge=1, le=3600)
+    seconds_per_step: int = Field(default=10, ge=_STEP.low, le=_STEP.high)  # settings/ranges.py, as the flag's
     agents: list[AgentStart] = Field(min_length=1)
     facts: list[TrackedFact] = []
     gathering: Gathering | None = None
@@ -217,5 +219,7 @@ def load_scenario(name_or_path: str | Path, directory: Path = SCENARIOS_DIR) -> 
         raise ScenarioError(str(error)) from None
     except json.JSONDecodeError as error:
         raise ScenarioError(f"{path}: not valid JSON ({error}); fix the syntax") from error
+    except RecursionError:
+        raise ScenarioError(nested_too_deeply(path, "scenario")) from None
     except ValidationError as error:
         raise ScenarioError(f"{path}: {first_field_error(error)}; fix that field") from error

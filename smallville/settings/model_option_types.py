@@ -6,12 +6,21 @@ in option_types, which only the standard library may load: `run.py --help` never
 
 import argparse
 
+from agents import REASONING_EFFORTS
 from agents.config import PAPER_REFLECTION_THRESHOLD
 from agents.language import ALL_REQUESTS
 from smallville.interventions.records import InterventionError, load_interventions
 from smallville.settings import option_types as check
+from smallville.settings.text_files import nested_too_deeply
 
-__all__ = ["interventions_file", "reflection_threshold", "routes_value"]
+__all__ = ["interventions_file", "reasoning_effort", "reflection_threshold", "routes_value"]
+
+
+def reasoning_effort(text: str) -> str:
+    """--reasoning-effort (simulate's and `models check`'s): one of the levels the gateway maps to each model's own."""
+    if text not in REASONING_EFFORTS:
+        raise argparse.ArgumentTypeError(f"{text!r}: give one of {', '.join(REASONING_EFFORTS)}, e.g. minimal")
+    return text
 
 
 def reflection_threshold(text: str) -> int | None:
@@ -19,7 +28,7 @@ def reflection_threshold(text: str) -> int | None:
     named = {"paper": PAPER_REFLECTION_THRESHOLD, "data": None}
     if text.strip().lower() in named:
         return named[text.strip().lower()]
-    return check.integer_in(text, 1, None, "150")
+    return check.ranged("reflection_threshold")(text)
 
 
 def routes_value(text: str) -> dict[str, str]:
@@ -46,3 +55,5 @@ def interventions_file(text: str) -> list[dict]:
         return [item.model_dump(mode="json") for item in load_interventions(text)]
     except InterventionError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+    except RecursionError:
+        raise argparse.ArgumentTypeError(nested_too_deeply(text, "interventions file")) from None

@@ -3,35 +3,37 @@
 A mistake caught here never reaches the model, where it would surface as a traceback or, worse, be accepted
 silently (`--days -1` ran nothing and exited 0). Every message says what is wrong and what to give instead; argparse
 adds the flag's name. Only the standard library (and keep_schedule, which needs nothing more) is imported at
-module level, so `--help` stays fast.
+module level, so `--help` stays fast. The numbers' bounds are ranges.py's, the one schema every door shares.
 """
 
 import argparse
 import math
+import os
+import shutil
 import unicodedata
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
 from smallville.settings.keep_schedule import KeepSchedule
+from smallville.settings.ranges import MAX_DAYS, RANGES, check_number
 
-# Bounds: far beyond any sensible run, close enough to refuse a typo (the paper ran two days).
-MAX_DAYS = 365
-MAX_SECONDS_PER_STEP = 3600  # the scenario file's own bound
-MAX_IN_FLIGHT = 1000
-MAX_SEED = 2**63 - 1
-# A thought taking longer than a simulated hour (at the original's 10 s steps) is a typo, not a setting: 20 keeps
-# lock-step's town within its spread between seeds (README, Thinking that overlaps time).
-MAX_THINKING_STEPS = 360
+# Bounds live in ranges.py (one schema for every door); these names are kept for their readers.
+MAX_SECONDS_PER_STEP = int(RANGES["seconds_per_step"].high)  # the scenario file's own bound
+MAX_IN_FLIGHT = int(RANGES["max_in_flight"].high)
+MAX_SEED = int(RANGES["rng"].high)
+MAX_THINKING_STEPS = int(RANGES["thinking_steps"].high)
 # Whispers and interview questions: a paragraph, not a file pasted by mistake (one memory, one prompt line).
 MAX_STATEMENT_CHARS = 2000
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 __all__ = [
+    "MAX_DAYS",
     "MAX_STATEMENT_CHARS",
     "above_zero",
     "agents_value",
     "cache_file",
+    "change_text",
     "checkpoint_minutes",
     "days",
     "fallback_share",
@@ -43,9 +45,12 @@ __all__ = [
     "max_in_flight",
     "naive_time",
     "out_folder",
+    "path_text",
     "persona",
     "port",
     "question",
+    "ranged",
+    "repeats",
     "retrieval_weights",
     "seconds_per_step",
     "seed",
@@ -55,7 +60,7 @@ __all__ = [
     "timeout",
     "until",
     "visible",
-    "whole_number",
+    "writable_file",
 ]
 
 
@@ -91,13 +96,13 @@ def integer_in(text: str, low: int, high: int | None, example: str) -> int:
     return value
 
 
-def whole_number(low: int) -> "Callable[[str], int]":
-    """A validator of whole numbers from `low` up (the cognition settings' flags)."""
+def ranged(name: str) -> "Callable[[str], float]":
+    """The validator of the number named `name` in ranges.RANGES: its flag's `type`, and every file's check of it."""
 
-    def parse(text: str) -> int:
-        return integer_in(text, low, None, str(max(low, 1) * 10))
+    def parse(text: str) -> float:
+        return check_number(name, text)
 
-    parse.__name__ = f"whole number >= {low}"
+    parse.__name__ = f"{name} in {RANGES[name].span()}"
     return parse
 
 
@@ -112,8 +117,13 @@ def hour(text: str) -> int:
 
 
 def days(text: str) -> float:
-    """--days: simulated days, more than 0 and at most MAX_DAYS."""
+    """--days: simulated days, more than 0 and at most MAX_DAYS (and at least one step: validation.check_end)."""
     return above_zero(text, "1 or 0.5", at_most=MAX_DAYS, label="{} days")
+
+
+def repeats(text: str) -> int:
+    """`evaluate --repeats`: rankings per question, each a judge's call per question and agent (1 to 20)."""
+    return check_number("repeats", text)
 
 
 def naive_time(value: datetime) -> datetime:
@@ -149,18 +159,18 @@ def seconds_per_step(text: str) -> int:
 
 
 def checkpoint_minutes(text: str) -> float:
-    """--checkpoint-minutes: more than 0."""
-    return above_zero(text, "60", label="{} minutes")
+    """--checkpoint-minutes: more than 0, at most the longest run."""
+    return above_zero(text, "60", at_most=RANGES["checkpoint_minutes"].high, label="{} minutes")
 
 
 def max_calls(text: str) -> int:
-    """--max-calls: at least one call."""
-    return integer_in(text, 1, None, "1000")
+    """--max-calls: at least one call, at most a billion."""
+    return check_number("max_calls", text)
 
 
 def max_cost(text: str) -> float:
-    """--max-cost: more than 0 dollars."""
-    return above_zero(text, "2.50", label="${}", unit=" dollars")
+    """--max-cost: more than 0 dollars, at most a million."""
+    return above_zero(text, "2.50", at_most=RANGES["max_cost"].high, label="${}", unit=" dollars")
 
 
 def max_in_flight(text: str) -> int:
@@ -175,7 +185,7 @@ def seed(text: str) -> int:
 
 def timeout(text: str) -> float:
     """--timeout: seconds a model call may take, more than 0 and at most an hour."""
-    return above_zero(text, "60", at_most=3600, label="{} seconds")
+    return above_zero(text, "60", at_most=RANGES["timeout"].high, label="{} seconds")
 
 
 def port(text: str) -> int:
@@ -196,7 +206,7 @@ def agents_value(text: str) -> int | list[str] | None:
     if text.strip() == "all":
         return None
     if text.strip().lstrip("-").isdigit():
-        return integer_in(text.strip(), 1, None, "3")
+        return check_number("agents", text.strip())
     names = [name.strip() for name in text.split(",") if name.strip()]
     if not names:
         raise argparse.ArgumentTypeError(
@@ -225,7 +235,7 @@ def retrieval_weights(text: str) -> str:
 
 def cache_file(text: str) -> str:
     """--cache: a SQLite file written by an earlier run, or a new file in an existing folder."""
-    path = Path(text)
+    path = Path(path_text(text))
     if path.is_dir():
         raise argparse.ArgumentTypeError(f"{text} is a folder; give a file, e.g. {path / 'cache.sqlite'}")
     if path.exists():
@@ -271,10 +281,39 @@ def visible(text: str) -> bool:
     return any(unicodedata.category(char)[0] not in "ZC" for char in text)
 
 
+# The file systems' limits: a name (one part of a path) of 255 bytes, a whole path of 4096.
+MAX_NAME_BYTES, MAX_PATH_BYTES = 255, 4096
+
+
+def path_text(text: str) -> str:
+    """A path the file system can take: no NUL, no name longer than it allows (a run folder, a file, a scenario).
+
+    Such a path used to reach the first `open` or `stat` and end in a traceback (File name too long).
+    """
+    if "\x00" in text:
+        raise argparse.ArgumentTypeError("the path holds a NUL character; give a plain path")
+    try:
+        parts = [part.encode() for part in Path(text).parts]
+    except UnicodeEncodeError:
+        raise argparse.ArgumentTypeError(
+            "the path is not valid UTF-8 text; check the terminal's encoding (e.g. LANG=C.UTF-8)"
+        ) from None
+    if any(len(part) > MAX_NAME_BYTES for part in parts) or len(text.encode()) > MAX_PATH_BYTES:
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]}...: a name in the path is longer than the file system takes ({MAX_NAME_BYTES} bytes a name, "
+            f"{MAX_PATH_BYTES} a path); give a shorter one"
+        )
+    return text
+
+
 def out_folder(text: str) -> str:
-    """--out: a folder's path, not empty (an empty one meant the default folder, silently)."""
+    """--out: a folder's path, not empty (an empty one meant the default folder, silently), not under a file."""
     if not visible(text):
         raise argparse.ArgumentTypeError("the folder is empty; give a path, e.g. runs/my-run")
+    path = Path(path_text(text)).absolute()
+    file = next((parent for parent in path.parents if parent.exists() and not parent.is_dir()), None)
+    if file is not None:
+        raise argparse.ArgumentTypeError(f"{text}: {file} is a file, not a folder; give a path in a folder")
     return text
 
 
@@ -314,6 +353,15 @@ def statement(text: str) -> str:
     return _text(text, "statement")
 
 
+def change_text(text: str) -> str:
+    """Each word of a fork's --whisper AGENT STATEMENT, --set ADDRESS STATE and --broadcast TEXT: a statement's rules.
+
+    `run.py whisper` and `run.py set` refuse an empty, over-long or control-character text in one line; the fork's
+    change options took the same texts unchecked, into a traceback from the intervention's record.
+    """
+    return _text(text, "change's text")
+
+
 def persona(text: str) -> str:
     """The persona of `interview --as`: who the agent believes it faces, the same rules as a statement's."""
     return _text(text, "persona")
@@ -322,3 +370,31 @@ def persona(text: str) -> str:
 def question(text: str) -> str:
     """An interview question: the same rules as a whisper's statement."""
     return _text(text, "question")
+
+
+def writable_file(text: str) -> str:
+    """--log-prompts: a file the run can write, checked before its run folder is made.
+
+    A folder, a file or folder that cannot be written, a path under a regular file or a full device used to surface as
+    a traceback once the town had loaded, with the run folder already made. Missing folders are fine: the writer
+    makes them.
+    """
+    if not visible(text):
+        raise argparse.ArgumentTypeError("the file name is empty; give a path, e.g. prompts.jsonl")
+    path = Path(path_text(text))
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a folder; give a file in it, e.g. {path / 'prompts.jsonl'}")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise argparse.ArgumentTypeError(f"{text}: the file is read-only; give another file or make it writable")
+    existing = next(parent for parent in [path.absolute(), *path.absolute().parents] if parent.exists())
+    if existing != path.absolute() and not existing.is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: {existing} is a file, not a folder; give a path in a folder")
+    if existing.is_dir() and not os.access(existing, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"{text}: the folder {existing} is read-only; give a path in a writable one")
+    try:
+        free = shutil.disk_usage(existing).free
+    except OSError:
+        free = 1
+    if free == 0:
+        raise argparse.ArgumentTypeError(f"{text}: the device holding {existing} is full; free space or give another")
+    return text

@@ -13,9 +13,9 @@ from dataclasses import MISSING, Field, dataclass, fields, replace
 from typing import Any
 
 from agents import REASONING_EFFORTS, GatewayConfig, MindConfig
-from agents.config import POSITIVE
 from smallville.settings import model_option_types as model_check
 from smallville.settings import option_types as check
+from smallville.settings.ranges import RANGES, Range
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,11 @@ class Parameter:
     parse: Callable[[str], Any] | None = None
     switch: str = ""
     control: str | None = None
+
+    @property
+    def range(self) -> Range | None:
+        """The number's bounds (ranges.py), None for a parameter that is not a number (a name, a switch, a file)."""
+        return RANGES.get(self.name)
 
     @property
     def cli_flag(self) -> str:
@@ -87,13 +92,6 @@ def _annotation(item: "Parameter") -> Any:
     return _field(MindConfig, item.name).type
 
 
-def _one_of(text: str, allowed: tuple[str, ...], example: str) -> str:
-    """A value among a few words, or one line naming them."""
-    if text not in allowed:
-        raise argparse.ArgumentTypeError(f"{text!r}: give one of {', '.join(allowed)}, e.g. {example}")
-    return text
-
-
 def _mind(name: str) -> Any:
     return _field_default(MindConfig, name)
 
@@ -120,7 +118,7 @@ _TOWN = (
         "scenario name in data/scenarios/ or a path to one",
         "town",
         "--scenario",
-        str,
+        check.path_text,
         control="select",
     ),
     Parameter(
@@ -139,7 +137,7 @@ _TOWN = (
         6,
         "steps between two rows of the metrics (6: every simulated minute)",
         "town",
-        parse=check.whole_number(1),
+        parse=check.ranged("collect_every"),
     ),
     Parameter(
         "thinking_steps",
@@ -234,7 +232,7 @@ _TOWN = (
         f"how much a reasoning model thinks before each answer: {', '.join(REASONING_EFFORTS)}; each model gets the "
         "nearest level it takes (minimal: as little as it allows, for a town's many short answers)",
         "minds",
-        parse=lambda text: _one_of(text, REASONING_EFFORTS, "minimal"),
+        parse=model_check.reasoning_effort,
     ),
     Parameter(
         "timeout",
@@ -307,7 +305,8 @@ def _mind_help(name: str) -> str:
 
 
 def _cognition() -> tuple[Parameter, ...]:
-    # Counts and durations are whole numbers: at least 1 for counts MindConfig requires so, else at least 0.
+    # Counts and durations are whole numbers within their ranges (ranges.py): at least 1 for the counts MindConfig
+    # requires so (POSITIVE), else at least 0; each with the upper bound a prompt or a day can honour.
     special = {"recency_decay": check.share, "quiet_hour": check.hour}
     return tuple(
         Parameter(
@@ -315,7 +314,7 @@ def _cognition() -> tuple[Parameter, ...]:
             _mind(item.name),
             _mind_help(item.name),
             "cognition",
-            parse=special.get(item.name) or check.whole_number(1 if item.name in POSITIVE else 0),
+            parse=special.get(item.name) or check.ranged(item.name),
         )
         for item in fields(MindConfig)
         if item.name not in _SPECIAL

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pydantic import ValidationError
 
-__all__ = ["TextFileError", "first_field_error", "read_text"]
+__all__ = ["TextFileError", "first_field_error", "nested_too_deeply", "read_text"]
 
 
 class TextFileError(ValueError):
@@ -50,3 +50,11 @@ def first_field_error(error: "ValidationError") -> str:
     first = error.errors()[0]
     field = ".".join(str(part) for part in first["loc"]) or "(top level)"
     return f"field {field!r}: {first['msg']}"
+
+
+def nested_too_deeply(path: Path | str, what: str = "file") -> str:
+    """The one line for a file whose lists or tables nest deeper than a parser recurses (Python's RecursionError).
+
+    A scenario of `[[[[...` ten thousand deep is valid JSON that no reader can hold; it used to end in a traceback.
+    """
+    return f"{path}: nested too deeply to read (lists or tables inside each other); flatten the {what}"

@@ -15,14 +15,26 @@ import argparse
 from datetime import datetime, timedelta
 from typing import Any
 
-from agents import check_embedder, check_models
+from agents import MindConfig, check_embedder, check_models
+from memory import RetrievalWeights, is_local_embedder
+from smallville.baseline import is_offline
 from smallville.interventions.records import InterventionError, parse_interventions
 from smallville.scenarios.scenario import ScenarioError, load_scenario, scenario_file
 from smallville.settings.option_types import MAX_DAYS
-from smallville.settings.parameters import BY_NAME, resolve
+from smallville.settings.parameters import BY_NAME, MIND_SETTINGS, resolve
 from smallville.town import town_map
 
-__all__ = ["SettingError", "check_end", "check_town", "check_value", "check_values", "value_text"]
+__all__ = [
+    "SettingError",
+    "check_api_base",
+    "check_end",
+    "check_mind",
+    "check_reachable",
+    "check_town",
+    "check_value",
+    "check_values",
+    "value_text",
+]
 
 
 class SettingError(ValueError):
@@ -97,6 +109,8 @@ def check_town(settings: dict[str, Any], source: str = ""):
         SettingError: Naming the parameter at fault.
     """
     values = resolve(settings)
+    check_mind(values)
+    check_api_base(values)
     try:
         check_models(values["llm"], values["routes"], values["api_base"])
     except ValueError as error:
@@ -113,9 +127,15 @@ def check_town(settings: dict[str, Any], source: str = ""):
         setting = scenario.select(values["agents"])
     except ScenarioError as error:
         raise SettingError("agents", str(error)) from None
-    ville = town_map(setting)[0]
+    where = source or str(scenario_file(values["scenario_name"]))
     try:
-        setting.check_map(ville, source or str(scenario_file(values["scenario_name"])))
+        ville = town_map(setting)[0]
+    except (ValueError, OSError) as error:  # a map folder missing or damaged: the scenario's field names it
+        raise SettingError(
+            "scenario_name", f"{where}: field 'map': {str(error).splitlines()[0]}; give a town's folder under data/"
+        ) from None
+    try:
+        setting.check_map(ville, where)
     except ScenarioError as error:
         raise SettingError("scenario_name", str(error)) from None
     widest = max(ville.width, ville.height)
@@ -128,14 +148,94 @@ def check_town(settings: dict[str, Any], source: str = ""):
     return setting
 
 
-def check_end(start: datetime, until: datetime | None, days: float | None) -> datetime:
-    """The run's end: `until`, else the start plus `days`, within MAX_DAYS of the start.
+def check_mind(values: dict[str, Any]) -> None:
+    """What the mind's record refuses of values each within its own range: the rules between two settings.
+
+    Each value passed its own range at its door; MindConfig also relates some (the shortest wait at most the longest),
+    and refused them only once the town had loaded, after the run folder was made. Building the record here says it
+    before anything is written.
 
     Raises:
-        SettingError: "until" if it is not after the start or too far after it.
+        SettingError: Naming the first of the settings at fault.
+    """
+    values = resolve(values)
+    if values["shortest_wait_minutes"] > values["longest_wait_minutes"]:
+        raise SettingError(
+            "shortest_wait_minutes",
+            f"{values['shortest_wait_minutes']} minutes: more than --longest-wait-minutes "
+            f"({values['longest_wait_minutes']}); give at most that, or raise --longest-wait-minutes",
+        )
+    mind = {item: values[item] for item in MIND_SETTINGS}
+    try:
+        MindConfig(**{**mind, "retrieval_weights": RetrievalWeights.parse(values["retrieval_weights"])})
+    except (TypeError, ValueError) as error:
+        named = next((item for item in MIND_SETTINGS if item in str(error)), "retrieval_weights")
+        raise SettingError(named, str(error)) from None
+
+
+def check_api_base(values: dict[str, Any]) -> None:
+    """An --api-base only for a run that calls a server: on an offline run it was taken and silently unused.
+
+    Raises:
+        SettingError: If the settings name a server but every request goes to the offline mind and the embedder is
+            local.
+    """
+    values = resolve(values)
+    if values["api_base"] and is_offline(values["llm"], values["routes"]) and is_local_embedder(values["embedder"]):
+        raise SettingError(
+            "api_base",
+            f"{values['api_base']}: the run is offline (--llm offline, --embedder {values['embedder']}) and calls no "
+            "server; drop it, or name the server's model with --llm",
+        )
+
+
+def check_reachable(when: datetime, start: datetime, what: str) -> None:
+    """A simulated time a run from `start` can reach: not before it, not beyond the longest run (MAX_DAYS).
+
+    Raises:
+        SettingError: Named `what`, if the time is outside that span.
+    """
+    if when < start:
+        raise SettingError(
+            what, f"{when:%Y-%m-%dT%H:%M}: before the scenario's start ({start:%Y-%m-%dT%H:%M}); give a later time"
+        )
+    if when - start > timedelta(days=MAX_DAYS):
+        raise SettingError(
+            what,
+            f"{when:%Y-%m-%dT%H:%M}: more than {MAX_DAYS} days after the start, which no run reaches; give an "
+            "earlier time",
+        )
+
+
+def check_end(
+    start: datetime, until: datetime | None, days: float | None, seconds_per_step: int | None = None
+) -> datetime:
+    """The run's end: `until`, else the start plus `days`, within MAX_DAYS of the start and at least one step after.
+
+    Args:
+        start: The scenario's start.
+        until: The end time given, if any.
+        days: The days given, if any (1 without either).
+        seconds_per_step: The run's step; an end less than one step after the start is a run of no step.
+
+    Raises:
+        SettingError: "until" or "days" if the end is not after the start, less than a step after it or too far.
     """
     if until is None:
-        return start + timedelta(days=days if days is not None else 1.0)
+        end = start + timedelta(days=days if days is not None else 1.0)
+        if seconds_per_step and end - start < timedelta(seconds=seconds_per_step):
+            raise SettingError(
+                "days",
+                f"{days:g} days: less than one step of {seconds_per_step} simulated seconds, so nothing would run; "
+                f"give at least {seconds_per_step / 86400:.6f}",
+            )
+        return end
+    if seconds_per_step and start < until < start + timedelta(seconds=seconds_per_step):
+        raise SettingError(
+            "until",
+            f"{until:%Y-%m-%dT%H:%M:%S}: less than one step of {seconds_per_step} simulated seconds after the start "
+            f"({start:%Y-%m-%dT%H:%M:%S}), so the run never reaches it; give a later time",
+        )
     if until <= start:
         raise SettingError(
             "until",

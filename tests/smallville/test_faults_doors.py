@@ -156,6 +156,10 @@ GRIDS = {
     "sweep-zero-weights": ('[sweep]\nretrieval_weights = ["1,1,1", "0,0,0"]', "sweep[1].retrieval_weights",
                            "not all 0"),
     "sweep-empty": ("[sweep]\nvision_radius = []", "sweep.vision_radius", "an empty list would make no cells"),
+    "condition-name-too-long": (f"[conditions.{'x' * 150}]", "conditions", "too long to name a cell's folder"),
+    "seeds-range-huge": ('seeds = "0-99999999999"', "seeds", "more than 1000 in one batch"),
+    "cells-too-many": (f"[sweep]\nretention = [{', '.join(['5'] * 2600)}]", "10400 cells", "split it"),
+    "cell-name-too-long": (f'scenarios = ["{"s" * 230}.json"]', "cell name", "too long for a folder's name"),
     "sweep-vision-beyond-map": ("[sweep]\nvision_radius = [4, 500]", "sweep.vision_radius", "more than the map's"),
     "thinking-steps-absurd": ("[conditions.quiet]\nreflection = false\nthinking_steps = 100000",
                               "conditions.quiet.thinking_steps", "from 0 to 360"),
@@ -177,7 +181,7 @@ def _grid_with(text: str) -> str:
             start = grid.index(table)
             end = grid.find("\n[", start + 1)
             grid = grid[:start] + grid[end + 1 if end != -1 else len(grid) :]
-    for key in ("seeds", "days"):
+    for key in ("seeds", "days", "scenarios"):
         if text.startswith(f"{key} ") or (key == "days" and text.startswith("until")):
             grid = "\n".join(line for line in grid.splitlines() if not line.startswith(f"{key} "))
     return text + "\n" + grid if not text.startswith("[") else grid + "\n" + text + "\n"
@@ -201,6 +205,7 @@ BATTERIES = {
     "question-bell": ('questions = ["Who is {name}?\\u0007"]', "questions.0", "control character"),
     "question-attribute": ('questions = ["Is {name.upper} you?"]', "categories.0.questions", "unknown placeholder"),
     "question-twice": ('questions = ["Hi?", "Hi?"]', "questions.1", "asked twice"),
+    "question-too-long": (f'questions = ["{"Why? " * 500}"]', "questions.0", "more than 2000"),
     "category-twice": ('questions = ["Hi?"]\n[[categories]]\nname = "talk"\nquestions = ["Bye?"]', "categories",
                        "would collide"),
     "fact-question-placeholder": ('questions = ["Hi?"]\n[measures.fact_questions]\nparty = "Heard of {topic}?"',
@@ -397,3 +402,26 @@ def test_a_batch_whose_cells_fail_names_the_first_failure_not_only_run_again(tmp
     assert "1 cells failed; the first, full--the_ville_n3--seed0: ModelUnavailable: openai/x failed 4 times" in err
     assert f"could not reach its server at http://127.0.0.1:{port}/v1 (Connection refused)" in err
     assert "fix the cause, then run the same command again" in err and "cells unfinished" not in err
+
+
+def test_an_interview_whose_model_server_is_down_is_one_line_saying_what_to_do(finished, capsys, quick_faults):
+    server = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    argv = ["interview", str(finished), "Klaus Mueller", "How was your day?", "--llm", "openai/gpt-4o-mini"]
+    line = one_line(capsys, [*argv, "--api-base", server], 1)
+    assert f"could not reach its server at {server}" in line
+    assert line.endswith("nothing was stored; ask again once it answers, or give another --api-base or another --llm")
+
+
+def test_a_server_for_an_offline_run_is_refused_on_resume_and_interview_too(run, capsys):
+    line = one_line(capsys, ["resume", str(run), "--api-base", "http://127.0.0.1:1"], 1)
+    assert line.startswith("error: --api-base http://127.0.0.1:1: the run is offline"), line
+    line = one_line(capsys, ["interview", str(run), "Klaus Mueller", "Hi?", "--api-base", "http://127.0.0.1:1"], 1)
+    assert line.startswith("error: --api-base http://127.0.0.1:1: the run is offline"), line
+
+
+def test_a_time_no_run_reaches_is_refused_by_set_and_whisper(run, capsys):
+    far = ["--at", "2025-01-01T00:00"]
+    line = one_line(capsys, ["whisper", str(run), "Klaus Mueller", "The library closes early", *far], 1)
+    assert "--at 2025-01-01T00:00: more than 365 days after the start, which no run reaches" in line
+    address = "the Ville:Hobbs Cafe:cafe:piano"
+    assert "which no run reaches" in one_line(capsys, ["set", str(run), address, "out of tune", *far], 1)

@@ -6,6 +6,7 @@ a flag argparse refuses, 1 for a mistake found once the scenario or the folder i
 
 import argparse
 import json
+import os
 import socket
 import subprocess
 from pathlib import Path
@@ -16,6 +17,7 @@ from smallville.cli import main
 from smallville.scenarios.scenario import SCENARIOS_DIR
 from smallville.settings import option_types
 from smallville.settings.option_types import MAX_STATEMENT_CHARS
+from smallville.settings.paths import check_outside
 from tests.smallville.fault_log import one_line
 from tests.smallville.run_folders import FAST
 
@@ -39,8 +41,8 @@ FLAG_CASES = {
     "checkpoint-minutes-negative": (["simulate", *FAST, "--checkpoint-minutes", "-5"], 2, "give more than 0"),
     "checkpoint-minutes-zero": (["simulate", *FAST, "--checkpoint-minutes", "0"], 2, "give more than 0"),
     "checkpoint-minutes-nan": (["simulate", *FAST, "--checkpoint-minutes", "nan"], 2, "not a finite number"),
-    "max-calls-zero": (["simulate", *FAST, "--max-calls", "0"], 2, "1 or more"),
-    "max-calls-negative": (["simulate", *FAST, "--max-calls", "-3"], 2, "1 or more"),
+    "max-calls-zero": (["simulate", *FAST, "--max-calls", "0"], 2, "from 1 to 1000000000"),
+    "max-calls-negative": (["simulate", *FAST, "--max-calls", "-3"], 2, "from 1 to 1000000000"),
     "max-calls-text": (["simulate", *FAST, "--max-calls", "many"], 2, "not a whole number"),
     "max-cost-zero": (["simulate", *FAST, "--max-cost", "0"], 2, "more than 0 dollars"),
     "max-cost-negative": (["simulate", *FAST, "--max-cost", "-2"], 2, "more than 0 dollars"),
@@ -62,7 +64,7 @@ FLAG_CASES = {
     "weights-two": (["simulate", *FAST, "--retrieval-weights", "1,2"], 2, "three numbers"),
     "weights-negative": (["simulate", *FAST, "--retrieval-weights=-1,1,1"], 2, "three numbers >= 0"),
     "weights-zero": (["simulate", *FAST, "--retrieval-weights", "0,0,0"], 2, "not all 0"),
-    "reflection-threshold-zero": (["simulate", *FAST, "--reflection-threshold", "0"], 2, "1 or more"),
+    "reflection-threshold-zero": (["simulate", *FAST, "--reflection-threshold", "0"], 2, "from 1 to 100000"),
     "fallback-share-above-one": (["simulate", *FAST, "--max-fallback-share", "2"], 2, "from 0 to 1"),
     "unknown-flag": (["simulate", *FAST, "--dayz", "2"], 2, "unrecognized arguments: --dayz"),
     "unknown-command": (["simulat"], 2, "invalid choice: 'simulat'"),
@@ -90,6 +92,50 @@ FLAG_CASES = {
     # The folder is read first: a model given with --llm is checked with the run's server (or --api-base).
     "interview-bad-llm": (["interview", "/nonexistent/run", "Klaus", "hi", "--llm", "gpt4"], 1, "not a run folder"),
     "report-no-run": (["report", "/nonexistent/run"], 1, "not a run folder"),
+    "run-name-too-long": (["interview", "x" * 300, "Klaus Mueller", "hi?"], 2, "longer than the file system takes"),
+    "scenario-name-too-long": (["simulate", "--scenario", "s" * 300], 2, "longer than the file system takes"),
+    "compare-name-too-long": (["compare", "a", "b" * 300], 2, "argument B: bbbb"),
+    "models-effort-unknown": (["models", "check", "--llm", "offline", "--reasoning-effort", "x"], 2, "give one of"),
+    "folder-with-a-line-break": (["evaluate", "line\nbreak"], 1, "error: line\\nbreak: not a run folder"),
+    # One schema (settings/ranges.py): sizes bounded above, settings the model would refuse later, unreachable times.
+    "collect-every-huge": (["simulate", *FAST, "--collect-every", "1000000000000"], 2, "from 1 to 8640"),
+    "plan-importance-off-scale": (["simulate", *FAST, "--plan-importance", "11"], 2, "from 1 to 10"),
+    "statements-huge": (["simulate", *FAST, "--reflection-statements", "100000"], 2, "from 1 to 1000"),
+    "max-calls-huge": (["simulate", *FAST, "--max-calls", "99999999999"], 2, "from 1 to 1000000000"),
+    "max-cost-huge": (["simulate", *FAST, "--max-cost", "1e12"], 2, "at most 1e+06"),
+    "shortest-wait-over-longest": (
+        ["simulate", *FAST, "--shortest-wait-minutes", "100"],
+        1,
+        "--shortest-wait-minutes: 100 minutes: more than --longest-wait-minutes (30)",
+    ),
+    "days-less-than-a-step": (["simulate", *FAST, "--days", "1e-9"], 1, "less than one step of 10 simulated"),
+    "until-within-a-step": (["simulate", *FAST, "--until", "2023-02-13T00:00:05"], 1, "never reaches it"),
+    "keep-time-after-the-end": (
+        ["simulate", *FAST, "--until", "2023-02-13T01:00", "--keep-checkpoints", "2023-02-20T00:00"],
+        1,
+        "outside the run",
+    ),
+    "api-base-offline": (["simulate", *FAST, "--api-base", "http://127.0.0.1:1"], 1, "--api-base: http://127.0.0.1:1"),
+    "log-prompts-folder": (["simulate", *FAST, "--log-prompts", "/tmp"], 2, "/tmp is a folder"),
+    "log-prompts-under-a-file": (["simulate", *FAST, "--log-prompts", "/etc/hostname/p.jsonl"], 2, "is a file"),
+    "out-under-a-file": (["simulate", *FAST, "--out", "/etc/hostname/run"], 2, "/etc/hostname is a file"),
+    "evaluate-repeats-huge": (["evaluate", "runs/x", "--repeats", "1000000"], 2, "from 1 to 20"),
+    "evaluate-repeats-zero": (["evaluate", "runs/x", "--repeats", "0"], 2, "from 1 to 20"),
+    "batch-seeds-huge": (["batch", "--seeds", "0-99999999999"], 1, "more than 1000 in one batch"),
+    "batch-seeds-backwards": (["batch", "--seeds", "9-3"], 1, "runs backwards; give it as 3-9"),
+    "batch-seeds-superscript": (["batch", "--seeds", "\u00b2"], 1, "use a range such as 0-9"),
+    "batch-workers-huge": (["batch", "--seeds", "0", "--workers", "100000"], 2, "from 1 to 1024"),
+    "fork-broadcast-empty": (
+        ["fork", "runs/x", "--at", "2023-02-13T00:05", "--out", "y", "--broadcast", ""],
+        2,
+        "empty",
+    ),
+    "fork-whisper-control": (
+        ["fork", "runs/x", "--at", "2023-02-13T00:05", "--out", "y", "--whisper", "Klaus Mueller", "a\x01b"],
+        2,
+        "argument --whisper: the change's text holds control characters",
+    ),
+    "fork-set-blank": (["fork", "runs/x", "--at", "2023-02-13T00:05", "--out", "y", "--set", " ", "on"], 2, "empty"),
     "resume-no-run": (["resume", "/nonexistent/run"], 1, "not a run folder"),
     "serve-no-run": (["serve", "/nonexistent/run"], 1, "not a run folder"),
 }
@@ -151,6 +197,7 @@ SCENARIO_CASES = {
     "start-garbage": (_set("start", "Monday"), "'start'", "datetime"),
     "unknown-field": (_set("weather", "rain"), "'weather'", "Extra inputs"),
     "fact-no-keywords": (_set("facts.0.keywords", [[]]), "'facts.0.keywords'", "non-empty keyword"),
+    "map-nowhere": (_set("map", "2023-02-13T08:00"), "field 'map'", "give a town's folder under data/"),
 }
 
 
@@ -211,11 +258,49 @@ def test_a_bug_is_a_traceback_with_a_request_to_report_it(capsys, monkeypatch):
         (option_types.timeout, "-1", "more than 0"),
         (option_types.timeout, "1e9", "at most 3600"),
         (option_types.timeout, "soon", "is not a number"),
-        (option_types.whole_number(1), "0", "1 or more"),
-        (option_types.whole_number(1), "2.5", "not a whole number"),
+        (option_types.ranged("retrieval_count"), "0", "from 1 to 1000"),
+        (option_types.ranged("retrieval_count"), "2.5", "not a whole number"),
     ],
     ids=["timeout-zero", "timeout-negative", "timeout-huge", "timeout-text", "count-zero", "count-fraction"],
 )
 def test_validators_for_the_new_tunables_refuse_with_the_fix(validator, text, words):
     with pytest.raises(argparse.ArgumentTypeError, match=words):
         validator(text)
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+NESTED = {  # (the file's name, its text, the command, its exit code, the file's kind in the line)
+    "scenario": ("nested.json", DEEP, ["simulate", "--scenario"], 1, "scenario"),
+    "grid": ("nested.toml", f"a = {DEEP}\n", ["batch"], 1, "grid"),
+    "interventions": (
+        "nested.json",
+        f'{{"interventions": {DEEP}}}',
+        ["simulate", *FAST, "--interventions"],
+        2,
+        "interventions file",
+    ),
+    "battery": ("nested.toml", f"a = {DEEP}\n", ["evaluate", "runs/x", "--battery"], 1, "battery"),
+}
+
+
+@pytest.mark.parametrize(("name", "body", "argv", "code", "kind"), NESTED.values(), ids=NESTED.keys())
+def test_a_file_nested_too_deeply_is_one_line_naming_it(name, body, argv, code, kind, capsys, tmp_path):
+    path = tmp_path / name
+    path.write_text(body)
+    line = one_line(capsys, [*argv, str(path)], code)
+    assert f"{path}: nested too deeply to read" in line and f"flatten the {kind}" in line
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes to read-only files")
+def test_a_read_only_prompt_log_is_refused_before_the_run_folder_is_made(capsys, tmp_path):
+    log = tmp_path / "prompts.jsonl"
+    log.write_text("")
+    log.chmod(0o444)
+    line = one_line(capsys, ["simulate", *FAST, "--log-prompts", str(log), "--out", str(tmp_path / "run")], 2)
+    assert "the file is read-only" in line and not (tmp_path / "run").exists()
+
+
+def test_a_fork_folder_inside_its_source_is_refused_in_one_line(tmp_path):
+    with pytest.raises(ValueError, match=r"--out .*inside the run it comes from .*give a folder outside it"):
+        check_outside(tmp_path / "run" / "fork", tmp_path / "run")
+    check_outside(tmp_path / "run-fork", tmp_path / "run")  # beside it: fine

@@ -6,10 +6,12 @@ from dataclasses import fields
 import pytest
 
 from agents import GatewayConfig, MindConfig
+from agents.config import POSITIVE
 from smallville.app.params import live_params
 from smallville.cli import build_parser
 from smallville.model import SmallvilleModel
 from smallville.settings.parameters import BY_NAME, PARAMETERS, defaults, from_arguments, resolve
+from smallville.settings.validation import SettingError, check_value
 
 
 def test_every_mind_setting_is_a_parameter_with_mindconfigs_default():
@@ -79,3 +81,29 @@ def test_the_browser_controls_are_the_tables_with_the_cli_names():
         if item.control:
             assert controls[item.name] == item.label
     assert controls["rng"] == "seed" and controls["retrieval_weights"] == "retrieval weights"
+
+
+def test_every_number_of_the_table_has_a_lower_and_an_upper_bound():
+    numbers = [
+        item for item in PARAMETERS if isinstance(item.default, int | float) and not isinstance(item.default, bool)
+    ]
+    numbers += [BY_NAME[name] for name in ("agents", "rng", "seconds_per_step", "max_calls", "max_cost")]
+    for item in numbers:
+        assert item.range is not None, item.name
+        assert item.range.low <= item.range.high < float("inf"), item.name
+        assert item.default is None or item.range.holds(item.default), item.name
+
+
+def test_each_bound_is_where_the_flag_refuses_and_a_file_value_too():
+    for item in PARAMETERS:
+        bounds = item.range
+        if bounds is None or item.name == "agents":
+            continue
+        beyond = int(bounds.high) + 1 if bounds.whole else bounds.high * 2
+        assert check_value(item.name, bounds.high) == bounds.high, item.name
+        with pytest.raises(SettingError):
+            check_value(item.name, beyond)
+
+
+def test_a_count_mindconfig_requires_to_be_positive_is_bounded_from_one():
+    assert all(BY_NAME[name].range.low >= 1 for name in POSITIVE)
