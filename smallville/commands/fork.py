@@ -27,6 +27,7 @@ from smallville.runs.integrity import RunFolderError, check_databases, read_conf
 from smallville.runs.stopping import StopRequests
 from smallville.scenarios.scenario import load_scenario
 from smallville.settings.parameters import BY_NAME
+from smallville.settings.paths import check_outside
 
 # Parameters the stored state is built on: a fork cannot change them (another town, step or embedding space).
 FIXED = ("scenario_name", "agents", "seconds_per_step", "embedder", "embedding_cache")
@@ -40,6 +41,10 @@ def run(args: argparse.Namespace) -> int:
     if fixed:
         flags = ", ".join(BY_NAME[name].cli_flag for name in fixed)
         raise UserError(f"{flags}: a fork keeps its run's town, step and embeddings; change them in a new simulate")
+    try:
+        check_outside(args.out, args.run)  # a fork inside its source would copy itself into its own folder
+    except ValueError as error:
+        raise UserError(str(error)) from error
     source = RunFolder(Path(args.run))
     try:
         config = read_config(source)

@@ -100,6 +100,14 @@ def test_a_fork_that_cannot_be_made_is_one_line_and_leaves_no_folder(source, tmp
     assert not fork.exists()
 
 
+def test_a_fork_inside_its_source_is_refused_before_anything_is_copied(source, capsys):
+    inside = source / "my-fork"
+    assert main(["fork", str(source), "--out", str(inside), "--at", AT]) == 1
+    error = capsys.readouterr().err.strip()
+    assert "inside the run it comes from" in error and error.count("\n") == 0
+    assert not inside.exists()
+
+
 @pytest.mark.slow  # simulates or forks a run
 def test_a_run_that_keeps_no_checkpoints_forks_only_at_its_last(tmp_path, capsys):
     plain = tmp_path / "plain"
