@@ -93,14 +93,23 @@ CONFIDENCE = 0.95
 RESAMPLES = 2000
 
 
-def mean_interval(values: Sequence[float], seed: int = 0) -> tuple[float, float, float]:
-    """Mean and 95% bootstrap interval of the mean (NaN for no values; the mean itself for one or equal values)."""
+def _settled(values: Sequence[float]) -> tuple[np.ndarray, tuple[float, float, float] | None]:
+    """The values without NaN, and the interval already decided: NaN for none, the mean itself for one or equal."""
     data = np.asarray([value for value in values if not np.isnan(value)], dtype=float)
     if len(data) == 0:
-        return float("nan"), float("nan"), float("nan")
-    mean = float(data.mean())
+        return data, (float("nan"),) * 3
     if len(data) < 2 or np.all(data == data[0]):
-        return mean, mean, mean
+        mean = float(data.mean())
+        return data, (mean, mean, mean)
+    return data, None
+
+
+def mean_interval(values: Sequence[float], seed: int = 0) -> tuple[float, float, float]:
+    """Mean and 95% bootstrap interval of the mean (NaN for no values; the mean itself for one or equal values)."""
+    data, settled = _settled(values)
+    if settled is not None:
+        return settled
+    mean = float(data.mean())
     low, high = _bootstrap((data,), lambda sample, axis=-1: np.mean(sample, axis=axis), seed)
     return mean, low, high
 
@@ -122,12 +131,10 @@ def t_interval(values: Sequence[float], confidence: float = CONFIDENCE) -> tuple
     benchmarks/bench_measures.py --parts coverage simulates it); t's is the width the sample can honestly claim.
     NaN for no values; the mean itself for one or equal values.
     """
-    data = np.asarray([value for value in values if not np.isnan(value)], dtype=float)
-    if len(data) == 0:
-        return float("nan"), float("nan"), float("nan")
+    data, settled = _settled(values)
+    if settled is not None:
+        return settled
     mean = float(data.mean())
-    if len(data) < 2 or np.all(data == data[0]):
-        return mean, mean, mean
     half = float(stats.t.ppf((1 + confidence) / 2, len(data) - 1) * data.std(ddof=1) / np.sqrt(len(data)))
     return mean, mean - half, mean + half
 

@@ -197,7 +197,7 @@ def _derive_people(source: Scenario, size: int, seed: int, tiled: bool = False) 
             if kept:
                 rows.append((new_name, ";".join(rename(statement) for statement in kept)))
             starts.append({"name": new_name, "tile": tile})
-    files[WHISPER_FILE] = _whisper_text(rows)
+    files[WHISPER_FILE] = whisper_text(rows)
     return files, starts
 
 
@@ -278,7 +278,8 @@ def _scenario_text(source: Scenario, size: int, seed: int, starts: list[dict]) -
     return text.replace('"agents": []', f'"agents": [\n{rows}\n  ]') + "\n"
 
 
-def _whisper_text(rows: list[tuple[str, str]]) -> str:
+def whisper_text(rows: list[tuple[str, str]]) -> str:
+    """The whispers file (the original's agent_history_init CSV: Name, Whisper) for these rows."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["Name", "Whisper"])

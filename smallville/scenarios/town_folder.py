@@ -7,8 +7,6 @@ knows their home, their workplace, the places their file lists and the public pl
 with no spawning point: nobody sleeps there).
 """
 
-import csv
-import io
 import json
 from pathlib import Path
 
@@ -16,6 +14,7 @@ import numpy as np
 from pydantic import ValidationError
 
 from environment import Ville
+from smallville.scenarios.derived_town import whisper_text
 from smallville.scenarios.personas_file import PersonasFile, PersonasFileError, PersonRecord
 from smallville.scenarios.scenario import Scenario
 from smallville.settings.text_files import first_field_error
@@ -56,7 +55,7 @@ def write_town(personas: PersonasFile, ville: Ville, folder: Path, source: Path,
         starts.append({"name": person.name, "tile": list(start)})
         if statements := seeded_memories(person):
             rows.append((person.name, ";".join(statements)))
-    (folder / "whispers.csv").write_text(_whisper_text(rows))
+    (folder / "whispers.csv").write_text(whisper_text(rows))
     scenario = {
         "name": name or personas.town.name or folder.name,
         "description": personas.town.description or f"A town of {len(starts)} people ({source.name}).",
@@ -187,11 +186,3 @@ def seeded_memories(person: PersonRecord) -> list[str]:
         statements.append(text if other in text else f"{other} is {text}")
     statements.extend(person.memories)
     return [statement.replace(";", ",") for statement in statements]
-
-
-def _whisper_text(rows: list[tuple[str, str]]) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["Name", "Whisper"])
-    writer.writerows(rows)
-    return buffer.getvalue()
