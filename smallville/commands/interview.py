@@ -1,7 +1,9 @@
 """`run.py interview` and `run.py whisper`: talk to the agents of a run at its last checkpoint."""
 
 import argparse
+import sys
 
+from smallville.baseline import OFFLINE_ANSWERS, is_offline
 from smallville.cli import UserError
 from smallville.commands.intervene import whisper_later
 from smallville.commands.loading import load_run, save_checkpoint
@@ -29,6 +31,8 @@ def run(args: argparse.Namespace) -> int:
     overrides = {name: value for name, value in (("llm", args.llm), ("api_base", args.api_base)) if value}
     model, store = load_run(args.run, overrides, write=args.remember)
     try:
+        if args.asker and is_offline(model.gateway.config.model, model.gateway.config.routes):
+            print(f"note: {OFFLINE_ANSWERS}", file=sys.stderr)  # --as is taken, and changes nothing offline
         for agent in _agents(model, args.agent, args.all):
             answer = model.interview(agent.name, args.question, remember=args.remember, asker=args.asker or "")
             print(f"{agent.name}: {answer}")
