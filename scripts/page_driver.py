@@ -19,10 +19,12 @@ def run_to(page, clock: str, timeout_ms: int = 180_000) -> None:
 
 
 def zoom_to_building(page, name: str, wheel_steps: int, settle_ms: int) -> None:
-    """Zoom the map in on a building with the mouse wheel at its name, and let the map settle."""
+    """Zoom the map in on a building with ctrl + mouse wheel at its name, and let the map settle."""
     label = page.locator(f".place-label.sector[data-text='{name}']").bounding_box()
     page.mouse.move(label["x"] + label["width"] / 2, label["y"] + label["height"] / 2)
+    page.keyboard.down("Control")  # the wheel alone scrolls the page; ctrl + wheel zooms the map
     for _ in range(wheel_steps):
         page.mouse.wheel(0, -100)
         page.wait_for_timeout(150)
+    page.keyboard.up("Control")
     page.wait_for_timeout(settle_ms)

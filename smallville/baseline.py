@@ -11,6 +11,12 @@ OFFLINE_BASELINE = (
     "and are not comparable with the paper's (name a language model with --llm for that)."
 )
 
+# Where offline answers are read (the page's feed, inspector and interview; `run.py interview --as`): what made them.
+OFFLINE_ANSWERS = (
+    "Offline baseline: plans, lines and answers here are made by rules from the agents' memories, not by a language "
+    "model; a persona (Ask as, who you are) changes none of them. Name a model with --llm for that."
+)
+
 
 def is_offline(llm: str | None, routes: dict | None = None) -> bool:
     """Whether every request of a run went to the offline mind (no --llm, no route to a model)."""

@@ -27,7 +27,6 @@ from smallville.app.replay_controls import ReplayScrubber
 from smallville.app.side_by_side import SideBySide
 from smallville.app.town_choice import TownChoice, town_title
 from smallville.app.town_panels import (
-    OFFLINE_ANSWERS,
     BaselineNote,
     ConversationFeed,
     Costs,
@@ -35,6 +34,7 @@ from smallville.app.town_panels import (
     RelationshipGraph,
 )
 from smallville.app.work import work_of
+from smallville.baseline import OFFLINE_ANSWERS
 from smallville.model import SmallvilleModel
 
 SETTINGS_VARIABLE = "SMALLVILLE_SERVE"

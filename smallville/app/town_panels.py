@@ -22,11 +22,6 @@ from smallville.baseline import OFFLINE_BASELINE
 FEED_LINES = 40
 # The feed scrolls inside its box beside the map, so the inspector below it stays near.
 FEED_STYLE = " max-height: 280px; overflow-y: auto; border: 1px solid #ddd; border-radius: 4px;"
-# Where offline answers are read (the feed, the inspector, an interview): what made them.
-OFFLINE_ANSWERS = (
-    "Offline baseline: plans, lines and answers here are made by rules from the agents' memories, not by a language "
-    "model; a persona (Ask as, who you are) changes none of them. Name a model with --llm for that."
-)
 
 
 def feed_html(lines: list[FeedLine]) -> str:

@@ -1,8 +1,10 @@
 """`run.py interview` and `run.py whisper`: talk to the agents of a run at its last checkpoint."""
 
 import argparse
+import sys
 
 from agents import BudgetExceeded, ModelUnavailable
+from smallville.baseline import OFFLINE_ANSWERS, is_offline
 from smallville.cli import UserError
 from smallville.commands.intervene import whisper_later
 from smallville.commands.loading import load_run, save_checkpoint
@@ -33,6 +35,8 @@ def run(args: argparse.Namespace) -> int:
     model, store = load_run(args.run, overrides, write=args.remember)
     try:
         _check_api_base(store, overrides)
+        if args.asker and is_offline(model.gateway.config.model, model.gateway.config.routes):
+            print(f"note: {OFFLINE_ANSWERS}", file=sys.stderr)  # --as is taken, and changes nothing offline
         for agent in _agents(model, args.agent, args.all):
             try:
                 answer = model.interview(agent.name, args.question, remember=args.remember, asker=args.asker or "")
