@@ -37,9 +37,8 @@ class _Town:
 def test_only_an_offline_interview_as_a_persona_says_the_persona_changes_nothing(
     llm, extra, noted, monkeypatch, capsys
 ):
-    monkeypatch.setattr(
-        interview, "load_run", lambda *args, **kwargs: (_Town(llm), SimpleNamespace(close=lambda: None))
-    )
+    store = SimpleNamespace(config=lambda: {"llm": llm}, close=lambda: None)  # the run's config.json, as read
+    monkeypatch.setattr(interview, "load_run", lambda *args, **kwargs: (_Town(llm), store))
     assert main(["interview", "/some/run", KLAUS, "What are you doing?", *extra]) == 0
     printed = capsys.readouterr()
     assert printed.out == f"{KLAUS}: I am working on my paper.\n"  # the answer stays alone on stdout, for scripts
