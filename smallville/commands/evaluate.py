@@ -9,10 +9,14 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from agents import BudgetExceeded, ModelUnavailable
+from smallville.baseline import is_offline
 from smallville.cli import UserError
 from smallville.evaluation import BatteryError, EvaluationError, evaluate_run
+from smallville.runs.folder import RunFolder
+from smallville.runs.integrity import model_settings, read_config
 from smallville.runs.store import RunFolderError
 from smallville.settings import option_types
+from smallville.settings.validation import SettingError, check_api_base
 
 
 def _time(text: str | None) -> datetime | None:
@@ -32,8 +36,23 @@ def _names(text: str | None, separator: str = ",", flag: str = "--agents") -> li
     return names
 
 
+def _check_api_base(args: argparse.Namespace) -> None:
+    """--api-base for an evaluation that calls no server (run, answers and judge offline): refused, not unused."""
+    if not args.api_base or (args.judge and not is_offline(args.judge, {})):
+        return
+    try:
+        config = read_config(RunFolder(Path(args.run)))
+    except RunFolderError as error:
+        raise UserError(str(error)) from None
+    try:
+        check_api_base({**model_settings(config), "api_base": args.api_base, **({"llm": args.llm} if args.llm else {})})
+    except SettingError as error:
+        raise UserError(f"--api-base {error}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Evaluate, showing items, calls and cost; resumes where a killed evaluation stopped."""
+    _check_api_base(args)
     console = Console(stderr=True)
     columns = (TextColumn("[bold]evaluating"), BarColumn(), MofNCompleteColumn(), TextColumn("items"),
                TextColumn("{task.fields[calls]} calls, ${task.fields[cost]}"), TimeRemainingColumn())  # fmt: skip

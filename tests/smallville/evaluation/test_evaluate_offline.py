@@ -99,11 +99,13 @@ def test_bad_input_is_one_line_naming_the_option(run_folder, capsys):
     assert main(["evaluate", str(run_folder), "--conditions", "full,no_memory"]) == 1
     assert main(["evaluate", str(run_folder), "--at", "2023-02-15T00:00"]) == 1
     assert main(["evaluate", str(run_folder), "--agents", "Nobody Here"]) == 1
+    assert main(["evaluate", str(run_folder), "--api-base", "http://127.0.0.1:9/v1"]) == 1  # nothing calls a server
     lines = capsys.readouterr().err.strip().splitlines()
-    assert len(lines) == 3
+    assert len(lines) == 4
     assert lines[0].startswith("error: --conditions: unknown condition 'no_memory'")
     assert lines[1].startswith("error: --at 2023-02-15T00:00:00: outside the run")
     assert lines[2].startswith("error: --agents: no agent named 'Nobody Here'")
+    assert lines[3].startswith("error: --api-base http://127.0.0.1:9/v1: the run is offline")
     with pytest.raises(EvaluationError, match="--repeats 0"):
         evaluate_run(run_folder, repeats=0, at=datetime(2023, 2, 13, 5))
 
