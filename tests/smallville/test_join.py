@@ -9,7 +9,7 @@ import pytest
 
 from smallville.cli import main
 from smallville.commands.loading import load_run
-from smallville.players.visit import join, said_to, say
+from smallville.players.visit import join, joined_at, said_to, say
 from tests.smallville.run_folders import FAST, events, final_state
 
 MORNING = [*FAST, "--seconds-per-step", "30"]
@@ -134,7 +134,7 @@ def test_a_player_answers_the_talk_an_agent_opened(morning, tmp_path):
         start = model.now
         join(model, NOTICED, "a visitor", "the Ville:Hobbs Cafe")
         model.run_until(start + timedelta(minutes=12))
-        heard = said_to(model, NOTICED, start)
+        heard = said_to(model, NOTICED, joined_at(model, NOTICED))  # what the page's player box shows
         assert [reply.agent for _, reply in heard] == [ISABELLA]
         reply = say(model, NOTICED, ISABELLA, "Nice to meet you! Tell me more.")
         assert reply.line  # she answers in the talk she opened: the player speaks second
