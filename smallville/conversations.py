@@ -3,11 +3,13 @@
 A talk starts only if both are still free when its turn to be applied comes (two agents may decide to talk to each
 other, or to the same third agent, in the same step: the first in agent order wins), and neither is thinking: a
 thinking agent cannot be drawn into a talk, and a talk's end reaches it once its thought is applied
-(smallville/thinking.py).
+(smallville/thinking.py). An agent may also choose to talk to a player it saw: the talk opens the same way, with
+the player as its second speaker (smallville/players/talks.py).
 """
 
 from agents import Conversation, Decision, WorldView
 from agents.language import ConversationTurn
+from smallville.players.talks import agent_opens_talk
 
 
 def apply_decisions(model, decisions: list[Decision | None], view: WorldView) -> None:
@@ -22,11 +24,15 @@ def apply_decisions(model, decisions: list[Decision | None], view: WorldView) ->
             _say(model, conversation, agent.name, decision.line)
         if decision.summary is not None and conversation is not None:
             for name in (conversation.first, conversation.second):
-                if not model.thoughts.defer_talk_end(name, decision.summary, now):
+                if name in model.players:  # a player keeps no memories here: it stands by
+                    model.players.place(model.players.get(name), model.state)
+                elif name in model.by_name and not model.thoughts.defer_talk_end(name, decision.summary, now):
                     model.by_name[name].end_conversation(decision.summary, now)
             model.conversations.remove(conversation)
             model.log(agent.name, "talk", decision.summary.summary, partner=conversation.second)
-        if decision.talk_to is not None:
+        if decision.talk_to is not None and decision.talk_to not in model.by_name:
+            agent_opens_talk(model, agent, decision.talk_to, now, decision.line)
+        elif decision.talk_to is not None:
             start_talk(model, agent, model.by_name[decision.talk_to], now, decision.line)
 
 

@@ -27,7 +27,7 @@ from memory import RetrievalWeights, embed_async
 from smallville.conversations import apply_decisions
 from smallville.interventions.applying import apply_intervention, check_interventions
 from smallville.interventions.records import Intervention, Timeline, parse_interventions
-from smallville.players import Players, end_due_talks
+from smallville.players import Players, end_due_talks, player_statuses
 from smallville.reporters import make_datacollector
 from smallville.scenarios.scenario import Scenario, load_scenario
 from smallville.settings.parameters import MIND_SETTINGS, resolve, signature
@@ -155,14 +155,11 @@ class SmallvilleModel(mesa.Model):
         await asyncio.gather(*(agent.seed_memories(self.now) for agent in self.people))
 
     def snapshot(self) -> WorldView:
-        """The town as every agent sees it at the start of this step."""
-        return WorldView(
-            now=self.now,
-            step=self.step_count,
-            ville=self.ville,
-            state=self.state,
-            agents={agent.name: self.public_status(agent) for agent in self.people},
-        )
+        """The town as every agent sees it at the start of this step: the agents, then the players who joined."""
+        agents = {agent.name: self.public_status(agent) for agent in self.people}
+        if self.players:
+            agents.update(player_statuses(self))
+        return WorldView(now=self.now, step=self.step_count, ville=self.ville, state=self.state, agents=agents)
 
     def thought_takes_effect(self, name: str) -> datetime | None:
         """When this agent's thought in flight takes effect, the end of its due step (None when it is not thinking)."""

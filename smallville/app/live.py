@@ -61,7 +61,8 @@ class LiveTown:
             for agent in self.model.people
         ] + [
             Marker(name=player.name, tile=player.tile, emoji="🧑", activity=f"{player.persona} (joined the town)",
-                   talking=any(talk.first == player.name for talk in self.model.conversations), player=True)
+                   talking=any(player.name in (talk.first, talk.second) for talk in self.model.conversations),
+                   player=True)
             for player in self.model.players
         ]  # fmt: skip
 

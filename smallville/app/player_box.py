@@ -3,7 +3,8 @@
 The player is one more person to the agents (smallville/players/): a marker on the map, seen by those within vision,
 answered turn by turn with the agents' own conversation code. Each move and line is an intervention kept in the
 town's timeline, run as background work like a whisper (work.py); a line's job steps the town until the agent's
-answer comes, and the box shows it. A place is picked from the list or by clicking a building on the map.
+answer comes, and the box shows it, with the lines agents came up and said to the player themselves. A place is
+picked from the list or by clicking a building on the map.
 """
 
 import solara
@@ -14,7 +15,7 @@ from smallville.app.selection import chosen, selected_agent
 from smallville.app.source import offline, town_of
 from smallville.app.work import Job, then_redraw, work_of
 from smallville.players.places import place_addresses
-from smallville.players.visit import Reply, checked_name, checked_place, go, join, leave, say
+from smallville.players.visit import Reply, checked_name, checked_place, go, join, joined_at, leave, said_to, say
 
 # The tab's player (its name, "" before joining), what the box last heard, what went wrong, and the place picked
 # (here, or by a click on a building of the map: map_panel.py sets it).
@@ -24,6 +25,8 @@ player_error = solara.reactive("")
 picked_place = solara.reactive("")
 # Who the player is when the box is left empty.
 DEFAULT_PERSONA = "a visitor to the town"
+# How many of the lines said to the player the box shows (the latest).
+HEARD_SHOWN = 5
 OFFLINE_PERSONA = "Offline baseline: the agents answer by rules from their memories; who you say you are is only seen."
 
 
@@ -82,6 +85,14 @@ def leave_job(model, name: str) -> Job:
     return Job(
         "player", f"{name} leaves…", lambda: leave(model, name), done=then_redraw(show), failed=_failed("Leaving")
     )
+
+
+def said_to_player(model, name: str) -> list[str]:
+    """The latest lines agents said to the player since it joined, as the box shows them ("08:40:00 Isabella: Hi")."""
+    since = joined_at(model, name)
+    if since is None:
+        return []
+    return [f"{when:%H:%M:%S} {reply.describe()}" for when, reply in said_to(model, name, since)[-HEARD_SHOWN:]]
 
 
 def _heard(model, name: str, text: str, reply: Reply) -> str:
@@ -155,6 +166,12 @@ def PlayerBox(model):
                 with solara.Row(classes=["player-pending"], style="align-items: center;"):
                     solara.v.ProgressCircular(indeterminate=True, size=16, width=2, color="primary")
                     solara.Text(job.label)
+        if player:
+            heard = said_to_player(model, player)
+            if heard:
+                solara.Text("Said to you:", style="color: #555; margin-top: 6px;")
+            for line in heard:
+                solara.Text(line, classes=["player-heard"])
         if player_note.value:
             solara.Text(player_note.value, classes=["player-note"], style="font-weight: 500;")
         if player_error.value:

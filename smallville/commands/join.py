@@ -2,9 +2,10 @@
 
 The player joins at the run's last checkpoint, goes to --at, says each line in turn (walking up to the agent if it
 is out of earshot) and prints the agent's answer, stays --stay simulated minutes (seen by whoever comes by), then
-leaves; the town steps while the agents answer. Every move and
-line is kept in the run's timeline as an intervention, and the run is checkpointed: resume it to see what follows,
-interview an agent about the player, or fork it (the player's lines are said again, never asked again).
+leaves, printing the lines an agent came up and said to the player meanwhile; the town steps while the agents
+answer. Every move and line is kept in the run's timeline as an intervention, and the run is checkpointed: resume it
+to see what follows, interview an agent about the player, or fork it (the player's lines are said again, never
+asked again).
 """
 
 import argparse
@@ -13,7 +14,7 @@ from datetime import timedelta
 
 from smallville.cli import UserError
 from smallville.commands.loading import load_run, save_checkpoint
-from smallville.players.visit import VisitError, checked_name, checked_place, go, join, leave, say
+from smallville.players.visit import VisitError, checked_name, checked_place, go, join, leave, said_to, say
 from smallville.scenarios.agent_names import UnknownAgent, resolve_agent
 from smallville.settings.option_types import statement
 
@@ -85,6 +86,9 @@ def _visit(
         print(f"{model.now:%H:%M:%S} {reply.describe()}")
         sys.stdout.flush()
     if stay_minutes:
+        since = model.now
         model.run_until(model.now + timedelta(minutes=stay_minutes))
+        for when, heard in said_to(model, name, since):  # an agent may come up and talk to the player itself
+            print(f"{when:%H:%M:%S} {heard.agent} (to {name}): {heard.line}")
         print(f"{model.now:%H:%M:%S} {name} stayed {stay_minutes:g} minutes")
     leave(model, name)

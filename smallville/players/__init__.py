@@ -8,7 +8,12 @@ timeline, so a run with a player replays and forks exactly.
 
 from smallville.players.places import PlaceError, earshot, find_place, tile_near, tile_of_place
 from smallville.players.presence import Player, Players
-from smallville.players.talks import apply_player_intervention, check_player_intervention, end_due_talks
+from smallville.players.talks import (
+    apply_player_intervention,
+    check_player_intervention,
+    end_due_talks,
+    player_statuses,
+)
 
 __all__ = [
     "PlaceError",
@@ -19,6 +24,7 @@ __all__ = [
     "earshot",
     "end_due_talks",
     "find_place",
+    "player_statuses",
     "tile_near",
     "tile_of_place",
 ]

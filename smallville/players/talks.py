@@ -2,16 +2,19 @@
 
 A line said to an agent starts a talk with it, or goes on with the one they have (agents.Conversation, the player
 speaking first); the agent's next line then comes from its own turn in the talk, the same request, memories and
-context as with another agent, at the step its thinking takes. The talk ends when the agent says goodbye, at the line
-limit, when the player walks off or leaves, or when the player has said nothing for PATIENCE_MINUTES; the agent then
-keeps it as any talk, a chat memory and a takeaway thought (agents/cognition/conversing.py).
+context as with another agent, at the step its thinking takes. An agent that sees a player may also open a talk
+itself, as it would with another agent (`agent_opens_talk`, the agent speaking first). The talk ends when the agent
+says goodbye, at the line limit, when the player walks off, turns to another agent or leaves, or when the player has
+said nothing for PATIENCE_MINUTES; the agent then keeps it as any talk, a chat memory and a takeaway thought
+(agents/cognition/conversing.py).
 """
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 
-from agents import Conversation
+from agents import AgentStatus, Conversation
 from agents.cognition import summarize_conversation
+from agents.language import ConversationTurn
 from environment import Ville
 from smallville.interventions.records import Intervention, InterventionError
 from smallville.players.presence import Player
@@ -68,6 +71,9 @@ def _say(model, player: Player, item: Intervention) -> None:
     agent = model.by_name[item.target]
     model.settle([agent.name])  # a thought in flight reads the talk: it is applied before the line changes it
     now = model.now
+    elsewhere = player_talk(model, player.name)
+    if elsewhere is not None and agent_of(model, elsewhere) is not agent:  # turning to another agent ends a talk
+        end_talk(model, elsewhere)
     conversation = player_talk(model, player.name, agent.name)
     if conversation is not None and conversation.ended:
         end_talk(model, conversation)
@@ -95,36 +101,72 @@ def _say(model, player: Player, item: Intervention) -> None:
     model.log(player.name, "line", item.text, partner=agent.name)
 
 
+def agent_opens_talk(model, agent, player_name: str, now: datetime, opening: ConversationTurn | None) -> bool:
+    """An agent that chose to talk to a player it saw opens the talk, saying its opening line; returns whether it did.
+
+    As between agents, the talk starts only if both are free: the agent awake and not in a talk or a thought, the
+    player still in the town and in no talk. The player's patience starts with the talk: an opening left
+    unanswered ends it after PATIENCE_MINUTES, as a player's silence does.
+    """
+    player = model.players.get(player_name)
+    if player is None or player_talk(model, player_name) is not None:
+        return False
+    if agent.name in model.thoughts or agent.conversation is not None or agent.sleeping:
+        return False
+    conversation = Conversation(
+        first=agent.name, second=player_name, started=now, max_lines=model.config.max_conversation_lines
+    )
+    conversation.doing[player_name] = player.event().description
+    agent.start_conversation(conversation, now, model.conversation_minutes())
+    model.conversations.append(conversation)
+    model.players.place(player, model.state, f"talking with {agent.name}")
+    if opening is not None:
+        conversation.add_line(agent.name, opening.line, opening.end)
+        model.log(agent.name, "line", opening.line, partner=player_name)
+    return True
+
+
 def player_talk(model, player: str, agent: str | None = None) -> Conversation | None:
-    """The player's talk in progress (with that agent, if named), if any."""
+    """The player's talk in progress (with that agent, if named), whoever opened it, if any."""
     for conversation in model.conversations:
-        if conversation.first == player and (agent is None or conversation.second == agent):
+        pair = (conversation.first, conversation.second)
+        if player in pair and (agent is None or agent in pair):
             return conversation
     return None
 
 
+def agent_of(model, conversation: Conversation):
+    """The agent in a player's talk (the side that is not the player)."""
+    return model.by_name.get(conversation.first) or model.by_name[conversation.second]
+
+
 def end_due_talks(model) -> None:
-    """End the players' talks that are over: the agent said goodbye, the line limit, or the player fell silent."""
+    """End the players' talks that are over: the agent said goodbye, the line limit, or the player fell silent.
+
+    The player's silence counts from its last line in this talk, or from the talk's start if it has said none yet.
+    """
     if not model.players:
         return
     for player in model.players:
         conversation = player_talk(model, player.name)
         if conversation is None:
             continue
-        silent = player.last_said is not None and model.now >= player.last_said + timedelta(minutes=PATIENCE_MINUTES)
+        waiting_since = max(player.last_said or conversation.started, conversation.started)
+        silent = model.now >= waiting_since + timedelta(minutes=PATIENCE_MINUTES)
         if conversation.ended or silent:
             end_talk(model, conversation)
 
 
 def end_talk(model, conversation: Conversation) -> None:
     """The agent keeps the talk as it keeps any: a summary, a chat memory and its takeaway; the player stands by."""
-    agent = model.by_name[conversation.second]
+    agent = agent_of(model, conversation)
+    player_name = conversation.partner_of(agent.name)
     model.settle([agent.name])
     summary = model.run_async(summarize_conversation(partial(model.gateway.ask, agent=agent.name), conversation))
     agent.end_conversation(summary, model.now)
     model.conversations.remove(conversation)
-    model.log(agent.name, "talk", summary.summary, partner=conversation.first)
-    player = model.players.get(conversation.first)
+    model.log(agent.name, "talk", summary.summary, partner=player_name)
+    player = model.players.get(player_name)
     if player is not None:
         model.players.place(player, model.state)
 
@@ -133,3 +175,24 @@ def _end_talks(model, player: str) -> None:
     conversation = player_talk(model, player)
     if conversation is not None:
         end_talk(model, conversation)
+
+
+def player_statuses(model) -> dict[str, AgentStatus]:
+    """The players' public faces for a step's snapshot: agents see them, react to them and may talk to them.
+
+    A player is never asleep; it is "visiting (who they are)", or talking with the agent of its talk.
+    """
+    statuses = {}
+    for player in model.players:
+        talk = player_talk(model, player.name)
+        partner = talk.partner_of(player.name) if talk is not None else None
+        statuses[player.name] = AgentStatus(
+            name=player.name,
+            tile=player.tile,
+            activity=player.event(f"talking with {partner}" if partner else "").description,
+            address=model.ville.arena_address_at(player.tile),
+            sleeping=False,
+            talking_with=partner,
+            action_ends=None,
+        )
+    return statuses

@@ -7,6 +7,7 @@ in any talk, after the steps its thinking takes. The command line (`run.py join`
 """
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from smallville.interventions.records import Intervention, InterventionError
 from smallville.players.places import PlaceError, earshot, find_place, tile_near, tile_of_place
@@ -104,6 +105,26 @@ def say(model, name: str, agent: str, text: str) -> Reply:
     if len(conversation.lines) > said:
         return Reply(agent, conversation.lines[said][1])
     return Reply(agent, None, f"{agent} said nothing back")
+
+
+def said_to(model, name: str, since: datetime) -> list[tuple[datetime, Reply]]:
+    """The lines agents said to the player from `since` on, oldest first: an agent may open a talk itself."""
+    heard = []
+    for entry in model.event_log:
+        if entry["kind"] == "line" and entry.get("partner") == name:
+            when = datetime.fromisoformat(entry["time"])
+            if when >= since:
+                heard.append((when, Reply(entry["agent"], entry["text"])))
+    return heard
+
+
+def joined_at(model, name: str) -> datetime | None:
+    """When the player last joined the town (None if it never did in this run's log)."""
+    joins = (
+        entry for entry in reversed(model.event_log) if entry["agent"] == name and entry.get("intervention") == "join"
+    )
+    entry = next(joins, None)
+    return datetime.fromisoformat(entry["time"]) if entry else None
 
 
 def leave(model, name: str) -> None:

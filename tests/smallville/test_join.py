@@ -2,12 +2,14 @@
 
 import json
 import shutil
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from smallville.cli import main
 from smallville.commands.loading import load_run
+from smallville.players.visit import join, joined_at, said_to, say
 from tests.smallville.run_folders import FAST, events, final_state
 
 MORNING = [*FAST, "--seconds-per-step", "30"]
@@ -97,3 +99,50 @@ def test_bad_inputs_are_one_line_each_and_change_nothing(morning, tmp_path, caps
     error = capsys.readouterr().err.strip()
     assert message in error and len(error.splitlines()) == 1, error
     assert (run / "checkpoint" / "state.json").read_text() == before
+
+
+# A player whom Isabella, at her counter, chooses to talk to on sight at 08:xx (the offline mind's draw for the pair
+# and hour is below even its chance for a stranger): she comes up and opens the talk herself.
+NOTICED = "Lin Wu"
+
+
+@pytest.mark.slow  # simulates a morning, joins and forks it
+def test_an_agent_opens_a_talk_with_a_player_it_sees_and_the_run_replays(morning, tmp_path, capsys):
+    run = tmp_path / "run"
+    shutil.copytree(morning, run)
+    capsys.readouterr()
+    assert main(["join", str(run), "--as", NOTICED, "--at", "Hobbs Cafe", "--stay", "25"]) == 0
+    printed = capsys.readouterr().out
+    opening = next(line for line in printed.splitlines() if f" {ISABELLA} (to {NOTICED}): " in line)
+    log = events(run)
+    assert (ISABELLA, "line", opening.split(": ", 1)[1]) in [entry[1:] for entry in log]
+    talk = next(entry for entry in log if entry[1] == ISABELLA and entry[2] == "talk")
+    leave = next(entry for entry in log if entry[1] == NOTICED and entry[3] == "leaves the town")
+    assert NOTICED in talk[3] and talk[0] < leave[0]  # an opening left unanswered ends the talk before the player goes
+    assert main(["resume", str(run), "--until", "2023-02-13T09:00"]) == 0
+    fork = tmp_path / "fork"
+    assert main(["fork", str(run), "--at", AT, "--out", str(fork)]) == 0  # the agent's opening is said again
+    assert events(fork) == events(run)
+
+
+@pytest.mark.slow  # simulates a morning
+def test_a_player_answers_the_talk_an_agent_opened(morning, tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(morning, run)
+    model, store = load_run(str(run), write=True)
+    try:
+        start = model.now
+        join(model, NOTICED, "a visitor", "the Ville:Hobbs Cafe")
+        model.run_until(start + timedelta(minutes=12))
+        heard = said_to(model, NOTICED, joined_at(model, NOTICED))  # what the page's player box shows
+        assert [reply.agent for _, reply in heard] == [ISABELLA]
+        reply = say(model, NOTICED, ISABELLA, "Nice to meet you! Tell me more.")
+        assert reply.line  # she answers in the talk she opened: the player speaks second
+        assert [entry["agent"] for entry in model.event_log if entry["kind"] == "line"][-3:] == [
+            ISABELLA,
+            NOTICED,
+            ISABELLA,
+        ]
+    finally:
+        store.close()
+        model.close()
