@@ -141,9 +141,7 @@ def line(request: ConversationLineRequest, seed: int) -> dict:
     del seed
     memories = list(request.memories)
     news = _news(memories, tuple(request.lines), request.speaker.name, request.partner)
-    turn: dict = {}
-    if request.asks_relationship:
-        turn["relationship"] = relationship_with(memories, request.partner)
+    turn = {"relationship": relationship_with(memories, request.partner) if request.asks_relationship else ""}
     if not request.lines:
         return {**turn, "line": _opening(request.partner, news), "end": False}
     if not news or len(request.lines) >= min(OFFLINE_LINES, request.max_lines) - 1:
@@ -182,12 +180,13 @@ def summarize(request: ConversationSummaryRequest, seed: int) -> dict:
     said = [told for speaker, text in lines for told in _heard(text, speaker, partner[speaker], kept_by_listener=False)]
     about = f": {said[0].rstrip('. ')}" if said else f" about {NO_TOPIC}"
     summary = f"{request.first} and {request.second} talked{about}"
-    takeaways, importance = {}, {}
+    takeaways = []
     for name, other in partner.items():
         kept = _whole(
             [told for by, text in lines if by == other for told in _heard(text, other, name)], LONGEST_TAKEAWAY
         )
-        takeaways[name] = f"{other} told me: {kept}" if kept else f"I {SHORT_CHAT} {other}."
+        takeaway = f"{other} told me: {kept}" if kept else f"I {SHORT_CHAT} {other}."
         chat = importance_of(f"conversation with {other}: {summary}")
-        importance[name] = {"chat": chat, "takeaway": importance_of(takeaways[name])}
-    return {"summary": summary, "takeaways": takeaways, "importance": importance}
+        takeaways.append({"name": name, "takeaway": takeaway, "chat_importance": chat,
+                          "takeaway_importance": importance_of(takeaway)})  # fmt: skip
+    return {"summary": summary, "takeaways": takeaways}
