@@ -80,11 +80,19 @@ def load_labelled(path: str | Path | None = None) -> LabelledSet:
     Raises:
         EvaluationError: Naming the file and the field, if it is missing or malformed.
     """
-    path = Path(path) if path else LABELLED
+    return read_labelled_file(Path(path) if path else LABELLED, LabelledSet, LABELLED)
+
+
+def read_labelled_file[T: BaseModel](path: Path, model: type[T], example: Path) -> T:
+    """A labelled set's TOML file read into its model; any mistake is one line naming the file and the field.
+
+    Raises:
+        EvaluationError: If the file is missing, not TOML, or a field is wrong.
+    """
     if not path.is_file():
-        raise EvaluationError(f"{path}: no such labelled set; give a .toml file like {LABELLED}")
+        raise EvaluationError(f"{path}: no such labelled set; give a .toml file like {example}")
     try:
-        return LabelledSet.model_validate(tomllib.loads(path.read_text()))
+        return model.model_validate(tomllib.loads(path.read_text()))
     except tomllib.TOMLDecodeError as error:
         raise EvaluationError(f"{path}: not valid TOML ({error}); fix the syntax") from error
     except ValidationError as error:

@@ -9,20 +9,17 @@ agreement with the first is reported as Cohen's kappa. Precision and recall carr
 """
 
 import asyncio
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from scipy import stats
 
 from agents.language import FactCheckRequest
 from smallville.evaluation.battery import BATTERIES_DIR
-from smallville.evaluation.errors import EvaluationError
-from smallville.evaluation.labelled import Score
-from smallville.settings.text_files import first_field_error
+from smallville.evaluation.labelled import Score, read_labelled_file
 
 PIPELINE = BATTERIES_DIR / "labelled" / "pipeline.toml"
 PARTS = ("development", "held_out")
@@ -75,15 +72,7 @@ def load_pipeline_set(path: str | Path | None = None) -> PipelineSet:
     Raises:
         EvaluationError: Naming the file and the field, if it is missing or malformed.
     """
-    path = Path(path) if path else PIPELINE
-    if not path.is_file():
-        raise EvaluationError(f"{path}: no such labelled set; give a .toml file like {PIPELINE}")
-    try:
-        return PipelineSet.model_validate(tomllib.loads(path.read_text()))
-    except tomllib.TOMLDecodeError as error:
-        raise EvaluationError(f"{path}: not valid TOML ({error}); fix the syntax") from error
-    except ValidationError as error:
-        raise EvaluationError(f"{path}: {first_field_error(error)}; fix that field") from error
+    return read_labelled_file(Path(path) if path else PIPELINE, PipelineSet, PIPELINE)
 
 
 def proportion_interval(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
