@@ -174,7 +174,8 @@ class PathFinder:
     @staticmethod
     def _search(region: _Region, local: np.ndarray, limit: float) -> _Field:
         """The field from the region's nodes `local`, searched up to `limit` steps."""
-        flat = dijkstra(region.graph, directed=False, unweighted=True, indices=local, min_only=True, limit=limit)
+        # The graph holds both directions of every edge: searched as directed, scipy skips copying it per search.
+        flat = dijkstra(region.graph, directed=True, unweighted=True, indices=local, min_only=True, limit=limit)
         steps = np.full(region.shape, np.inf, dtype=np.float32)
         found = np.isfinite(flat)
         steps[region.ys[found] - region.top, region.xs[found] - region.left] = flat[found]
