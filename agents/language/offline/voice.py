@@ -6,7 +6,6 @@ rules of English grammar (pronouns and the verb after them), not of any story.
 """
 
 import re
-from functools import lru_cache
 
 from agents.language.offline.morphology import (
     agree_with_i,
@@ -16,9 +15,6 @@ from agents.language.offline.morphology import (
     verb_after_i,
     verb_after_name,
 )
-
-# Patterns naming one speaker, compiled once per name: re's own cache holds 512, fewer than a town's people's patterns.
-compiled_pattern = lru_cache(maxsize=8192)(re.compile)
 
 _WORD = re.compile(r"[A-Za-z']+|[^A-Za-z']+")
 # The speaker paired with someone by name ("Maria Lopez and I", "I and Maria Lopez"): a later "we" is the two.
@@ -134,18 +130,16 @@ def own_voice(sentence: str, me: str) -> str:
     Later mentions too (third_person names a later "I" by the first name): "Eddy's" is "my", "Eddy" before a verb
     "I", elsewhere "me" ("Maria Lopez is waiting for me"); a pair puts the other first ("Maria Lopez and I are").
     """
-    if pair := compiled_pattern(rf"{re.escape(me)} (and|or) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*) (?=[a-z])").match(
-        sentence
-    ):
+    if pair := re.match(rf"{re.escape(me)} (and|or) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*) (?=[a-z])", sentence):
         sentence = f"{pair.group(2)} {pair.group(1)} I {sentence[pair.end() :]}"
     elif sentence.startswith(f"{me} "):
         verb, _, rest = sentence[len(me) + 1 :].partition(" ")
         sentence = f"I {verb_after_i(verb)} {rest}".rstrip()
     first = me.split(maxsplit=1)[0]
-    namesakes = {m for m in compiled_pattern(rf"\b{re.escape(first)} [A-Z][a-z]+").findall(sentence) if m != me}
+    namesakes = {m for m in re.findall(rf"\b{re.escape(first)} [A-Z][a-z]+", sentence) if m != me}
     # The first name alone is the speaker's unless someone else of that first name is named in the sentence.
     alone = "" if namesakes else rf"|{re.escape(first)}(?! [A-Z])"
-    named = compiled_pattern(rf"\b(?:{re.escape(me)}{alone})(?:('s)\b|( [A-Za-z']+))?")
+    named = re.compile(rf"\b(?:{re.escape(me)}{alone})(?:('s)\b|( [A-Za-z']+))?")
 
     def said_by_me(match: re.Match) -> str:
         before = sentence[: match.start()].rstrip()
