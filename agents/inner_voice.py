@@ -3,6 +3,7 @@
 import re
 
 from agents.language.offline.voice import own_voice
+from agents.language.patterns import compiled_pattern
 from agents.persona import to_first_person
 
 
@@ -14,5 +15,5 @@ def in_own_voice(statement: str, me: str) -> str:
     them, and a listener keeps it as "Latoya are excited".
     """
     first = me.split(maxsplit=1)[0]
-    text = re.sub(rf"^(?:{re.escape(me)}|{re.escape(first)}),\s+", "", statement.strip())
+    text = compiled_pattern(rf"^(?:{re.escape(me)}|{re.escape(first)}),\s+").sub("", statement.strip())
     return own_voice(to_first_person(text), me)

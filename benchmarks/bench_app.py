@@ -13,10 +13,11 @@ first thoughts have taken effect and agents walk at every step measured:
 Prints medians and 90th percentiles with the load average before and after. The target (issue 46): a step of 25
 agents drawn in under 100 ms.
 
-Usage: python benchmarks/bench_app.py [--sizes 25,250] [--steps 30] [--no-browser]
+Usage: python benchmarks/bench_app.py [--sizes 25,250] [--steps 30] [--no-browser] [--layout crowded|generated]
 """
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -26,7 +27,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import solara
-from bench_scale import build
+from bench_scale import build, town_source
 from mesa.visualization.utils import force_update
 
 from smallville.app.inspector import AgentInspector
@@ -52,9 +53,9 @@ def load() -> str:
     return "load {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
 
 
-def in_process(size: int, steps: int, folder: Path) -> None:
+def in_process(source: Path, steps: int, folder: Path) -> None:
     """Time model.step() and the Town tab's re-render after it."""
-    model = build(size, "hashing", "08:00", folder)
+    model = build(source, "hashing", "08:00", folder)
     model.run_until(model.now + timedelta(minutes=WARM_UP_MINUTES))
     started = time.perf_counter()
     size_kb = len(background_png(model.ville)) / 1024
@@ -84,12 +85,13 @@ def in_process(size: int, steps: int, folder: Path) -> None:
     model.close()
 
 
-def in_browser(size: int, steps: int, folder: Path) -> None:
+def in_browser(source: Path, steps: int, folder: Path) -> None:
     """Click Step in a real page; time the round trip and the map's own frame."""
     from playwright.sync_api import sync_playwright
 
-    build(size, "hashing", "08:00", folder).close()  # writes the scenario moved to 08:00
-    (scenario,) = folder.glob(f"the_ville_n{size}_from_0800.json")
+    build(source, "hashing", "08:00", folder).close()  # writes the scenario moved to 08:00
+    beside = source.parent if json.loads(source.read_text())["map"].startswith(".") else folder
+    (scenario,) = beside.glob(f"{json.loads(source.read_text())['name']}_from_0800.json")
     server, url = serve_page("--scenario", str(scenario), "--embedder", "hashing", output=subprocess.DEVNULL)
     try:
         with sync_playwright() as playwright:
@@ -130,14 +132,17 @@ def main() -> None:
     parser.add_argument("--sizes", default="25,250")
     parser.add_argument("--steps", type=int, default=30)
     parser.add_argument("--no-browser", action="store_true")
+    parser.add_argument("--layout", choices=("crowded", "generated"), default="crowded", help="as bench_scale's")
     args = parser.parse_args()
     for size in [int(text) for text in args.sizes.split(",")]:
-        print(f"{size} agents ({load()})")
-        with tempfile.TemporaryDirectory() as folder:
-            in_process(size, args.steps, Path(folder))
-        if not args.no_browser and Path(CHROMIUM).exists():
+        print(f"{size} agents, {args.layout} ({load()})")
+        with tempfile.TemporaryDirectory() as towns:
+            source = town_source(size, args.layout, Path(towns))
             with tempfile.TemporaryDirectory() as folder:
-                in_browser(size, args.steps, Path(folder))
+                in_process(source, args.steps, Path(folder))
+            if not args.no_browser and Path(CHROMIUM).exists():
+                with tempfile.TemporaryDirectory() as folder:
+                    in_browser(source, args.steps, Path(folder))
         print(f"  ({load()} after)")
 
 

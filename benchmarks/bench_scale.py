@@ -24,6 +24,9 @@ size under cProfile instead and prints the functions that took the most time in 
         [--repeats 3] [--start 08:00] [--warmup 1] [--hours 1] [--thinking-steps N] [--profile 250 [--profile-out FILE]]
     .venv/bin/python benchmarks/bench_scale.py --layout generated --sizes 25,1000 --repeats 1 --base-ville
 
+From a second checkout (a git worktree sharing the main one's .venv), put it first: `PYTHONPATH=. .venv/bin/python
+benchmarks/...`; run as a script, a benchmark otherwise imports the checkout the environment was installed from.
+
 Each size also prints how it starts: the town's files written (generated: `town new`'s time, apart), the model
 built, its first step; and between sizes, the peak memory each added agent costs.
 """

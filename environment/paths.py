@@ -46,6 +46,7 @@ class _Field:
     left: int
     top: int
     steps: np.ndarray  # read-only, (rows, columns)
+    limit: float = float("inf")  # the search stopped there: tiles farther than `limit` read inf though reachable
 
     def at(self, x: int, y: int) -> float:
         """Steps from tile (x, y), inf outside the box."""
@@ -89,8 +90,8 @@ class PathFinder:
             Unreachable: If `start` is a wall or off the map, or no goal is walkable and reachable from it.
         """
         goals = list(goals)
-        field = self._field(goals)
         x, y = int(start[0]), int(start[1])
+        field = self._field(goals, reach=(x, y))
         if not self.ville.is_walkable((x, y)):
             raise Unreachable(f"the start {start} is a wall or off the map: no path leaves it")
         remaining = field.at(x, y)
@@ -121,35 +122,64 @@ class PathFinder:
         """Steps from `start` to `goal`, or None if unreachable (a wall or off the map at either end)."""
         if not self.ville.is_walkable(start):
             return None
-        value = self._field([goal]).at(int(start[0]), int(start[1]))
+        value = self._field([goal], reach=(int(start[0]), int(start[1]))).at(int(start[0]), int(start[1]))
         return int(value) if np.isfinite(value) else None
 
-    def _field(self, goals: Iterable[Tile]) -> _Field:
+    def _field(self, goals: Iterable[Tile], reach: Tile | None = None) -> _Field:
         """The distance field to the walkable goals over the box of the regions they lie in.
 
         Fields are cached by the goal tiles as given (an address's tiles come sorted, so the same address hits the
-        same field), the least recently used dropped first.
+        same field), the least recently used dropped first. With `reach`, the search may stop once it has passed
+        that tile (a path reads the field only nearer the goals than its start, so the path is the same): on a big
+        map most trips are short, and a search of the whole map per destination grows with the town.
         """
         key = tuple((int(x), int(y)) for x, y in goals)
         field = self._fields.get(key)
-        if field is not None:
+        if field is not None and (field.limit == float("inf") or (reach is not None and np.isfinite(field.at(*reach)))):
             self._fields.move_to_end(key)
             return field
         sources = sorted({y * self.width + x for x, y in key if self.ville.is_walkable((x, y))})
         if sources:
-            region = self._region(tuple(sorted(set(self._labels[sources].tolist()))))
+            labels = tuple(sorted(set(self._labels[sources].tolist())))
+            region = self._region(labels)
             local = np.searchsorted(region.nodes, sources)
-            flat = dijkstra(region.graph, directed=False, unweighted=True, indices=local, min_only=True)
-            steps = np.full(region.shape, np.inf, dtype=np.float32)
-            steps[region.ys - region.top, region.xs - region.left] = flat
-            field = _Field(region.left, region.top, steps)
+            limit = self._first_limit(key, reach, labels)
+            while True:
+                field = self._search(region, local, limit)
+                if limit == float("inf") or np.isfinite(field.at(*reach)):
+                    break
+                limit = limit * 4 if limit * 4 < region.nodes.size else float("inf")
         else:
             field = _Field(0, 0, np.full((0, 0), np.inf, dtype=np.float32))
         field.steps.flags.writeable = False
         self._fields[key] = field
+        self._fields.move_to_end(key)
         if len(self._fields) > self._capacity:
             self._fields.popitem(last=False)
         return field
+
+    def _first_limit(self, goals: tuple[Tile, ...], reach: Tile | None, labels: tuple[int, ...]) -> float:
+        """How far the first search goes: past `reach` if the walk is nearly straight.
+
+        Everywhere without a tile to reach, or when it lies in another region (unreachable: one whole search).
+        """
+        if reach is None or not self.ville.is_walkable(reach):
+            return float("inf")
+        if int(self._labels[reach[1] * self.width + reach[0]]) not in labels:
+            return float("inf")
+        tiles = np.asarray(goals)
+        straight = int(np.min(np.abs(tiles[:, 0] - reach[0]) + np.abs(tiles[:, 1] - reach[1])))
+        return float(2 * straight + 32)
+
+    @staticmethod
+    def _search(region: _Region, local: np.ndarray, limit: float) -> _Field:
+        """The field from the region's nodes `local`, searched up to `limit` steps."""
+        # The graph holds both directions of every edge: searched as directed, scipy skips copying it per search.
+        flat = dijkstra(region.graph, directed=True, unweighted=True, indices=local, min_only=True, limit=limit)
+        steps = np.full(region.shape, np.inf, dtype=np.float32)
+        found = np.isfinite(flat)
+        steps[region.ys[found] - region.top, region.xs[found] - region.left] = flat[found]
+        return _Field(region.left, region.top, steps, limit)
 
     def _region(self, labels: tuple[int, ...]) -> _Region:
         """The connected regions with these labels as one region (kept: a map has few that people walk in)."""

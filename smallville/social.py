@@ -66,8 +66,14 @@ def _closest_person(text: str, people: Sequence[str]) -> str | None:
     best, best_score = None, 0.0
     for person in people:
         person_first, _, person_last = person.partition(" ")
-        first_score = difflib.SequenceMatcher(None, first, person_first).ratio()
-        last_score = difflib.SequenceMatcher(None, last, person_last).ratio()
+        # quick_ratio bounds ratio from above: a name that cannot reach a cutoff is skipped before the slow ratio
+        first_matcher = difflib.SequenceMatcher(None, first, person_first)
+        if first_matcher.quick_ratio() < FIRST_NAME_CUTOFF:
+            continue
+        last_matcher = difflib.SequenceMatcher(None, last, person_last)
+        if last_matcher.quick_ratio() < LAST_NAME_CUTOFF:
+            continue
+        first_score, last_score = first_matcher.ratio(), last_matcher.ratio()
         if (
             first_score >= FIRST_NAME_CUTOFF
             and last_score >= LAST_NAME_CUTOFF

@@ -103,3 +103,14 @@ def test_distance_fields_are_read_only(paths):
     assert field[19, 78] == 0
     with pytest.raises(ValueError):
         field[0, 0] = 1
+
+
+def test_a_search_stopped_near_the_start_gives_the_whole_maps_path_tile_for_tile(ville):
+    """A path search stops once past its start (a big town's trips are short); the path, ties and all, is the one
+    a search of the whole map gives, and a later start farther away searches again rather than reading the cut."""
+    cut, whole = PathFinder(ville), PathFinder(ville)
+    goals = ville.tiles_of("the Ville:Hobbs Cafe")
+    whole.distance_field(goals)  # the whole map searched first: every later path reads the complete field
+    for start in [(72, 14), KLAUS_BED, (20, 65), (80, 22)]:
+        assert cut.path_to_nearest(start, goals) == whole.path_to_nearest(start, goals), start
+        assert cut.distance(start, CAFE_COUNTER) == whole.distance(start, CAFE_COUNTER), start
