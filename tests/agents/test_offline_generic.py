@@ -124,7 +124,7 @@ def test_the_listener_keeps_each_line_whole_in_the_third_person_and_the_summary_
         ("Isabella Rodriguez", "You should bring Klaus, he would like it."),
     )
     summary = summarize(ConversationSummaryRequest("Isabella Rodriguez", "Maria Lopez", lines), seed=0)
-    assert summary["takeaways"]["Maria Lopez"] == (
+    assert {item["name"]: item["takeaway"] for item in summary["takeaways"]}["Maria Lopez"] == (
         "Isabella Rodriguez told me: Isabella Rodriguez is hosting a Valentine's Day party at Hobbs Cafe on "
         "February 14th at 5pm; I should bring Klaus, he would like it"
     )

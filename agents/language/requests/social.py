@@ -57,8 +57,8 @@ class _Summary(BaseModel):
     def _listed(cls, value: Any) -> Any:
         """Takeaways keyed by name, as the list the schema asks for.
 
-        The offline mind answers keyed by name, as the prompts asked before the schema stayed the same:
-        {"takeaways": {name: text}, "importance": {name: {"chat": n, "takeaway": n}}}.
+        A model that keeps to the form the prompts asked before the schema stayed the same still answers keyed by
+        name: {"takeaways": {name: text}, "importance": {name: {"chat": n, "takeaway": n}}}.
         """
         if not isinstance(value, dict) or not isinstance(value.get("takeaways"), dict):
             return value

@@ -32,7 +32,7 @@ def _told(news: str) -> tuple[str, str]:
     line = json.loads(offline_answer(request, seed=0))["line"]
     lines = (("Isabella Rodriguez", line), ("Maria Lopez", "Hi! I am fine."))
     summary = json.loads(offline_answer(ConversationSummaryRequest("Isabella Rodriguez", "Maria Lopez", lines), 0))
-    return line, summary["takeaways"]["Maria Lopez"]
+    return line, {item["name"]: item["takeaway"] for item in summary["takeaways"]}["Maria Lopez"]
 
 
 def _swapped(text: str) -> str:
