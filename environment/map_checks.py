@@ -35,23 +35,25 @@ def check_map(raw: RawMap, source: Path, layer_names: dict[str, str], table_name
     _check_ways_in(raw, source, layer_names)
 
 
-def _where(layer_name: str, codes: np.ndarray, wrong: np.ndarray) -> tuple[str, int, int, int]:
+def _refuse_at(source: Path, layer_name: str, wrong: np.ndarray, problem, fix) -> None:
+    """Raise the MapError of the first wrong tile, if any: `problem(x, y, count)` says what, `fix(x, y)` the fix."""
+    if not wrong.any():
+        return
     ys, xs = np.nonzero(wrong)
     x, y = int(xs[0]), int(ys[0])
-    return f"layer {layer_name}, tile (x={x}, y={y})", x, y, int(wrong.sum())
+    raise MapError(source, f"layer {layer_name}, tile (x={x}, y={y})", problem(x, y, int(wrong.sum())), fix(x, y))
 
 
 def _check_codes(raw: RawMap, layer: str, source: Path, layer_name: str, table_name: str) -> None:
     codes, table = raw.layers[layer], raw.blocks[layer]
     unknown = (codes > 0) & ~np.isin(codes, np.array(sorted(table) or [0]))
-    if unknown.any():
-        where, x, y, count = _where(layer_name, codes, unknown)
-        raise MapError(
-            source,
-            where,
-            f"code {codes[y, x]} has no name in {table_name} ({count} such tiles)",
-            f"add a row for code {codes[y, x]} to {table_name} or erase the tile",
-        )
+    _refuse_at(
+        source,
+        layer_name,
+        unknown,
+        lambda x, y, count: f"code {codes[y, x]} has no name in {table_name} ({count} such tiles)",
+        lambda x, y: f"add a row for code {codes[y, x]} to {table_name} or erase the tile",
+    )
 
 
 def _check_nesting(raw: RawMap, source: Path, layer_names: dict[str, str]) -> None:
@@ -59,46 +61,44 @@ def _check_nesting(raw: RawMap, source: Path, layer_names: dict[str, str]) -> No
     sector = cell_names(layers["sector"], blocks["sector"], slice(1, 2))
     arena = cell_names(layers["arena"], blocks["arena"], slice(1, 3))
     arena_sector = cell_names(layers["arena"], blocks["arena"], slice(1, 2))
-    misplaced = (layers["arena"] > 0) & (arena_sector != sector)
-    if misplaced.any():
-        where, x, y, count = _where(layer_names["arena"], layers["arena"], misplaced)
-        inside = f"sector {sector[y, x]!r}" if sector[y, x] else "no sector"
-        raise MapError(
-            source,
-            where,
-            f"arena {arena[y, x]!r} lies in {inside} ({count} such tiles)",
-            f"paint the tile on {layer_names['sector']} as its sector or move the arena",
-        )
-    outside = (layers["game_object"] > 0) & (arena == "")
-    if outside.any():
-        where, x, y, count = _where(layer_names["game_object"], layers["game_object"], outside)
-        name = blocks["game_object"][int(layers["game_object"][y, x])][2]
-        raise MapError(
-            source,
-            where,
-            f"object {name!r} lies outside every arena ({count} such tiles)",
-            f"paint an arena under it on {layer_names['arena']} or erase the object",
-        )
+    _refuse_at(
+        source,
+        layer_names["arena"],
+        (layers["arena"] > 0) & (arena_sector != sector),
+        lambda x, y, count: (
+            f"arena {arena[y, x]!r} lies in "
+            f"{f'sector {sector[y, x]!r}' if sector[y, x] else 'no sector'} ({count} such tiles)"
+        ),
+        lambda x, y: f"paint the tile on {layer_names['sector']} as its sector or move the arena",
+    )
+    objects = layers["game_object"]
+    _refuse_at(
+        source,
+        layer_names["game_object"],
+        (objects > 0) & (arena == ""),
+        lambda x, y, count: (
+            f"object {blocks['game_object'][int(objects[y, x])][2]!r} lies outside every arena ({count} such tiles)"
+        ),
+        lambda x, y: f"paint an arena under it on {layer_names['arena']} or erase the object",
+    )
     spawns = layers["spawning_location"] > 0
     named = cell_names(layers["spawning_location"], blocks["spawning_location"], slice(1, 3))
-    astray = spawns & (named != arena)
-    if astray.any():
-        where, x, y, count = _where(layer_names["spawning_location"], layers["spawning_location"], astray)
-        raise MapError(
-            source,
-            where,
-            f"the spawning point of {named[y, x]!r} lies in {arena[y, x] or 'no arena'!r} ({count} such tiles)",
-            "move the spawning point into the arena its row names",
-        )
-    walled = spawns & (layers["collision"] != 0)
-    if walled.any():
-        where, x, y, count = _where(layer_names["spawning_location"], layers["spawning_location"], walled)
-        raise MapError(
-            source,
-            where,
-            f"the spawning point of {named[y, x]!r} is in a wall ({count} such tiles)",
-            f"erase the wall there on {layer_names['collision']} or move the spawning point",
-        )
+    _refuse_at(
+        source,
+        layer_names["spawning_location"],
+        spawns & (named != arena),
+        lambda x, y, count: (
+            f"the spawning point of {named[y, x]!r} lies in {arena[y, x] or 'no arena'!r} ({count} such tiles)"
+        ),
+        lambda x, y: "move the spawning point into the arena its row names",
+    )
+    _refuse_at(
+        source,
+        layer_names["spawning_location"],
+        spawns & (layers["collision"] != 0),
+        lambda x, y, count: f"the spawning point of {named[y, x]!r} is in a wall ({count} such tiles)",
+        lambda x, y: f"erase the wall there on {layer_names['collision']} or move the spawning point",
+    )
 
 
 def _check_ways_in(raw: RawMap, source: Path, layer_names: dict[str, str]) -> None:
@@ -114,12 +114,13 @@ def _check_ways_in(raw: RawMap, source: Path, layer_names: dict[str, str]) -> No
     arena = raw.layers["arena"]
     reachable = np.unique(arena[(labels == town) & (arena > 0)])
     stranded = (arena > 0) & ~np.isin(arena, reachable)
-    if stranded.any():
-        where, x, y, _ = _where(layer_names["arena"], arena, stranded)
-        name = ":".join(raw.blocks["arena"][int(arena[y, x])][1:3])
-        raise MapError(
-            source,
-            where,
-            f"arena {name!r} has no way in: none of its tiles can be walked to from the rest of the town",
-            f"open a door in its walls on {layer_names['collision']}",
-        )
+    _refuse_at(
+        source,
+        layer_names["arena"],
+        stranded,
+        lambda x, y, count: (
+            f"arena {':'.join(raw.blocks['arena'][int(arena[y, x])][1:3])!r} has no way in: none of "
+            "its tiles can be walked to from the rest of the town"
+        ),
+        lambda x, y: f"open a door in its walls on {layer_names['collision']}",
+    )
