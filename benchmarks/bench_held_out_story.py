@@ -5,7 +5,9 @@ of another kind (an accident: a fire with people hurt, no gathering, no invitati
 in a seeded memory of the same form as the party's, and counts after the run how many agents other than each fact's
 source know it (the town's memory-text estimate, model.social), over seeds.
 Run: .venv/bin/python benchmarks/bench_held_out_story.py [days, default 2] [seeds, default 0-3] [hashing|minilm]
-(the 25-agent town; each seed's two days take a few minutes on 2 cores with hashing).
+[--source NAME] (the 25-agent town; each seed's two days take a few minutes on 2 cores with hashing). `--source
+"Isabella Rodriguez"` gives the story to the party's own host, so that the story's kind is compared from the same
+mouth: what differs then is the story, not how many people its source meets.
 """
 
 import argparse
@@ -33,23 +35,23 @@ FACT = {
 }
 
 
-def story_scenario(folder: Path) -> Path:
+def story_scenario(folder: Path, source: str = SOURCE) -> Path:
     """The 25-agent town with the story added to its source's seeded memories and tracked as a fact."""
     scenario = json.loads((Path(DATA_DIR) / "scenarios" / f"{TOWN}.json").read_text())
     whispers = (Path(DATA_DIR) / load_scenario(TOWN).whispers).read_text().splitlines()
     rows, added = [], False
     for row in whispers:
-        if row.startswith(f"{SOURCE},"):  # the story joins the source's other seeded memories
+        if row.startswith(f"{source},"):  # the story joins the source's other seeded memories
             name, _, text = row.partition(",")
             rows.append(f'{name},"{text.strip().strip(chr(34))};{STORY}"')
             added = True
         else:
             rows.append(row)
     if not added:
-        rows.append(f'{SOURCE},"{STORY}"')
+        rows.append(f'{source},"{STORY}"')
     (folder / "whispers.csv").write_text("\n".join(rows) + "\n")
     scenario.update(name=f"{TOWN}_held_out_story", whispers=str(folder / "whispers.csv"))
-    scenario["facts"] = [*scenario["facts"], FACT]
+    scenario["facts"] = [*scenario["facts"], {**FACT, "sources": [source]}]
     path = folder / "scenario.json"
     path.write_text(json.dumps(scenario))
     return path
@@ -69,11 +71,12 @@ def main() -> None:
     parser.add_argument("days", nargs="?", type=float, default=2.0)
     parser.add_argument("seeds", nargs="?", default="0-3", help="e.g. 0-3 or 0,2")
     parser.add_argument("embedder", nargs="?", default="hashing", choices=("hashing", "minilm"))
+    parser.add_argument("--source", default=SOURCE, help=f"who is given the story (default {SOURCE})")
     arguments = parser.parse_args()
     low, _, high = arguments.seeds.partition("-")
     seeds = range(int(low), int(high) + 1) if high else [int(seed) for seed in arguments.seeds.split(",")]
     with tempfile.TemporaryDirectory() as folder:
-        path = story_scenario(Path(folder))
+        path = story_scenario(Path(folder), arguments.source)
         tallies: dict[str, list[int]] = {}
         for seed in seeds:
             started = time.perf_counter()
