@@ -152,14 +152,15 @@ def player_lines(comparison, effect) -> list[str]:
     else:
         when = min(entry["time"] for entry in town if entry is not None)
         lines.append(f"the town itself first differs at {when} (beside {name}'s own moves and lines):")
-        lines += [f"  {label}: {_entry(entry)}" for label, entry in zip("AB", town, strict=True)]
-    lines.append(f"where the agents went from {effect.visit.joined:%H:%M} (place since HH:MM):")
+        lines += [f"  only in {label}: {_entry(entry)}" for label, entry in zip("AB", town, strict=True)]
+    lines.append(f"where the agents went from {effect.visit.joined:%H:%M} (a place, then since when):")
+    same = [agent for agent, (with_player, without) in effect.places.items() if with_player == without]
     for agent, (with_player, without) in effect.places.items():
-        if with_player == without:
-            lines.append(f"  {agent}: the same with and without {name}: {_route(with_player)}")
-        else:
+        if agent not in same:
             lines.append(f"  {agent}: A {_route(with_player)}")
             lines.append(f"  {' ' * len(agent)}  B {_route(without)}")
+    if same:
+        lines.append(f"  the same with and without {name}: {', '.join(same)}")
     lines.append(f"what they remember of {name} (memories naming {name}, A / B):")
     for agent, (with_player, without) in effect.remembered.items():
         example = f'; e.g. "{with_player[-1][:100]}"' if with_player else ""

@@ -7,6 +7,7 @@ estimate, as the per-step awareness figures are, labelled as such where it is sh
 """
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -29,7 +30,8 @@ class PlayerEffect:
     Attributes:
         visit: The player's interventions.
         visit_log: The run's log entries of the visit: the player's own, and the agents' lines and talks with them.
-        town_difference: The first entry of each run that differs, the player's own entries left out (None: none).
+        town_difference: The first entry of each run that the other does not hold, the player's own entries left out
+            (None: the town's logs are the same; an entry is None where one run holds nothing the other lacks).
         places: agent -> (places visited since the join with the player, without), each [(time, place)].
         remembered: agent -> the memories (descriptions) naming the player, with the player and without.
         news: each line the player said -> (who carries it with the player, without).
@@ -55,10 +57,9 @@ def player_effect(with_player: RunView, without: RunView, visit: PlayerVisit) ->
     ]
     town_a = [entry for entry in with_player.events if entry["agent"] != name]
     town_b = [entry for entry in without.events if entry["agent"] != name]
-    index = first_difference(town_a, town_b)
     town_difference = None
-    if index is not None:
-        town_difference = tuple(events[index] if index < len(events) else None for events in (town_a, town_b))
+    if first_difference(town_a, town_b) is not None:
+        town_difference = (_first_not_in(town_a, town_b, moment), _first_not_in(town_b, town_a, moment))
     effect = PlayerEffect(visit, visit_log, town_difference)
     for agent in with_player.agents["name"].drop_duplicates():
         effect.places[agent] = (
@@ -79,6 +80,22 @@ def player_effect(with_player: RunView, without: RunView, visit: PlayerVisit) ->
     return effect
 
 
+def _first_not_in(events: list[dict], other: list[dict], until: datetime) -> dict | None:
+    """The first entry up to `until` that `other` does not hold (as many times): what only this run did first."""
+    counts = Counter(_key(entry) for entry in other if entry["time"] <= until.isoformat())
+    for entry in events:
+        if entry["time"] > until.isoformat():
+            break
+        if counts[_key(entry)] == 0:
+            return entry
+        counts[_key(entry)] -= 1
+    return None
+
+
+def _key(entry: dict) -> tuple:
+    return entry["time"], entry["agent"], entry["kind"], entry["text"]
+
+
 def _places(view: RunView, agent: str, since: datetime, until: datetime) -> list[tuple[str, str]]:
     """Where the agent was from `since` to `until`: (time HH:MM, place), a new entry each time the place changes."""
     per_row = max(1, len(view.agents) // max(1, len(view.frame)))
@@ -89,7 +106,7 @@ def _places(view: RunView, agent: str, since: datetime, until: datetime) -> list
         row = index // per_row
         if row >= len(times) or not since <= times.iloc[row] <= until or not isinstance(address, str):
             continue
-        place = address.split(":", 1)[-1]
+        place = ":".join(address.split(":")[1:3])  # the building and room: the object an agent uses is noise here
         if not visited or visited[-1][1] != place:
             visited.append((f"{times.iloc[row]:%H:%M}", place))
     return visited

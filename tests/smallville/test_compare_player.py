@@ -46,7 +46,7 @@ def test_without_the_player_the_run_is_the_run_that_never_had_one(runs, capsys):
     assert f"08:30:00 {ISABELLA} (to {PLAYER}): " in printed
     assert f"first difference at {JOIN_AT}:00" in printed  # the runs part where the player joins
     assert f"the town itself first differs at {JOIN_AT}:00" in printed
-    assert f"  A: {JOIN_AT}:00 {ISABELLA} line: " in printed  # her answer is the town's first change
+    assert f"  only in A: {JOIN_AT}:00 {ISABELLA} line: " in printed  # her answer is the town's first change
     remembered = next(line for line in printed.splitlines() if line.startswith(f"  {ISABELLA}: ") and " / " in line)
     assert remembered.split(";")[0].endswith(" / 0") and not remembered.startswith(f"  {ISABELLA}: 0 /")
     assert f'news "{NEWS}" is in the memories of (estimate by its words): A {ISABELLA}; B nobody' in printed
