@@ -145,14 +145,18 @@ def player_lines(comparison, effect) -> list[str]:
              f"{name}'s visit (A):"]  # fmt: skip
     for entry in effect.visit_log:
         lines.append(f"  {entry['time'][11:]} {_visit_entry(entry, name)}")
-    lines += parting_lines(comparison)
+    if effect.parted is None:
+        lines.append("the event logs agree while both ran: the player left no trace in the log")
+    else:
+        lines.append(f"the runs part at {effect.parted['time']}: A: {_entry(effect.parted)}")
     town = effect.town_difference
     if town is None:
         lines.append(f"the town itself (beside {name}'s own moves and lines): no difference while both ran")
     else:
         when = min(entry["time"] for entry in town if entry is not None)
         lines.append(f"the town itself first differs at {when} (beside {name}'s own moves and lines):")
-        lines += [f"  only in {label}: {_entry(entry)}" for label, entry in zip("AB", town, strict=True)]
+        for label, other, entry in zip("AB", "BA", town, strict=True):
+            lines.append(f"  only in {label}: {_entry(entry) if entry else f'nothing that {other} lacks'}")
     lines.append(f"where the agents went from {effect.visit.joined:%H:%M} (a place, then since when):")
     same = [agent for agent, (with_player, without) in effect.places.items() if with_player == without]
     for agent, (with_player, without) in effect.places.items():

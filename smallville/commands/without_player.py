@@ -26,6 +26,7 @@ from smallville.runs.without_player import PlayerVisit, checkpoint_before, timel
 def default_folder(source: Path, visit: PlayerVisit) -> Path:
     """Beside the run: RUN-without-alex-park (a run of its own, to report, interview or serve)."""
     slug = "-".join(visit.player.casefold().split())
+    source = source if source.name else source.resolve()  # `compare .` from inside the run
     return source.parent / f"{source.name}-without-{slug}"
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from memory import MemoryStore
-from smallville.runs.compare import RunView, first_difference
+from smallville.runs.compare import RunView
 from smallville.runs.without_player import PlayerVisit
 
 __all__ = ["PlayerEffect", "player_effect"]
@@ -30,15 +30,17 @@ class PlayerEffect:
     Attributes:
         visit: The player's interventions.
         visit_log: The run's log entries of the visit: the player's own, and the agents' lines and talks with them.
+        parted: The first entry of the run with the player that the run without does not hold (the join, as a rule).
         town_difference: The first entry of each run that the other does not hold, the player's own entries left out
             (None: the town's logs are the same; an entry is None where one run holds nothing the other lacks).
         places: agent -> (places visited since the join with the player, without), each [(time, place)].
         remembered: agent -> the memories (descriptions) naming the player, with the player and without.
-        news: each line the player said -> (who carries it with the player, without).
+        news: each line the player said that tells something -> (who carries it with the player, without).
     """
 
     visit: PlayerVisit
     visit_log: list[dict]
+    parted: dict | None
     town_difference: tuple[dict | None, dict | None] | None
     places: dict[str, tuple[list[tuple[str, str]], list[tuple[str, str]]]] = field(default_factory=dict)
     remembered: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
@@ -57,16 +59,15 @@ def player_effect(with_player: RunView, without: RunView, visit: PlayerVisit) ->
     ]
     town_a = [entry for entry in with_player.events if entry["agent"] != name]
     town_b = [entry for entry in without.events if entry["agent"] != name]
-    town_difference = None
-    if first_difference(town_a, town_b) is not None:
-        town_difference = (_first_not_in(town_a, town_b, moment), _first_not_in(town_b, town_a, moment))
-    effect = PlayerEffect(visit, visit_log, town_difference)
+    town_difference = (_first_not_in(town_a, town_b, moment), _first_not_in(town_b, town_a, moment))
+    parted = _first_not_in(with_player.events, without.events, moment)
+    effect = PlayerEffect(visit, visit_log, parted, None if town_difference == (None, None) else town_difference)
     for agent in with_player.agents["name"].drop_duplicates():
         effect.places[agent] = (
             _places(with_player, agent, visit.joined, moment),
             _places(without, agent, visit.joined, moment),
         )
-    lines = list(dict.fromkeys(item.text for item in visit.interventions if item.kind == "say"))
+    lines = list(dict.fromkeys(item.text for item in visit.interventions if item.kind == "say" and _telling(item.text)))
     memories = [_memories(view) for view in (with_player, without)]
     for agent in memories[0]:
         effect.remembered[agent] = tuple(
@@ -117,6 +118,12 @@ def _memories(view: RunView) -> dict[str, list[str]]:
     lengths = view.snapshot.state["stream_lengths"]
     with MemoryStore(view.folder.memory) as store:
         return {agent: [node.description for node in store.load(agent, length)] for agent, length in lengths.items()}
+
+
+def _telling(line: str) -> bool:
+    """Whether a line tells something: a sentence that is no question, of more than three words ("Hi there!" is not)."""
+    told = re.split(r"(?<=[.!?])\s+", line.strip())
+    return any(not sentence.endswith("?") and len(sentence.split()) > 3 for sentence in told)
 
 
 def _words(text: str) -> set[str]:

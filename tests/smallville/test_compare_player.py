@@ -44,7 +44,7 @@ def test_without_the_player_the_run_is_the_run_that_never_had_one(runs, capsys):
     assert f"A = {joined} with {PLAYER}" in printed and f"B = {without} without {PLAYER}" in printed
     assert f"08:30:00 {PLAYER}: {NEWS}" in printed  # the visit, as the run logged it
     assert f"08:30:00 {ISABELLA} (to {PLAYER}): " in printed
-    assert f"first difference at {JOIN_AT}:00" in printed  # the runs part where the player joins
+    assert f"the runs part at {JOIN_AT}:00: A: {JOIN_AT}:00 {PLAYER} intervention: joins the town" in printed
     assert f"the town itself first differs at {JOIN_AT}:00" in printed
     assert f"  only in A: {JOIN_AT}:00 {ISABELLA} line: " in printed  # her answer is the town's first change
     remembered = next(line for line in printed.splitlines() if line.startswith(f"  {ISABELLA}: ") and " / " in line)
