@@ -218,10 +218,16 @@ def _add_fork_commands(commands, add_model_options) -> None:
         help="where two runs first differ and what changed, with plots of both",
         description="Compare two runs at their last checkpoints: the first event that differs, then who knows "
         "what, who met whom, density, attendance, calls and cost at the latest moment both reached; plots both "
-        "timelines. Writes into --out (default: A/compare/<B's name>).",
+        "timelines. Writes into --out (default: A/compare/<B's name>). Without B (or with --without-player), A is "
+        "compared with A replayed from before its player joined with the player taken out.",
     )
     compare.add_argument("a", metavar="A", type=option_types.path_text, help="a run folder (e.g. the original)")
-    compare.add_argument("b", metavar="B", type=option_types.path_text, help="another run folder (e.g. its fork)")
+    compare.add_argument("b", metavar="B", type=option_types.path_text, nargs="?",
+                         help="another run folder (e.g. its fork); left out: A without its player")  # fmt: skip
+    compare.add_argument("--without-player", nargs="?", const="", metavar="NAME",
+                         help="compare A with A replayed without its player (name one if several joined)")  # fmt: skip
+    compare.add_argument("--baseline", type=option_types.out_folder, metavar="DIR",
+                         help="where the run without the player goes (default: beside A, A-without-NAME)")  # fmt: skip
     compare.add_argument("--out", type=option_types.out_folder, help="folder for the plots and summary.md")
     compare.set_defaults(handler="smallville.commands.compare:run")
 

@@ -2,8 +2,10 @@
 
 The page's replay slider (and its Play) moves the first run; the second follows to its own row at the same
 simulated time. Each map shows its run as the Town tab does, with the run's figures at that moment under it; above
-them, where the two event logs first part (smallville/runs/compare.py) and what each has done since. Reading only:
-nothing is asked of a model and nothing is written.
+them, where the two event logs first part (smallville/runs/compare.py) and what each has done since. A run a player
+joined beside the same run without the player (`run.py compare RUN` makes it: RUN-without-NAME) shows what the
+player changed; that run's caption says whom it is without. Reading only: nothing is asked of a model and nothing
+is written.
 """
 
 from pathlib import Path
@@ -50,7 +52,9 @@ def _name(town: ReplayModel) -> str:
 
 
 def _caption(town: ReplayModel) -> str:
-    return f"{_name(town)} at {town.now:%a %H:%M}"
+    """The run's name and time; a run replayed without a player (`run.py compare RUN`) says whom it is without."""
+    without = (town.config.get("forked_from") or {}).get("without_player")
+    return f"{_name(town)}{f' (without {without})' if without else ''} at {town.now:%a %H:%M}"
 
 
 def _figures(town: ReplayModel) -> str:

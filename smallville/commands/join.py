@@ -5,7 +5,7 @@ is out of earshot) and prints the agent's answer, stays --stay simulated minutes
 leaves, printing the lines an agent came up and said to the player meanwhile; the town steps while the agents
 answer. Every move and line is kept in the run's timeline as an intervention, and the run is checkpointed: resume it
 to see what follows, interview an agent about the player, or fork it (the player's lines are said again, never
-asked again).
+asked again). The checkpoint it joins at is kept, so `run.py compare RUN` can replay the run without the player.
 """
 
 import argparse
@@ -14,6 +14,7 @@ from datetime import timedelta
 
 from smallville.cli import UserError
 from smallville.commands.loading import load_run, save_checkpoint
+from smallville.players.keeping import keep_moment
 from smallville.players.visit import VisitError, checked_name, checked_place, go, join, leave, said_to, say
 from smallville.scenarios.agent_names import UnknownAgent, resolve_agent
 from smallville.settings.option_types import statement
@@ -38,6 +39,8 @@ def run(args: argparse.Namespace) -> int:
             if model.gateway.config.model == "offline":
                 print("note: offline baseline: the answers are made by rules from the agent's memories, not by a "
                       "language model; the persona reaches the agents' memories but no model reads it")  # fmt: skip
+            if name not in model.players:  # the moment before the join, kept: `compare RUN` replays from it
+                keep_moment(store, model)
             _visit(model, name, args.persona or DEFAULT_PERSONA, place, lines, args.stay)
         except VisitError as error:
             raise UserError(str(error)) from None
