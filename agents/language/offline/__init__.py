@@ -8,11 +8,11 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from agents.language import offline_judge
 from agents.language import requests as asks
-from agents.language.offline import interviewing, judging, noticing, places, planner, talk, thinking
+from agents.language.offline import interviewing, noticing, places, planner, talk, thinking
 from agents.language.offline.salience import importance_of
 from agents.language.request import Request
-from agents.language.requests import evaluation
 
 
 def _scored(request: asks.ScoredRequest, seed: int) -> dict:
@@ -38,27 +38,20 @@ HANDLERS: dict[type, Callable[[Any, int], dict]] = {
     asks.InsightsRequest: thinking.insights,
     asks.DaySummaryRequest: thinking.day_summary,
     asks.InterviewRequest: interviewing.interview,
-    asks.JudgeRequest: judging.judge,
     asks.ScoredRequest: _scored,
-}
-# The evaluation's own requests (the paper's judge and fact checks), answered by the same rules of thumb.
-EVALUATION_HANDLERS: dict[type, Callable[[Any, int], dict]] = {
-    evaluation.RankRequest: judging.rank,
-    evaluation.FactCheckRequest: judging.fact_check,
-    evaluation.GroundRequest: judging.ground,
 }
 
 
 def offline_answer(request: Request, seed: int) -> str:
-    """The offline mind's answer to a request, as the JSON text its parser reads.
+    """The offline mind's answer to a request (the offline judge's to a judge's request), as the JSON its parser reads.
 
     Raises:
         TypeError: For a request type the offline mind does not know.
     """
-    handler = HANDLERS.get(type(request)) or EVALUATION_HANDLERS.get(type(request))
+    handler = HANDLERS.get(type(request)) or offline_judge.HANDLERS.get(type(request))
     if handler is None:
         raise TypeError(f"the offline mind cannot answer {type(request).__name__} requests")
     return json.dumps(handler(request, seed), ensure_ascii=False)
 
 
-__all__ = ["EVALUATION_HANDLERS", "HANDLERS", "offline_answer"]
+__all__ = ["HANDLERS", "offline_answer"]

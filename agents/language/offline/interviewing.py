@@ -13,8 +13,8 @@ someone is when its status says so; who it is when asked about itself; else that
 import re
 
 from agents.identity import Identity
-from agents.language.offline.claims import content_stems, person_names, same_word, states, stem
 from agents.language.offline.morphology import ADVERB, possessive, verb_after_i
+from agents.language.offline.reading import content_stems, person_names, same_word, says_who, stem
 from agents.language.offline.thinking import gist
 from agents.language.offline.words import sentences_of
 from agents.language.requests import InterviewRequest
@@ -81,10 +81,9 @@ def _about_person(me: Identity, person: str, memories: tuple[str, ...]) -> str:
     With no memory shown (a condition that hides them all), the status alone answers, as the persona tells it.
     """
     first = person.split(maxsplit=1)[0]
-    claim = f"{me.name} knows who {person} is"
-    status = [sentence for sentence in sentences_of(me.currently) if states(claim, sentence, speaker=me.name)]
+    status = [sentence for sentence in sentences_of(me.currently) if says_who(person, sentence, me.name)]
     about = [memory for memory in memories if first in memory]
-    knowing = [memory for memory in about if states(claim, memory, speaker=me.name)]
+    knowing = [memory for memory in about if says_who(person, memory, me.name)]
     if status or knowing:
         said = [in_my_voice(sentence, me) for sentence in status] + [
             _talk_in_first_person(_naming(memory, first)).rstrip(".") + "." for memory in knowing

@@ -12,10 +12,10 @@ import re
 _AFTER_I = {"is": "am", "has": "have", "does": "do", "goes": "go", "doesn't": "don't", "hasn't": "haven't",
             "isn't": "am not", "wasn't": "wasn't", "buses": "bus", "focuses": "focus", "gases": "gas",
             "biases": "bias", "aches": "ache", "caches": "cache", "quizzes": "quiz"}  # fmt: skip
-# The form after "I" (or a contraction of "I") -> the third person singular, for verbs the rules get wrong.
-_AFTER_NAME = {"am": "is", "are": "is", "'m": "is", "have": "has", "'ve": "has", "do": "does", "go": "goes",
-               "'ll": "will", "'d": "would", "don't": "doesn't", "haven't": "hasn't", "aren't": "isn't",
-               "quiz": "quizzes"}  # fmt: skip
+# The form after "I" (or a contraction of "I") -> the third person singular: the irregular forms above read back,
+# and the forms only "I" and "you" take.
+_AFTER_NAME = {mine: third for third, mine in _AFTER_I.items() if mine != third and " " not in mine} | {
+    "are": "is", "'m": "is", "'ve": "has", "'ll": "will", "'d": "would", "aren't": "isn't"}  # fmt: skip
 # Words after a subject that are the same in every person: modals and past tenses.
 UNCHANGED = frozenset(
     (

@@ -12,6 +12,7 @@ import re
 from agents.language.offline.salience import importance_of
 from agents.language.offline.words import emoji_for, sentences_of, stable_fraction
 from agents.language.requests import ActionRequest
+from agents.language.requests.acting import PlaceOption
 
 WHERE = {
     "sleep": ("bed",), "nap": ("bed",), "shower": ("shower", "bathroom"), "brushing": ("bathroom sink", "bathroom"),
@@ -48,15 +49,13 @@ def choose_places(request: ActionRequest, seed: int) -> dict:
     """
     chosen = [_choose(request, action, seed) for action in request.actions]
     found = {}
-    for action, (choice, matched) in zip(request.actions, chosen, strict=True):
+    for action, (place, matched) in zip(request.actions, chosen, strict=True):
         if matched:
-            found.setdefault(_activity(action), choice)
+            found.setdefault(_activity(action), place)
     return {
         "actions": [
-            choice
-            if matched or _activity(action) not in found
-            else _same_place(action, choice, found[_activity(action)], request)
-            for action, (choice, matched) in zip(request.actions, chosen, strict=True)
+            _answer(request, action, place if matched else found.get(_activity(action), place))
+            for action, (place, matched) in zip(request.actions, chosen, strict=True)
         ]
     }
 
@@ -66,18 +65,8 @@ def _activity(action: str) -> str:
     return action.split(" (", 1)[0].strip().lower()
 
 
-def _same_place(action: str, choice: dict, other: dict, request: ActionRequest) -> dict:
-    """`choice` (of `action`) moved to `other`'s sector, arena and object."""
-    game_object = other["game_object"]
-    moved = {**choice, "sector": other["sector"], "arena": other["arena"], "game_object": game_object}
-    moved["object_state"] = f"being used by {request.identity.name} for {_core(action)}" if game_object else ""
-    if choice["target"] == choice["game_object"]:
-        moved["target"] = game_object
-    return moved
-
-
-def _choose(request: ActionRequest, action: str, seed: int) -> tuple[dict, bool]:
-    """The place of one action, and whether a word of the action (or the persona's own words) decided it."""
+def _choose(request: ActionRequest, action: str, seed: int) -> tuple[tuple[PlaceOption, str], bool]:
+    """The place and object of one action, and whether a word of the action (or the persona's own words) decided it."""
     lower = action.lower()
     home = request.identity.living_area.split(":")
     wanted = [word for key, words in WHERE.items() if key in lower for word in words]
@@ -97,10 +86,15 @@ def _choose(request: ActionRequest, action: str, seed: int) -> tuple[dict, bool]
             score += stable_fraction(seed, action, option.sector, option.arena, game_object) * 0.1
             if score > best_score:
                 best, best_score, best_matched = (option, game_object), score, matched > 0
-    option, game_object = best
+    return best, best_matched
+
+
+def _answer(request: ActionRequest, action: str, place: tuple[PlaceOption, str]) -> dict:
+    """The answer for an action done at a place and object: what it does there, to what, and its object's state."""
+    option, game_object = place
     core = _core(action)
     predicate, _, target = core.partition(" ")
-    answer = {
+    return {
         "sector": option.sector,
         "arena": option.arena,
         "game_object": game_object,
@@ -110,7 +104,6 @@ def _choose(request: ActionRequest, action: str, seed: int) -> tuple[dict, bool]
         "object_state": f"being used by {request.identity.name} for {core}" if game_object else "",
         "importance": importance_of(action),
     }
-    return answer, best_matched
 
 
 def _usual_places(request: ActionRequest, wanted: set[str]) -> set[str]:

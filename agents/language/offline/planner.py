@@ -192,8 +192,7 @@ def event_activity(sentence: str, identity: Identity) -> str:
     if not match:
         article = re.match(r"^(?:a|an|the) ", clause, re.IGNORECASE)
         return _fit(f"going to {clause[0].lower()}{clause[1:]}") if article else ""
-    rest = re.sub(r"^planning (?:on|to) ", "", match.group("rest"))
-    rest = re.sub(r"^(?:going to|about to) ", "", rest)
+    rest = re.sub(r"^(?:planning (?:on|to) )?(?:going to |about to )?", "", match.group("rest"))
     name = match.group("name")
     if name is None or name in (identity.name, identity.first_name):
         return _fit(rest)

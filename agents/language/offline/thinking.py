@@ -2,6 +2,7 @@
 
 import re
 from collections import Counter
+from contextlib import suppress
 from datetime import date, datetime, timedelta
 
 from agents.language.offline.news import ABOUT, news_in, sentences
@@ -84,17 +85,14 @@ def _insights_on(question: str, memories: list[tuple[int, str]], n: int) -> list
         for node_id, text in memories
         if (subject and subject in text) or (not subject and keys & content_words(text))
     ] or memories[:3]
-    found = []
-    for start in range(0, min(len(related), 3 * n), 3):
-        group = related[start : start + 3]
-        about = subject or "my days"
-        found.append(
-            {
-                "insight": f"About {about}: {_weightiest([text for _, text in group])}",
-                "evidence": [node_id for node_id, _ in group],
-            }
-        )
-    return found[:n]
+    groups = [related[start : start + 3] for start in range(0, min(len(related), 3 * n), 3)]
+    return [
+        {
+            "insight": f"About {subject or 'my days'}: {_weightiest([text for _, text in group])}",
+            "evidence": [node_id for node_id, _ in group],
+        }
+        for group in groups
+    ]
 
 
 def _weightiest(memories: list[str]) -> str:
@@ -158,13 +156,8 @@ def dated_for(piece: str, day: date, said_on: date) -> str:
 
 def _past(sentence: str, day: date) -> bool:
     """Whether a sentence of the status is set only for dates before `day` (it is no longer a plan)."""
-    dates = [_date_in(match, day.year) for match in _MONTH_DAY.finditer(sentence.replace("*", ""))]
-    dates = [found for found in dates if found is not None]
+    dates = []
+    for month, number in _MONTH_DAY.findall(sentence.replace("*", "")):
+        with suppress(ValueError):  # no such day ("February 30")
+            dates.append(datetime.strptime(f"{month} {number} {day.year}", "%B %d %Y").date())
     return bool(dates) and max(dates) < day
-
-
-def _date_in(match: re.Match, year: int) -> date | None:
-    try:
-        return datetime.strptime(f"{match.group(1)} {match.group(2)} {year}", "%B %d %Y").date()
-    except ValueError:
-        return None

@@ -43,7 +43,7 @@ def third_person(sentence: str, speaker: str, listener: str = "", *, kept_by_lis
         token = tokens[index]
         lower = token.lower()
         if token in ("I", "I'm", "I've", "I'll", "I'd"):
-            compound = _compound_subject(out) or _joined_after(tokens, index)
+            compound = _compound_subject(out)
             out.append(first if named else speaker)
             named = True
             if token != "I":  # a contraction: "I'm" is "Eddy is"; in "Maria and I'm" the two "are"
@@ -52,16 +52,14 @@ def third_person(sentence: str, speaker: str, listener: str = "", *, kept_by_lis
                 out.append(" " + (plural or verb_after_name(contraction)))
             elif not compound:
                 index = _conjugate_after(tokens, index, out)
-        elif lower in ("my", "mine"):
+        elif lower in ("we", "us", "our", "ours") and paired:
+            out.append(_cap({"we": "they", "us": "them", "our": "their", "ours": "theirs"}[lower], token))
+        elif lower in ("my", "mine", "our", "ours"):
             out.append(_cap(possessive(first), token))
         elif lower in ("me", "myself"):
             out.append(first)
-        elif lower in ("we", "us", "our", "ours") and paired:
-            out.append(_cap({"we": "they", "us": "them", "our": "their", "ours": "theirs"}[lower], token))
         elif lower in ("we", "us"):
             out.append(_cap(f"{first} and {_the_other(''.join(tokens[:index]), speaker) or 'others'}", token))
-        elif lower in ("our", "ours"):
-            out.append(_cap(possessive(first), token))
         elif listener and lower in ("you", "your", "yours", "yourself"):
             other = listener.split(maxsplit=1)[0]
             mine = {"you": "I", "your": "my", "yours": "mine", "yourself": "myself"}
@@ -80,11 +78,6 @@ def _the_other(before: str, speaker: str) -> str:
     """The one person other than the speaker named before a "we", if exactly one ("we" is the two of them)."""
     named = set(_NAME.findall(before)) - {speaker}
     return named.pop() if len(named) == 1 else ""
-
-
-def _joined_after(tokens: list[str], index: int) -> bool:
-    """Whether an "I" starts a compound subject ("I and Maria Lopez are": no verb of its own follows it)."""
-    return index + 2 < len(tokens) and tokens[index + 1] == " " and tokens[index + 2].lower() in ("and", "or")
 
 
 def _compound_subject(before: list[str]) -> bool:
