@@ -116,7 +116,7 @@ def VoiceBox(model):
                 if answer.value:
                     solara.Text(answer.value, classes=["voice-answer"], style="font-weight: 500;")
                 if voice_error.value:
-                    solara.Error(voice_error.value)
+                    solara.Error(voice_error.value, classes=["voice-error"])
             solara.InputText(
                 "Inner voice (a memory to give)", value=statement, on_value=set_statement, continuous_update=True
             )
