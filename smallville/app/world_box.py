@@ -99,7 +99,7 @@ def WorldBox(model):
         if world_note.value:
             solara.Text(world_note.value, classes=["world-note"])
         if world_error.value:
-            solara.Error(world_error.value)
+            solara.Error(world_error.value, classes=["world-error"])
     return main
 
 
