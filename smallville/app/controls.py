@@ -8,11 +8,12 @@ the next only when the last has ended, so steps never pile up however slow the m
 """
 
 import time
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import solara
 from mesa.visualization.utils import force_update, update_counter
 
+from smallville.app import inputs
 from smallville.app.player_box import clear_player_box
 from smallville.app.replay import ReplayModel
 from smallville.app.source import town_of
@@ -93,7 +94,7 @@ def play_job(
             model.seek(model.frame_at(until))  # a replay jumps: every row is already there
             force_update()
             return
-        wanted = turn_steps(model, None if until is not None else SPEEDS.get(speed.value, 15))
+        wanted = turn_steps(model, None if until is not None else SPEEDS[chosen_speed(speed.value)])
         owed[0] += 0 if wanted == float("inf") else wanted
         steps = wanted if wanted == float("inf") else int(owed[0])
         take_steps(model, steps, lambda: current() and not arrived() and time.monotonic() - started < LONGEST_TURN_S)
@@ -139,21 +140,55 @@ def clear_boxes() -> None:
     clear_player_box()
 
 
-def parse_target(text: str, now: datetime) -> datetime:
-    """A "run to" time: "HH:MM" (the next time the clock shows it) or "YYYY-MM-DD HH:MM".
+def run_to_target(model, text: str) -> datetime:
+    """A "run to" time: "HH:MM" (the next time the clock shows it) or "YYYY-MM-DD HH:MM", one the town can reach.
+
+    A live town runs forward from now within the longest run; a replay jumps within what it recorded.
 
     Raises:
-        ValueError: Naming the forms accepted.
+        inputs.Refused: Naming the forms accepted, or the span the time must fall in.
     """
-    text = text.strip()
+    if isinstance(model, ReplayModel):
+        return inputs.run_to(text, model.now, model.times[0], model.times[-1])
+    return inputs.run_to(text, model.now, model.start)
+
+
+def chosen_speed(label: object) -> str:
+    """A speed of the Speed list (its label).
+
+    Raises:
+        inputs.Refused: For any other value (the list offers only these).
+    """
+    if label not in SPEEDS:
+        raise inputs.Refused(f"Speed: {label!r} is not one of the speeds; choose one of {', '.join(SPEEDS)}")
+    return label
+
+
+def run_to(model, work: Work, speed: solara.Reactive, text: str) -> bool:
+    """The Run to button: the time checked, then Play until it (a replay jumps); a refusal is the work's failure."""
+    if work.playing.value is not None or work.pending("reset", "step"):
+        return False
+    work.failure.set("")
     try:
-        if len(text) <= 5:
-            clock = datetime.strptime(text, "%H:%M")
-            target = now.replace(hour=clock.hour, minute=clock.minute, second=0, microsecond=0)
-            return target if target > now else target + timedelta(days=1)
-        return datetime.fromisoformat(text)
-    except ValueError:
-        raise ValueError(f"run to {text!r}: give a time as HH:MM (e.g. 17:00) or YYYY-MM-DD HH:MM") from None
+        until = run_to_target(model, text)
+    except inputs.Refused as refused:
+        work.failure.set(str(refused))
+        return False
+    token = object()
+    work.playing.set(token)
+    work.submit(play_job(model, work, token, speed, until))
+    return True
+
+
+def choose_speed(work: Work, speed: solara.Reactive, label: object) -> bool:
+    """The Speed list: a speed it offers is taken (Play's next turn uses it); any other value is refused in one line."""
+    try:
+        speed.set(chosen_speed(label))
+    except inputs.Refused as refused:
+        work.failure.set(str(refused))
+        return False
+    work.failure.set("")
+    return True
 
 
 @solara.component
@@ -186,16 +221,6 @@ def TownControls(model: solara.Reactive, parameters: solara.Reactive):
         elif not work.pending("reset"):
             start()
 
-    def run_to() -> None:
-        if playing or work.pending("reset", "step"):
-            return
-        try:
-            until = parse_target(target, town_of(town).now)
-        except ValueError as error:
-            work.failure.set(str(error))
-            return
-        start(until)
-
     def reset() -> None:
         if not work.pending("reset"):
             work.playing.set(None)
@@ -211,10 +236,20 @@ def TownControls(model: solara.Reactive, parameters: solara.Reactive):
         )
         solara.Button(label="Step", on_click=step, disabled=playing or stepping or not town.running)
         with solara.Div(style="width: 230px;"):
-            solara.Select("Speed (simulated minutes per second)", values=list(SPEEDS), value=speed, dense=True)
+            solara.Select(
+                "Speed (simulated minutes per second)",
+                values=list(SPEEDS),
+                value=speed.value,
+                on_value=lambda label: choose_speed(work, speed, label),
+                dense=True,
+            )
         with solara.Div(style="width: 150px;"):
             solara.InputText("Run to (HH:MM)", value=target, on_value=set_target, continuous_update=True)
-        solara.Button(label="Run to", on_click=run_to, disabled=playing or stepping or not target.strip())
+        solara.Button(
+            label="Run to",
+            on_click=lambda: run_to(town, work, speed, target),
+            disabled=playing or stepping or not target.strip(),
+        )
         solara.Button(label="Reset", on_click=reset, disabled=resetting, outlined=True)
         solara.Text(f"{town_of(town).now:%a %b %d, %Y, %H:%M:%S}", classes=["town-clock"], style=CLOCK_STYLE)
         if not town.running:

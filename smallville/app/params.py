@@ -27,12 +27,12 @@ def _control(name: str, value) -> dict:
     label = parameter.label if name != "scenario_name" else "scenario"
     if parameter.control == "checkbox":
         return {"type": "Checkbox", "value": bool(value), "label": label}
-    if parameter.control == "slider":
+    if parameter.control == "slider":  # a seed given beyond the presets widens the slider: a slider clamps its value
         return {
             "type": "SliderInt",
             "value": int(value or 0),
             "min": SEEDS[0],
-            "max": SEEDS[1],
+            "max": max(SEEDS[1], int(value or 0)),
             "step": 1,
             "label": label,
         }

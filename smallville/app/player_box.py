@@ -10,12 +10,13 @@ picked from the list or by clicking a building on the map.
 import solara
 from mesa.visualization.utils import update_counter
 
+from smallville.app import inputs
 from smallville.app.html import heading
 from smallville.app.selection import chosen, selected_agent
 from smallville.app.source import offline, town_of
 from smallville.app.work import Job, then_redraw, work_of
 from smallville.players.places import place_addresses
-from smallville.players.visit import Reply, checked_name, checked_place, go, join, joined_at, leave, said_to, say
+from smallville.players.visit import Reply, go, join, joined_at, leave, said_to, say
 
 # The tab's player (its name, "" before joining), what the box last heard, what went wrong, and the place picked
 # (here, or by a click on a building of the map: map_panel.py sets it).
@@ -35,32 +36,28 @@ def places_of(ville) -> list[str]:
     return [address.split(":", 1)[1] for address in place_addresses(ville)]
 
 
-def join_job(model, name: str, persona: str, place: str, beside: str) -> Job:
-    """Put the player in the town at the place picked, or beside the agent in the inspector."""
+def join_job(model, name: str, persona: str, place: str | None, beside: str) -> Job:
+    """Put the player (a checked name) in the town at a place's address, or beside the agent in the inspector."""
 
-    def run() -> str:
-        player = checked_name(model, name)
-        join(model, player, persona or DEFAULT_PERSONA, checked_place(model, place) if place else None, beside)
-        return player
-
-    def show(player: str) -> None:
-        player_name.set(player)
-        where = model.ville.arena_address_at(model.players.get(player).tile).split(":", 1)[1]
+    def show(_) -> None:
+        player_name.set(name)
+        where = model.ville.arena_address_at(model.players.get(name).tile).split(":", 1)[1]
         player_note.set(f"At {model.now:%H:%M:%S} you are in {where}.")
 
-    return Job("player", f"{name} joins the town…", run, done=then_redraw(show), failed=_failed("Joining"))
+    return Job(
+        "player",
+        f"{name} joins the town…",
+        lambda: join(model, name, persona, place, None if place else beside),
+        done=then_redraw(show),
+        failed=_failed("Joining"),
+    )
 
 
 def go_job(model, name: str, place: str) -> Job:
-    """Walk the player to the place picked."""
-
-    def run() -> str:
-        address = checked_place(model, place)
-        go(model, name, address)
-        return address.split(":", 1)[1]
-
-    return Job("player", f"{name} goes to {place}…", run,
-               done=then_redraw(lambda where: player_note.set(f"At {model.now:%H:%M:%S} you are in {where}.")),
+    """Walk the player to a place (its address, checked)."""
+    where = place.split(":", 1)[1]
+    return Job("player", f"{name} goes to {where}…", lambda: go(model, name, place),
+               done=then_redraw(lambda _: player_note.set(f"At {model.now:%H:%M:%S} you are in {where}.")),
                failed=_failed("Going"))  # fmt: skip
 
 
@@ -85,6 +82,59 @@ def leave_job(model, name: str) -> Job:
     return Job(
         "player", f"{name} leaves…", lambda: leave(model, name), done=then_redraw(show), failed=_failed("Leaving")
     )
+
+
+def join_town(model, name: str, persona: str, place: str, beside: str) -> bool:
+    """The Join button: name, persona and place checked as `run.py join` checks them, then joined in the background.
+
+    Returns whether the join was queued (a refusal is one line in the box).
+    """
+    return _submit(
+        model,
+        lambda: join_job(
+            model,
+            inputs.player_name(model, name),
+            inputs.persona(persona, "Who you are") or DEFAULT_PERSONA,
+            inputs.place(model, place) if isinstance(place, str) and place.strip() else None,
+            inputs.agent_name(model, beside, "Beside"),
+        ),
+    )
+
+
+def go_to(model, name: str, place: str) -> bool:
+    """The Go there button: the place checked as `run.py join --at` checks it."""
+    return _submit(model, lambda: go_job(model, _joined(model, name), inputs.place(model, place)))
+
+
+def say_to(model, name: str, agent: str, text: str) -> bool:
+    """The Say button: the agent and the line checked as `run.py join --say AGENT TEXT` checks them."""
+    return _submit(
+        model,
+        lambda: say_job(model, _joined(model, name), inputs.agent_name(model, agent), inputs.player_line(text)),
+    )
+
+
+def leave_town(model, name: str) -> bool:
+    """The Leave button."""
+    return _submit(model, lambda: leave_job(model, _joined(model, name)))
+
+
+def _joined(model, name: str) -> str:
+    if name not in model.players:
+        raise inputs.Refused(f"{name or 'You'}: not in the town; join first")
+    return name
+
+
+def _submit(model, make_job) -> bool:
+    """Queue the job `make_job` builds from checked values, or show the refusal in one line; whether it was queued."""
+    player_error.set("")
+    try:
+        job = make_job()
+    except inputs.Refused as refused:
+        player_error.set(str(refused))
+        return False
+    work_of(model).submit(job)
+    return True
 
 
 def said_to_player(model, name: str) -> list[str]:
@@ -127,13 +177,9 @@ def PlayerBox(model):
     work = work_of(model)
     busy = work.pending("player")
 
-    def submit(job: Job) -> None:
-        player_error.set("")
-        work.submit(job)
-
     def send() -> None:
-        submit(say_job(model, player, chosen(names), line.strip()))
-        set_line("")
+        if say_to(model, player, chosen(names), line):
+            set_line("")
 
     with solara.Column(style=PLAYER_STYLE, classes=["player-box"]) as main:
         solara.HTML(unsafe_innerHTML=heading("Join the town" if not player else f"You are {player}"))
@@ -150,13 +196,13 @@ def PlayerBox(model):
             solara.InputText("Who you are, e.g. a reporter", value=persona, on_value=set_persona,
                              continuous_update=True, classes=["player-persona"])  # fmt: skip
             solara.Button("Join", color="primary", disabled=busy or not name.strip(),
-                          on_click=lambda: submit(join_job(model, name, persona.strip(), picked_place.value,
-                                                           chosen(names))))  # fmt: skip
+                          on_click=lambda: join_town(model, name, persona, picked_place.value,
+                                                     chosen(names)))  # fmt: skip
         else:
             with solara.Row(style="gap: 4px; flex-wrap: wrap;"):
                 solara.Button("Go there", disabled=busy or not picked_place.value, outlined=True,
-                              on_click=lambda: submit(go_job(model, player, picked_place.value)))  # fmt: skip
-                solara.Button("Leave", disabled=busy, outlined=True, on_click=lambda: submit(leave_job(model, player)))
+                              on_click=lambda: go_to(model, player, picked_place.value))  # fmt: skip
+                solara.Button("Leave", disabled=busy, outlined=True, on_click=lambda: leave_town(model, player))
             solara.Select("Say to", values=names, value=chosen(names), on_value=selected_agent.set, dense=True)
             solara.InputText("What you say", value=line, on_value=set_line, continuous_update=True,
                              classes=["player-line"])  # fmt: skip

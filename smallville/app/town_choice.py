@@ -10,12 +10,15 @@ from pathlib import Path
 import solara
 from mesa.visualization.solara_viz import UserInputs, split_model_params
 
+from smallville.app import inputs
 from smallville.app.html import note
 from smallville.app.params import live_params
 from smallville.app.replay import ReplayModel
 from smallville.app.work import Job, work_of
 from smallville.model import SmallvilleModel
 
+# What the dialog refused last, in one line (shown in the dialog, under the button pressed).
+choice_error = solara.reactive("")
 # Where run folders are looked for (beside the one being replayed, too): `run.py simulate` writes to runs/.
 RUNS = Path("runs")
 
@@ -54,6 +57,39 @@ def switch_job(model: solara.Reactive, label: str, build) -> Job:
     return Job("reset", label, build, model.set)
 
 
+def start_new_town(model: solara.Reactive, parameters: solara.Reactive, values: dict) -> bool:
+    """Start a new live town: the dialog's values checked as `run.py simulate` checks its flags, then built.
+
+    Returns whether the town is being built (a refusal is one line in the dialog, and nothing is built).
+    """
+    choice_error.set("")
+    try:
+        kwargs = inputs.new_town_settings(values)
+    except inputs.Refused as refused:
+        choice_error.set(str(refused))
+        return False
+    work = work_of(model.value)
+    work.playing.set(None)
+    parameters.set(kwargs)
+    work.submit(switch_job(model, "Building a new town…", lambda: SmallvilleModel(**kwargs)))
+    return True
+
+
+def open_replay(model: solara.Reactive, parameters: solara.Reactive, text: str) -> bool:
+    """Open the replay of a run folder, checked as `run.py serve RUN` checks it; whether it is being opened."""
+    choice_error.set("")
+    try:
+        chosen = inputs.replay_folder(text)
+    except inputs.Refused as refused:
+        choice_error.set(str(refused))
+        return False
+    work = work_of(model.value)
+    work.playing.set(None)
+    parameters.set({"run_folder": chosen})
+    work.submit(switch_job(model, f"Opening the replay of {Path(chosen).name}…", lambda: ReplayModel(chosen)))
+    return True
+
+
 @solara.component
 def TownChoice(model: solara.Reactive, parameters: solara.Reactive, settings: dict):
     """A button opening the choice between a new live town and a replay."""
@@ -64,22 +100,14 @@ def TownChoice(model: solara.Reactive, parameters: solara.Reactive, settings: di
     near = town.folder.root if isinstance(town, ReplayModel) else None
     folders = solara.use_memo(lambda: run_folders(near), [showing])
     folder = solara.use_reactive(folders[0] if folders else "")
-    work = work_of(town)
 
     def new_town() -> None:
+        if start_new_town(model, parameters, live.value):
+            set_showing(False)
 
-        kwargs = dict(live.value)
-        work.playing.set(None)
-        parameters.set(kwargs)
-        work.submit(switch_job(model, "Building a new town…", lambda: SmallvilleModel(**kwargs)))
-        set_showing(False)
-
-    def open_replay() -> None:
-        chosen = folder.value.strip()
-        work.playing.set(None)
-        parameters.set({"run_folder": chosen})
-        work.submit(switch_job(model, f"Opening the replay of {Path(chosen).name}…", lambda: ReplayModel(chosen)))
-        set_showing(False)
+    def replay() -> None:
+        if open_replay(model, parameters, folder.value):
+            set_showing(False)
 
     solara.Button("New town or replay…", on_click=lambda: set_showing(True), text=True, classes=["town-choice"])
     with (
@@ -90,6 +118,8 @@ def TownChoice(model: solara.Reactive, parameters: solara.Reactive, settings: di
         UserInputs(adjustable, on_change=lambda name, value: live.set({**live.value, name: value}))
         solara.Text(slider_values(adjustable, live.value), classes=["slider-values"])
         solara.Button("Start a new town", color="primary", on_click=new_town, classes=["start-new-town"])
+        if choice_error.value:
+            solara.Error(choice_error.value, classes=["town-choice-error"])
         solara.HTML(
             unsafe_innerHTML="<b>The replay of a finished run</b> (a folder <code>run.py simulate</code> wrote; "
             "replaying makes no model call):"
@@ -99,4 +129,4 @@ def TownChoice(model: solara.Reactive, parameters: solara.Reactive, settings: di
         else:
             solara.HTML(unsafe_innerHTML=note("No run folder in runs/ yet: give one."))
             solara.InputText("Run folder", value=folder)
-        solara.Button("Open the replay", on_click=open_replay, disabled=not folder.value, classes=["open-replay"])
+        solara.Button("Open the replay", on_click=replay, disabled=not folder.value, classes=["open-replay"])

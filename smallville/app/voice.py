@@ -9,6 +9,7 @@ to ask.
 import solara
 from mesa.visualization.utils import update_counter
 
+from smallville.app import inputs
 from smallville.app.html import heading
 from smallville.app.selection import chosen
 from smallville.app.source import town_of
@@ -41,6 +42,33 @@ def whisper_job(model, name: str, statement: str) -> Job:
     )
 
 
+def ask(model, name: str, question: str, asker: str) -> bool:
+    """The Ask button: the question and persona checked as `run.py interview` checks them, then asked in the background.
+
+    Returns whether the interview was queued (a refusal is one line in the box).
+    """
+    voice_error.set("")
+    try:
+        job = interview_job(model, name, inputs.interview_question(question), inputs.persona(asker))
+    except inputs.Refused as refused:
+        voice_error.set(str(refused))
+        return False
+    work_of(model).submit(job)
+    return True
+
+
+def give(model, name: str, statement: str) -> bool:
+    """The Whisper button: the statement checked as `run.py whisper` checks it, then given in the background."""
+    voice_error.set("")
+    try:
+        job = whisper_job(model, name, inputs.whisper_statement(statement))
+    except inputs.Refused as refused:
+        voice_error.set(str(refused))
+        return False
+    work_of(model).submit(job)
+    return True
+
+
 @solara.component
 def VoiceBox(model):
     """Interview the selected agent, or whisper to it."""
@@ -59,13 +87,11 @@ def VoiceBox(model):
     ]
 
     def interview() -> None:
-        voice_error.set("")
-        work.submit(interview_job(model, name, question.strip(), asker.strip()))
+        ask(model, name, question, asker)
 
     def whisper() -> None:
-        voice_error.set("")
-        work.submit(whisper_job(model, name, statement.strip()))
-        set_statement("")
+        if give(model, name, statement):
+            set_statement("")
 
     with solara.Column(style=VOICE_STYLE, classes=["voice-box"]) as main:
         solara.HTML(unsafe_innerHTML=heading(f"Talk to {name}"))
@@ -90,7 +116,7 @@ def VoiceBox(model):
                 if answer.value:
                     solara.Text(answer.value, classes=["voice-answer"], style="font-weight: 500;")
                 if voice_error.value:
-                    solara.Error(voice_error.value)
+                    solara.Error(voice_error.value, classes=["voice-error"])
             solara.InputText(
                 "Inner voice (a memory to give)", value=statement, on_value=set_statement, continuous_update=True
             )

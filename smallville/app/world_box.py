@@ -10,6 +10,7 @@ shows: `run.py fork RUN --at TIME --set ADDRESS STATE` changes its past.
 import solara
 from mesa.visualization.utils import update_counter
 
+from smallville.app import inputs
 from smallville.app.selection import chosen
 from smallville.app.source import town_of
 from smallville.app.work import Job, then_redraw, work_of
@@ -56,6 +57,21 @@ def set_object_job(model, address: str, state: str) -> Job:
     )
 
 
+def set_object(model, address: str, state: str) -> bool:
+    """The Set button: the address and state checked as `run.py set` checks them, then set in the background.
+
+    Returns whether the change was queued (a refusal is one line in the box).
+    """
+    world_error.set("")
+    try:
+        job = set_object_job(model, inputs.object_address(model.ville, address), inputs.object_state(state))
+    except inputs.Refused as refused:
+        world_error.set(str(refused))
+        return False
+    work_of(model).submit(job)
+    return True
+
+
 @solara.component
 def WorldBox(model):
     """Pick an object of the world and type its new state, e.g. the stove: burning (a live town only)."""
@@ -67,9 +83,8 @@ def WorldBox(model):
     choices = solara.use_memo(lambda: objects_near_first(model.ville, here), [here])
 
     def apply() -> None:
-        world_error.set("")
-        work_of(model).submit(set_object_job(model, address, state.strip()))
-        set_state("")
+        if set_object(model, address, state):
+            set_state("")
 
     with solara.Column(style=WORLD_STYLE, classes=["world-box"]) as main:
         solara.v.Autocomplete(
@@ -84,7 +99,7 @@ def WorldBox(model):
         if world_note.value:
             solara.Text(world_note.value, classes=["world-note"])
         if world_error.value:
-            solara.Error(world_error.value)
+            solara.Error(world_error.value, classes=["world-error"])
     return main
 
 

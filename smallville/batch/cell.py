@@ -144,7 +144,7 @@ def _simulate(spec: CellSpec, folder: Path, hooks: CellHooks) -> tuple[str, str]
 
     limits = {"max_calls": hooks.max_calls, "max_cost": hooks.max_cost}
     if (folder / "checkpoint" / "state.json").is_file():
-        store = RunStore.open(folder)
+        store = RunStore.open(folder, full_check=True)  # a killed cell resumes: damage must not be carried on
         config = store.config()
         end = datetime.fromisoformat(config["end"])
         minutes = config["checkpoint_minutes"]

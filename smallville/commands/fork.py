@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = read_config(source)
         check_databases(source)  # a damaged file, or one of another version's layout, is one line naming it
-        snapshot = read_snapshot(source)
+        snapshot = read_snapshot(source, full=True)  # a fork would carry the damage into a new run
     except RunFolderError as error:
         raise UserError(str(error)) from error
     if snapshot is None:

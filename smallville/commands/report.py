@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         read_config(folder)
         check_databases(folder)
-        snapshot = read_snapshot(folder)
+        snapshot = read_snapshot(folder, full=True)  # a report of damaged data is worse than none
     except RunFolderError as error:
         raise UserError(str(error)) from error
     if snapshot is None:

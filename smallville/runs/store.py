@@ -121,8 +121,11 @@ class RunStore:
         return cls(folder, lock)
 
     @classmethod
-    def open(cls, root: Path, *, write: bool = False) -> "RunStore":
+    def open(cls, root: Path, *, write: bool = False, full_check: bool | None = None) -> "RunStore":
         """Open an existing run folder, every file checked; `write` takes its lock for the store's life.
+
+        `full_check` (default: when writing) recomputes the digests of what the checkpoint covers
+        (integrity.read_snapshot): a run that goes on must not carry damage on; one only read is checked cheaply.
 
         Raises:
             RunFolderError: If it is not a run folder, a file is damaged, or (to write) another process writes to it.
@@ -133,7 +136,7 @@ class RunStore:
         lock = _lock(folder.root) if write else None
         try:
             check_databases(folder)
-            snapshot = read_snapshot(folder)
+            snapshot = read_snapshot(folder, full=write if full_check is None else full_check)
             if snapshot is None and "forked_from" in config:  # killed before its first checkpoint: not a new run
                 raise RunFolderError(unfinished_fork(folder))
         except RunFolderError:

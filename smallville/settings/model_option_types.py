@@ -9,11 +9,26 @@ import argparse
 from agents import REASONING_EFFORTS
 from agents.config import PAPER_REFLECTION_THRESHOLD
 from agents.language import ALL_REQUESTS
+from memory import LOCAL_EMBEDDERS, is_local_embedder
 from smallville.interventions.records import InterventionError, load_interventions
 from smallville.settings import option_types as check
 from smallville.settings.text_files import nested_too_deeply
 
-__all__ = ["interventions_file", "reasoning_effort", "reflection_threshold", "routes_value"]
+__all__ = ["embedder_name", "interventions_file", "reasoning_effort", "reflection_threshold", "routes_value"]
+
+
+def embedder_name(text: str) -> str:
+    """--embedder: a local embedder or a litellm "provider/model" name, the two forms the agents can build.
+
+    Any other name passed every check and was refused only when the town was built, after its run folder was made
+    (and, from the page, as a traceback in the server's log).
+    """
+    if is_local_embedder(text) or ("/" in text.strip("/") and text == text.strip() and check.visible(text)):
+        return text
+    raise argparse.ArgumentTypeError(
+        f"unknown embedder {text[:60]!r}: use one of {', '.join(LOCAL_EMBEDDERS)} or a litellm embedding model name "
+        "such as 'openai/text-embedding-3-small'"
+    )
 
 
 def reasoning_effort(text: str) -> str:

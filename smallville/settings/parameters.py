@@ -8,6 +8,7 @@ name means the same thing everywhere (as Mesa's Scenario shares its names with t
 
 import argparse
 import inspect
+import typing
 from collections.abc import Callable
 from dataclasses import MISSING, Field, dataclass, fields, replace
 from typing import Any
@@ -46,6 +47,18 @@ class Parameter:
     def range(self) -> Range | None:
         """The number's bounds (ranges.py), None for a parameter that is not a number (a name, a switch, a file)."""
         return RANGES.get(self.name)
+
+    @property
+    def takes_list(self) -> bool:
+        """Whether a file may give the value as a list or a table.
+
+        The model takes one (agents' names, routes, interventions), or the flag's text is a list ("1,2,1" weights).
+        Any other parameter's list, [1, 2] for a seed or ["a", "b"] for an embedder, was joined into "1,2" or "a,b"
+        and taken as a name.
+        """
+        annotation = _annotation(self)
+        kinds = typing.get_args(annotation) or (annotation,)
+        return self.name == "retrieval_weights" or any(typing.get_origin(kind) in (list, dict) for kind in kinds)
 
     @property
     def cli_flag(self) -> str:
@@ -193,7 +206,7 @@ _TOWN = (
         "minilm",
         '"minilm" (local), "hashing" (fast, for tests) or a litellm embedding model',
         "minds",
-        parse=str,
+        parse=model_check.embedder_name,
         control="select",
     ),
     Parameter(

@@ -82,6 +82,9 @@ def check_value(name: str, value: Any) -> Any:
             return [entry.model_dump(mode="json") for entry in parse_interventions(value, name)]
         except InterventionError as error:
             raise SettingError(name, str(error).removeprefix(f"{name}: ")) from None
+    if isinstance(value, list | tuple | dict) and not item.takes_list:
+        example = item.range.example if item.range is not None else item.default
+        raise SettingError(name, f"{str(value)[:60]} is a list; give one value, e.g. {example!r}")
     try:
         return item.parse(value_text(value))
     except (argparse.ArgumentTypeError, ValueError) as error:

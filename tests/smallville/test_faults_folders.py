@@ -7,6 +7,7 @@ and runs the CLI in-process on it.
 import json
 import shutil
 import sqlite3
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ import pytest
 from memory import StoreError
 from smallville.cli import main
 from smallville.runs.folder import RunFolder, read_calls
-from smallville.runs.integrity import checkpoint_calls, read_config
+from smallville.runs.integrity import RunFolderError, checkpoint_calls, read_config, read_snapshot
 from smallville.runs.lock import RunLock
 from tests.smallville.fault_log import one_line
 from tests.smallville.run_folders import FAST, events, final_state
@@ -370,6 +371,23 @@ def test_a_file_not_the_runs_own_is_one_line_naming_it(run, stranger, damage, fi
     damage(run, stranger)
     line = one_line(capsys, [command, str(run)], 1)
     assert file in line and words in line
+
+
+@pytest.mark.parametrize(("damage", "file", "words"), NOT_ITS_OWN.values(), ids=NOT_ITS_OWN.keys())
+def test_a_look_at_a_run_checks_identity_cheaply_and_the_digests_only_where_damage_is_carried_on(
+    run, stranger, damage, file, words
+):
+    """A replay, compare or interview reads the checkpoint without a pass over every row: a file of another run is
+    still named, a changed value only by the full check that resume, fork and report make."""
+    _wal_free(run)
+    damage(run, stranger)
+    if "belongs to another run" in words:
+        with pytest.raises(RunFolderError, match="belongs to another run"):
+            read_snapshot(RunFolder(run))
+    else:
+        assert read_snapshot(RunFolder(run)).now == datetime.fromisoformat(END)
+    with pytest.raises(RunFolderError, match=words):
+        read_snapshot(RunFolder(run), full=True)
 
 
 @pytest.mark.slow  # resumes the run

@@ -1,5 +1,5 @@
-"""The user controls in a real headless browser: an interview as a persona, an object's state set from the page, and
-two runs (a run and its fork) side by side on one time slider."""
+"""The user controls in a real headless browser: an interview as a persona, an object's state set from the page (and
+bad values refused in one line), and two runs (a run and its fork) side by side on one time slider."""
 
 from smallville.cli import main
 from testing import LoopbackServer, stop_page
@@ -53,6 +53,18 @@ def test_an_interview_as_a_persona_and_an_object_set_from_the_page(outside, brow
             )
             expect(things.filter(has_text="cooking area")).to_have_text("cooking area (burning)")
             expect(page.locator(".work-failure")).to_have_count(0)
+
+            # A bad value is one line in its box, checked as the command line checks it; nothing is done with it.
+            page.locator(".world-state input").fill("x" * 2001)
+            page.get_by_role("button", name="Set", exact=True).click()
+            expect(page.locator(".world-error")).to_have_text(
+                "Its new state: the statement has 2001 characters, more than 2000; give a shorter one"
+            )
+            expect(things.filter(has_text="cooking area")).to_have_text("cooking area (burning)")
+            page.get_by_label("Run to (HH:MM)").fill("2023-02-13T09:00+01:00")
+            page.get_by_role("button", name="Run to", exact=True).click()
+            expect(page.locator(".work-failure")).to_contain_text("names a time zone")
+            expect(page.locator(".town-clock")).to_contain_text("00:00:00")
         finally:
             stop_page(process)
     assert_stayed_home(page, outside)

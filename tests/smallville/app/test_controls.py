@@ -324,6 +324,7 @@ def test_run_to_in_a_replay_jumps_there(run_folder):
 def test_run_to_times(text, expected):
     from datetime import datetime
 
-    from smallville.app.controls import parse_target
+    from smallville.app.inputs import run_to
 
-    assert parse_target(text, datetime(2023, 2, 13, 8, 0)).isoformat() == expected
+    now = datetime(2023, 2, 13, 8, 0)
+    assert run_to(text, now, start=now.replace(hour=0)).isoformat() == expected

@@ -60,6 +60,13 @@ def test_serve_options_become_the_controls_initial_values_and_reset_rebuilds_tha
     model.close()
 
 
+def test_a_seed_beyond_the_sliders_presets_widens_it_instead_of_being_shown_as_another():
+    """`serve --seed 12345`: the slider showed 99 (its end) while a new town took 12345."""
+    slider = live_params({"scenario_name": "the_ville_n3", "rng": 12345})["rng"]
+    assert slider["value"] == 12345 and slider["min"] <= 12345 <= slider["max"]
+    assert live_params({"scenario_name": "the_ville_n3", "rng": 7})["rng"]["max"] == 99
+
+
 def test_agents_named_on_the_command_line_stay_fixed():
     args = build_parser().parse_args(["serve", "--scenario", "the_ville_n3", "--agents", "Maria Lopez,Klaus Mueller"])
     params = live_params(settings_for(args)["model"])
