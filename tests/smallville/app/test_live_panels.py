@@ -1,5 +1,7 @@
 """The panels on a live town, rendered with solara's own test tools: what each shows, and what a click does."""
 
+import time
+
 import ipyvuetify
 import ipywidgets
 import networkx as nx
@@ -205,6 +207,22 @@ def test_the_diffusion_plot_has_density_and_one_line_per_tracked_fact(talking_mo
     assert list(figure.axes[0].get_lines()[0].get_ydata()) == list(frame["density"])
 
 
+def typed_into(rc, label: str, text: str, button_label: str, seconds: float = 10.0):
+    """Type `text` into the field `label` and return the button it enables, typing again while the page settles.
+
+    The answer to an earlier job re-renders the box from the worker thread, and Solara may still be replacing its
+    widgets after the work queue is empty: text typed into a replaced field goes nowhere, as it would for a user who
+    typed during the redraw. A user sees the empty box and types again; so does this, for a few seconds at most.
+    """
+    deadline = time.monotonic() + seconds
+    while True:
+        rc.find(ipyvuetify.TextField, label=label).widget.v_model = text
+        found = button(rc, button_label)
+        if not found.disabled or time.monotonic() > deadline:
+            return found
+        time.sleep(0.05)
+
+
 def test_interview_answers_in_character_and_whisper_adds_a_memory(talking_model):
     agent = talking_model.by_name["Isabella Rodriguez"]
     selected_agent.set(agent.name)
@@ -218,10 +236,7 @@ def test_interview_answers_in_character_and_whisper_adds_a_memory(talking_model)
     assert answer.startswith("Isabella Rodriguez: ") and len(answer) > len("Isabella Rodriguez: ") + 10
     assert talking_model.gateway.ledger.totals().calls == calls + 1
     before = len(agent.memories.stream)
-    # Found after the answer came: the answer's re-render (from the worker thread) may have replaced the widgets.
-    statement = rc.find(ipyvuetify.TextField, label="Inner voice (a memory to give)").widget
-    statement.v_model = "The town hall meeting moved to Friday"
-    whisper = button(rc, "Whisper")
+    whisper = typed_into(rc, "Inner voice (a memory to give)", "The town hall meeting moved to Friday", "Whisper")
     assert not whisper.disabled, "typing the statement did not enable Whisper"
     whisper.click()
     assert work_of(talking_model).wait(60)
