@@ -4,8 +4,8 @@ town: the table says how each kind went, and the exit status whether a town woul
 import pytest
 
 from smallville.cli import main
-from tests.sampled_requests import sampled_requests
 from testing import LoopbackServer
+from tests.sampled_requests import sampled_requests
 
 # (model, which of the server's base URLs it takes, the form its table shows)
 FORMATS = [

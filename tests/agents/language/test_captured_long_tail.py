@@ -13,8 +13,8 @@ import pytest
 from openai.lib._pydantic import _ensure_strict_json_schema
 
 from agents.language.gateway import Gateway, GatewayConfig, ModelUnavailable
-from tests.sampled_requests import sampled_requests
 from testing import LoopbackServer
+from tests.sampled_requests import sampled_requests
 
 from .schema_nodes import ANTHROPIC_REFUSES, nodes
 

@@ -19,8 +19,8 @@ from pydantic import TypeAdapter
 
 from agents.language.backends import dialects
 from agents.language.gateway import Gateway, GatewayConfig
-from tests.sampled_requests import sampled_requests
 from testing import LoopbackServer
+from tests.sampled_requests import sampled_requests
 
 from .schema_nodes import ANTHROPIC_REFUSES, nodes
 

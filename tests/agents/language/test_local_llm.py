@@ -16,8 +16,8 @@ import pytest
 
 from agents.language.backends import dialects
 from smallville.model import SmallvilleModel
-from tests.sampled_requests import sampled_requests
 from testing import free_port
+from tests.sampled_requests import sampled_requests
 
 ROOT = Path(__file__).resolve().parents[3]
 BUILT = ROOT / ".cache" / "llama" / ".built"

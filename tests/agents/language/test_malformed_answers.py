@@ -6,8 +6,8 @@ import asyncio
 import pytest
 
 from agents.language.gateway import Gateway, GatewayConfig, ModelUnavailable
-from tests.sampled_requests import sampled_requests
 from testing import LoopbackServer
+from tests.sampled_requests import sampled_requests
 
 REQUEST = sampled_requests()["importance"]
 # Each wire format: the model name, and the loopback server's base URL for it.
