@@ -41,6 +41,12 @@ class PendingMemory:
     partner: str | None = None
     lines: tuple[tuple[str, str], ...] = ()
 
+    def details(self) -> dict:
+        """Its fields beyond kind, text and time (event triple, keywords, a chat), as the stream's `add` takes them."""
+        return {
+            name: getattr(self, name) for name in ("subject", "predicate", "object", "keywords", "partner", "lines")
+        }
+
     def get_state(self) -> dict:
         """Plain data for checkpoints."""
         return {
@@ -239,12 +245,7 @@ class AgentMemory:
                     created=memory.created,
                     importance=int(score),
                     embedding=None,
-                    subject=memory.subject,
-                    predicate=memory.predicate,
-                    object=memory.object,
-                    keywords=memory.keywords,
-                    partner=memory.partner,
-                    lines=memory.lines,
+                    **memory.details(),
                 )
             )
         if not self._start_encoding([node.description for node in nodes], asynchronously=True):

@@ -30,9 +30,13 @@ MOST_NAMED = 3
 JUDGE_KINDS = frozenset({"judge", "rank", "fact_check", "ground"})
 
 
+# The figures of the kind's call, as its ledger record has them.
+CALL_FIGURES = ("latency_s", "prompt_tokens", "completion_tokens", "reasoning_tokens", "cached_tokens", "cost")
+
+
 @dataclass(frozen=True)
 class KindCheck:
-    """How one request kind went."""
+    """How one request kind went (its call's figures are the ledger record's: CALL_FIGURES)."""
 
     kind: str
     form: str
@@ -212,11 +216,6 @@ def _kind_check(kind: str, gateway: Gateway, config: GatewayConfig, downgraded: 
         kind=kind,
         form=form,
         outcome=outcome,
-        latency_s=record.latency_s,
-        prompt_tokens=record.prompt_tokens,
-        completion_tokens=record.completion_tokens,
-        reasoning_tokens=record.reasoning_tokens,
-        cached_tokens=record.cached_tokens,
-        cost=record.cost,
         note="; ".join(notes),
+        **{figure: getattr(record, figure) for figure in CALL_FIGURES},
     )

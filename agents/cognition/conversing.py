@@ -119,9 +119,7 @@ def remember_conversation(
             )
         )
     for pending, score in zip(kept, rating or (), strict=False):
-        details = {name: getattr(pending, name) for name in ("subject", "predicate", "object", "keywords")}
-        memory.add_now(pending.kind, pending.description, created=now, importance=score, partner=pending.partner,
-                   lines=pending.lines, **details)  # fmt: skip
+        memory.add_now(pending.kind, pending.description, created=now, importance=score, **pending.details())
     if rating is None:
         for pending in kept:
             memory.queue(pending)

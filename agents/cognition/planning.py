@@ -43,16 +43,7 @@ async def plan_day(
     items = await ask(DayPlanRequest(identity=identity, today=today, wake_hour=wake_hour, yesterday=yesterday))
     blocks = await ask(HourlyScheduleRequest(identity=identity, today=today, wake_hour=wake_hour, day_plan=items))
     plan_text = f"This is {identity.name}'s plan for {today:%A %B %d}: " + "; ".join(items)
-    await memory.add(
-        NodeKind.THOUGHT,
-        plan_text,
-        created=now,
-        importance=config.plan_importance,
-        subject=identity.name,
-        predicate="plan",
-        object=today.isoformat(),
-        keywords=("plan",),
-    )
+    await _think_about_day(memory, identity, plan_text, today, now, config, predicate="plan", keyword="plan")
     return DaySchedule.from_blocks(today, [(block.activity, block.minutes) for block in blocks])
 
 
@@ -94,17 +85,33 @@ async def summarize_day(
         newest[node.description] = node.created
     statements = tuple(sorted(((when, text) for text, when in newest.items()), key=lambda pair: pair[0]))
     summary = await ask(DaySummaryRequest(identity=identity, today=day, memories=statements))
+    text = f"Summary of {identity.name}'s {day:%A %B %d}: {summary.summary}"
+    await _think_about_day(memory, identity, text, day, now, config, predicate="summarized", keyword="summary")
+    return identity.with_currently(summary.currently), summary.summary
+
+
+async def _think_about_day(
+    memory: AgentMemory,
+    identity: Identity,
+    text: str,
+    day: date,
+    now: datetime,
+    config: MindConfig,
+    *,
+    predicate: str,
+    keyword: str,
+) -> None:
+    """Remember a thought of the agent about one of its days (its plan, its summary), weighted as plans are."""
     await memory.add(
         NodeKind.THOUGHT,
-        f"Summary of {identity.name}'s {day:%A %B %d}: {summary.summary}",
+        text,
         created=now,
         importance=config.plan_importance,
         subject=identity.name,
-        predicate="summarized",
+        predicate=predicate,
         object=day.isoformat(),
-        keywords=("summary",),
+        keywords=(keyword,),
     )
-    return identity.with_currently(summary.currently), summary.summary
 
 
 async def decompose_slot(

@@ -21,6 +21,9 @@ def test_every_name_a_face_exports_exists(face):
     assert [name for name in module.__all__ if not hasattr(module, name)] == []
 
 
+# A child process (an interpreter and the package's imports); tests/test_layering.py checks in the fast loop that no
+# module of ours writes the environment at import, this checks what the import really does, libraries included.
+@pytest.mark.slow
 def test_importing_agents_leaves_the_environment_as_it_was():
     code = "import os; before = dict(os.environ); import agents; print(dict(os.environ) == before)"
     clean = {key: value for key, value in os.environ.items() if key not in LITELLM_ENVIRONMENT}

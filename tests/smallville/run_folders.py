@@ -15,6 +15,12 @@ from smallville.runs.integrity import checkpoint_calls
 FAST = ["--scenario", "the_ville_n3", "--embedder", "hashing"]
 
 
+def simulated(out: Path, *flags: str) -> Path:
+    """A run folder `run.py simulate` wrote into `out` with `flags` (FAST's, or others), which must succeed."""
+    assert main(["simulate", *flags, "--out", str(out)]) == 0
+    return out
+
+
 def simulate_three(out: Path, until: str) -> Path:
     """A run folder of the 3-agent town, offline with hashing embeddings, simulated to `until` (ISO time)."""
     argv = ["simulate", "--scenario", "the_ville_n3", "--until", until, "--embedder", "hashing"]

@@ -2,6 +2,8 @@
 
 from datetime import datetime
 
+import pytest
+
 from agents.embedder_choice import forget_embedders
 from smallville.model import SmallvilleModel
 
@@ -18,6 +20,7 @@ def _day(cache) -> tuple[list[dict], object]:
     return model.event_log, model.people[0].memories.embedder
 
 
+@pytest.mark.slow  # two simulated mornings; the cache's own rules are tests/memory/test_vector_cache.py's, fast
 def test_a_repeated_day_reads_its_vectors_from_the_file_and_runs_the_same(tmp_path):
     cache = tmp_path / "embeddings.sqlite"
     first_log, first = _day(cache)

@@ -82,30 +82,31 @@ def test_a_run_killed_at_a_random_moment_resumes_to_the_same_end(whole, tmp_path
     _assert_same_end(result, out, whole)
 
 
+def _simulate_until_sigterm(out: Path, ready) -> str:
+    """A run into `out`, sent SIGTERM once `ready()` holds (or it ended first); what it printed on stderr."""
+    process = start("simulate", *ARGS, "--out", str(out))
+    wait_for(lambda: ready() or process.poll() is not None)
+    return _terminated(process)
+
+
 @pytest.mark.slow
 def test_sigterm_writes_a_checkpoint_and_the_run_resumes_to_the_same_end(whole, tmp_path):
     out = tmp_path / "run"
-    process = start("simulate", *ARGS, "--out", str(out))
     state = out / "checkpoint" / "state.json"
-    wait_for(lambda: reached(state, "2023-02-13T00:15"))
-    err = _terminated(process)
+    err = _simulate_until_sigterm(out, lambda: reached(state, "2023-02-13T00:15"))
     assert "checkpoint written; continue with: run.py resume" in err
     stopped_at = json.loads(state.read_text())["now"]
     assert stopped_at < "2023-02-13T02:00:00"
     assert not (out / "checkpoint" / "state.json.tmp").exists()
-    result = run("resume", str(out))
-    _assert_same_end(result, out, whole)
+    _assert_same_end(run("resume", str(out)), out, whole)
 
 
 @pytest.mark.slow
 def test_sigterm_while_loading_checkpoints_step_zero_and_the_run_resumes(whole, tmp_path):
     out = tmp_path / "run"
-    process = start("simulate", *ARGS, "--out", str(out))
-    wait_for(lambda: (out / "config.json").is_file() or process.poll() is not None)
-    _terminated(process)
+    _simulate_until_sigterm(out, (out / "config.json").is_file)
     assert json.loads((out / "checkpoint" / "state.json").read_text())["now"] == "2023-02-13T00:00:00"
-    result = run("resume", str(out))
-    _assert_same_end(result, out, whole)
+    _assert_same_end(run("resume", str(out)), out, whole)
 
 
 @pytest.mark.slow

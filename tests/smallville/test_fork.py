@@ -19,7 +19,7 @@ from smallville.runs.folder import RunFolder
 from smallville.runs.integrity import RUN_KEYS, model_settings
 from testing import LoopbackServer
 from tests.smallville.killing import log_outcome, run_killed, writes_of
-from tests.smallville.run_folders import FAST, events, final_state, metrics
+from tests.smallville.run_folders import FAST, events, final_state, metrics, simulated
 
 DAY = [*FAST, "--until", "2023-02-13T10:00", "--seconds-per-step", "30"]
 AT = "2023-02-13T08:20"
@@ -30,9 +30,7 @@ LIBRARY = "The library closes early on Friday"
 @pytest.fixture(scope="module")
 def source(tmp_path_factory) -> Path:
     """A morning kept every 40 minutes (off the hourly checkpoints), to fork from."""
-    out = tmp_path_factory.mktemp("fork") / "source"
-    assert main(["simulate", *DAY, "--keep-checkpoints", "every 40m", "--out", str(out)]) == 0
-    return out
+    return simulated(tmp_path_factory.mktemp("fork") / "source", *DAY, "--keep-checkpoints", "every 40m")
 
 
 def before(entries: list[tuple], moment: str) -> list[tuple]:

@@ -10,7 +10,7 @@ import pytest
 from smallville.cli import main
 from smallville.commands.loading import load_run
 from smallville.players.visit import join, joined_at, said_to, say
-from tests.smallville.run_folders import FAST, events, final_state
+from tests.smallville.run_folders import FAST, events, final_state, simulated
 
 MORNING = [*FAST, "--seconds-per-step", "30"]
 AT = "2023-02-13T08:30"
@@ -21,9 +21,7 @@ PLAYER = "Alex Park"
 @pytest.fixture(scope="module")
 def morning(tmp_path_factory) -> Path:
     """The 3-agent town up to 08:30 (Isabella at her cafe), that moment kept to fork from."""
-    out = tmp_path_factory.mktemp("join") / "morning"
-    assert main(["simulate", *MORNING, "--until", AT, "--keep-checkpoints", AT, "--out", str(out)]) == 0
-    return out
+    return simulated(tmp_path_factory.mktemp("join") / "morning", *MORNING, "--until", AT, "--keep-checkpoints", AT)
 
 
 @pytest.fixture

@@ -4,8 +4,8 @@ town: the table says how each kind went, and the exit status whether a town woul
 import pytest
 
 from smallville.cli import main
-from smallville.model_trial import sample_requests
 from testing import LoopbackServer
+from tests.sampled_requests import sampled_requests
 
 # (model, which of the server's base URLs it takes, the form its table shows)
 FORMATS = [
@@ -15,13 +15,13 @@ FORMATS = [
     ("anthropic/claude-haiku-4-5", "root", "output_config.format"),
     ("gemini/gemini-3.5-flash", "gemini", "response_json_schema"),
 ]
-TOWN_KINDS = sorted(sample_requests())
+TOWN_KINDS = sorted(sampled_requests())
 
 
 def test_the_check_asks_every_kind_the_agents_and_the_judge_ask():
     from agents.language.requests import ALL_REQUESTS
 
-    asked = {request.kind for request in sample_requests(judge=True).values()} | {"scored"}
+    asked = {request.kind for request in sampled_requests(judge=True).values()} | {"scored"}
     assert {cls.kind for cls in ALL_REQUESTS} <= asked
 
 
@@ -69,7 +69,7 @@ def test_a_llama_cpp_server_refusing_json_schema_gets_json_object_after_one_refu
     table = rows(out)
     assert code == 0 and statuses == {500: 1, 200: len(TOWN_KINDS)}
     assert {cells[1] for cells in table.values()} == {"json_object+schema"}
-    assert "1 weaker form after a refusal" in table[next(iter(sample_requests()))][-1]
+    assert "1 weaker form after a refusal" in table[next(iter(sampled_requests()))][-1]
 
 
 @pytest.mark.slow  # a town on a model that never parses

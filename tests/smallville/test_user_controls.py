@@ -48,11 +48,16 @@ def actions_of(model, name: str, since: str) -> list[tuple[str, str]]:
             and e["time"] >= since]  # fmt: skip
 
 
+def stove_burning_at_half_past_eight(reaction: dict) -> tuple[SmallvilleModel, list]:
+    """Isabella's town with her cafe's stove set burning at 08:30, where seeing it she gets `reaction`."""
+    burning = [{"time": "2023-02-13T08:30", "kind": "object", "target": STOVE, "text": "burning"}]
+    return scripted_town(burning, {"object_reaction": lambda request: reaction}, agents=[ISABELLA])
+
+
 @pytest.mark.slow  # runs the town
 def test_the_agent_who_sees_a_burning_stove_goes_to_it_and_the_stove_is_left_idle():
-    burning = [{"time": "2023-02-13T08:30", "kind": "object", "target": STOVE, "text": "burning"}]
     reaction = {"react": True, "reason": "fire!", "activity": "turning off the stove", "minutes": 10}
-    model, asked = scripted_town(burning, {"object_reaction": lambda request: reaction}, agents=[ISABELLA])
+    model, asked = stove_burning_at_half_past_eight(reaction)
     model.run_until(datetime(2023, 2, 13, 8, 30))
     assert model.state.object_state(STOVE).description == "idle"
     model.run_until(datetime(2023, 2, 13, 9, 15))
@@ -69,9 +74,8 @@ def test_the_agent_who_sees_a_burning_stove_goes_to_it_and_the_stove_is_left_idl
 
 @pytest.mark.slow  # runs the town
 def test_an_agent_told_to_carry_on_does_not_go_and_the_stove_stays_as_set():
-    burning = [{"time": "2023-02-13T08:30", "kind": "object", "target": STOVE, "text": "burning"}]
     carry_on = {"react": False, "reason": "not now", "activity": "", "minutes": 5}
-    model, asked = scripted_town(burning, {"object_reaction": lambda request: carry_on}, agents=[ISABELLA])
+    model, asked = stove_burning_at_half_past_eight(carry_on)
     model.run_until(datetime(2023, 2, 13, 9, 15))
     assert len(asked) == 1  # asked once, then the cool-down: not at every step
     assert not [e for e in model.event_log if e["kind"] == "reaction"]

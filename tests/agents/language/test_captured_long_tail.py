@@ -13,12 +13,12 @@ import pytest
 from openai.lib._pydantic import _ensure_strict_json_schema
 
 from agents.language.gateway import Gateway, GatewayConfig, ModelUnavailable
-from smallville.model_trial import sample_requests
 from testing import LoopbackServer
+from tests.sampled_requests import sampled_requests
 
 from .schema_nodes import ANTHROPIC_REFUSES, nodes
 
-ALL = sample_requests()
+ALL = sampled_requests()
 # Three kinds: a short one, the one with the largest schema (places as enums), and a long free text.
 REQUESTS = {kind: ALL[kind] for kind in ("importance", "action", "interview")}
 KEYS = ("OPENAI_API_KEY", "AZURE_API_KEY", "OPENROUTER_API_KEY", "GROQ_API_KEY", "ANTHROPIC_API_KEY",

@@ -19,12 +19,12 @@ from pydantic import TypeAdapter
 
 from agents.language.backends import dialects
 from agents.language.gateway import Gateway, GatewayConfig
-from smallville.model_trial import sample_requests
 from testing import LoopbackServer
+from tests.sampled_requests import sampled_requests
 
 from .schema_nodes import ANTHROPIC_REFUSES, nodes
 
-REQUESTS = sample_requests(judge=True)
+REQUESTS = sampled_requests(judge=True)
 OPENAI_REQUEST = TypeAdapter(CompletionCreateParamsNonStreaming)
 
 

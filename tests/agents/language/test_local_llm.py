@@ -16,8 +16,8 @@ import pytest
 
 from agents.language.backends import dialects
 from smallville.model import SmallvilleModel
-from smallville.model_trial import sample_requests
 from testing import free_port
+from tests.sampled_requests import sampled_requests
 
 ROOT = Path(__file__).resolve().parents[3]
 BUILT = ROOT / ".cache" / "llama" / ".built"
@@ -81,7 +81,7 @@ def test_llama_cpp_pythons_own_converter_compiles_every_kinds_schema_with_its_ra
     enumerations (insights' question numbers: SmolLM2 wrote question 4 of 1 before)."""
     schemas = {
         kind: dialects.rewrite(request.answer_schema(), dialects.GRAMMAR)
-        for kind, request in sample_requests(judge=True).items()
+        for kind, request in sampled_requests(judge=True).items()
         if request.answer_model is not None
     }
     (tmp_path / "schemas.json").write_text(json.dumps(schemas))
@@ -103,6 +103,6 @@ def test_llama_cpp_pythons_own_converter_compiles_every_kinds_schema_with_its_ra
         line = next(line for line in grammars[kind].splitlines() if line.startswith(f"{rule} ::="))
         return [alternative.strip() for alternative in line.split("::=")[1].split("|")]
 
-    questions = len(sample_requests()["insights"].questions)
+    questions = len(sampled_requests()["insights"].questions)
     assert alternatives("insights", "insights-item-question") == [f'"{n}"' for n in range(1, questions + 1)]
     assert alternatives("importance", "scores-item") == [f'"{n}"' for n in range(1, 11)]

@@ -6,10 +6,10 @@ import asyncio
 import pytest
 
 from agents.language.gateway import Gateway, GatewayConfig, ModelUnavailable
-from smallville.model_trial import sample_requests
 from testing import LoopbackServer
+from tests.sampled_requests import sampled_requests
 
-REQUEST = sample_requests()["importance"]
+REQUEST = sampled_requests()["importance"]
 # Each wire format: the model name, and the loopback server's base URL for it.
 FORMATS = {
     "openai": ("openai/served-model", "url"),

@@ -109,32 +109,30 @@ def test_a_folder_that_is_not_a_run_is_refused_by_name(tmp_path):
         ReplayModel(run_folder=str(tmp_path))
 
 
-@pytest.mark.slow  # on the run folder `run.py simulate` writes
-def test_damaged_metrics_are_refused_with_the_file_named(run_folder, tmp_path):
-    import shutil
+@pytest.fixture
+def finished(run_folder):
+    """The run folder `run.py simulate` writes, which the shared `run` fixture copies for a test to damage."""
+    return run_folder
 
-    copy = tmp_path / "copy"
-    shutil.copytree(run_folder, copy)
-    agents = copy / "metrics" / "agents.csv"
+
+@pytest.mark.slow  # on the run folder `run.py simulate` writes
+def test_damaged_metrics_are_refused_with_the_file_named(run):
+    agents = run / "metrics" / "agents.csv"
     agents.write_text("".join(agents.read_text().splitlines(keepends=True)[:-1]))
     with pytest.raises(RunFolderError, match=r"metrics/agents\.csv: holds \d+ rows, the checkpoint .*run\.py resume"):
-        ReplayModel(run_folder=str(copy))
+        ReplayModel(run_folder=str(run))
 
 
 @pytest.mark.slow  # on the run folder `run.py simulate` writes
-def test_a_run_still_being_written_replays_what_its_last_checkpoint_covers(run_folder, tmp_path):
-    import shutil
-
-    copy = tmp_path / "run"
-    shutil.copytree(run_folder, copy)
-    covered = json.loads((copy / "checkpoint" / "state.json").read_text())
-    model_csv, agents_csv = copy / "metrics" / "model.csv", copy / "metrics" / "agents.csv"
+def test_a_run_still_being_written_replays_what_its_last_checkpoint_covers(run):
+    covered = json.loads((run / "checkpoint" / "state.json").read_text())
+    model_csv, agents_csv = run / "metrics" / "model.csv", run / "metrics" / "agents.csv"
     last = model_csv.read_text().splitlines()[-1]
     with model_csv.open("a") as handle:  # a row flushed after the checkpoint, and one cut short by a kill
         handle.write(last.replace("2023-02-13T14:00", "2023-02-13T14:01") + "\n" + last[:10])
     with agents_csv.open("a") as handle:
         handle.write(agents_csv.read_text().splitlines()[-1][:12])
-    model = ReplayModel(run_folder=str(copy))
+    model = ReplayModel(run_folder=str(run))
     assert model.frames == covered["model_rows"]
     assert model.times[-1].isoformat() == covered["now"]
     model.close()
