@@ -18,6 +18,7 @@ from agents.language.prompt_log import PromptLog
 from agents.language.quoting import quote
 from agents.language.request import AnswerError, Request, extract_json
 from agents.language.requests import *  # noqa: F403  (the face passes on every request kind in requests.__all__)
+from agents.language.requests.batches import InterviewsRequest, RanksRequest
 from agents.language.requests.evaluation import FactCheckRequest, GroundRequest, RankRequest
 from agents.language.tokens import count_tokens
 
@@ -29,10 +30,12 @@ __all__ = [
     "ConversationTurn",
     "FactCheckRequest",
     "GroundRequest",
+    "InterviewsRequest",
     "PlaceOption",
     "PlanBlock",
     "PromptLog",
     "RankRequest",
+    "RanksRequest",
     "Request",
     "ScriptedBackend",
     "asks_reported_to",

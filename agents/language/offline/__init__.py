@@ -12,7 +12,7 @@ from agents.language import requests as asks
 from agents.language.offline import interviewing, judging, noticing, places, planner, talk, thinking
 from agents.language.offline.salience import importance_of
 from agents.language.request import Request
-from agents.language.requests import evaluation
+from agents.language.requests import batches, evaluation
 
 
 def _scored(request: asks.ScoredRequest, seed: int) -> dict:
@@ -47,6 +47,14 @@ EVALUATION_HANDLERS: dict[type, Callable[[Any, int], dict]] = {
     evaluation.FactCheckRequest: judging.fact_check,
     evaluation.GroundRequest: judging.ground,
 }
+
+
+def _each(request: batches.InterviewsRequest | batches.RanksRequest, seed: int) -> dict:
+    """A batch of the evaluation's requests: each item answered as it would be asked alone."""
+    return {"answers": [json.loads(offline_answer(item, seed)) for item in request.items()]}
+
+
+EVALUATION_HANDLERS |= {batches.InterviewsRequest: _each, batches.RanksRequest: _each}
 
 
 def offline_answer(request: Request, seed: int) -> str:
