@@ -9,7 +9,6 @@ answer parses as each item's answer would alone.
 """
 
 import json
-import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -173,6 +172,9 @@ class RanksRequest(_Batch[tuple[tuple[int, ...], ...]]):
 
     def constrain(self, schema: dict[str, Any]) -> None:
         count(prop(schema, "answers"), 1, ITEMS_PER_REQUEST)
-        ranking = prop(schema, "answers", "items")
-        _bound_reason(ranking)
-        ranking["properties"]["ranking"]["items"]["items"]["enum"] = list(string.ascii_uppercase)
+        item = prop(schema, "answers", "items")
+        _bound_reason(item)
+        labels = self.items()[0].labels  # as RankRequest's: every question of an evaluation has one answer a condition
+        ranking = prop(item, "ranking")
+        ranking["items"]["items"]["enum"] = list(labels)
+        ranking["items"]["maxItems"] = ranking["maxItems"] = len(labels)
