@@ -18,7 +18,7 @@ from agents.language.prompt_log import PromptLog
 from agents.language.quoting import quote
 from agents.language.request import AnswerError, Request, extract_json
 from agents.language.requests import *  # noqa: F403  (the face passes on every request kind in requests.__all__)
-from agents.language.requests.batches import InterviewsRequest, RanksRequest
+from agents.language.requests.batches import FactChecksRequest, InterviewsRequest, RanksRequest
 from agents.language.requests.evaluation import FactCheckRequest, GroundRequest, RankRequest
 from agents.language.tokens import count_tokens
 
@@ -29,6 +29,7 @@ __all__ = [
     "ConversationSummary",
     "ConversationTurn",
     "FactCheckRequest",
+    "FactChecksRequest",
     "GroundRequest",
     "InterviewsRequest",
     "PlaceOption",

@@ -133,16 +133,20 @@ def in_batches[T](items: list[T], group) -> list[list[T]]:
     ]
 
 
-async def _interviews(session: Session, asked: list[tuple[str, Condition, Question, str]]) -> list[dict]:
-    """One agent's questions of one category under one condition, asked at once; each answered from its memories."""
-    name, condition = asked[0][0], asked[0][1]
+async def _answers(session: Session, name: str, condition: Condition, questions: list[str]) -> tuple[str, ...]:
+    """The agent's answers to questions asked at once, each from the memories the condition shows that bear on it."""
     agent = session.model.by_name[name]
     weights = condition.weights or session.model.config.retrieval_weights
     stream = session.stream(name, condition)
     k = session.model.config.interview_memories
-    texts = [text for *_, text in asked]
     ask = partial(_ask, session, name=name)
-    answers = await answers_from(ask, agent.identity, stream, agent.memories.embedder, texts, session.at, weights, k)
+    return await answers_from(ask, agent.identity, stream, agent.memories.embedder, questions, session.at, weights, k)
+
+
+async def _interviews(session: Session, asked: list[tuple[str, Condition, Question, str]]) -> list[dict]:
+    """One agent's questions of one category under one condition, asked at once; each answered from its memories."""
+    name, condition = asked[0][0], asked[0][1]
+    answers = await _answers(session, name, condition, [text for *_, text in asked])
     return [{"agent": name, "condition": condition.name, "question_id": question.id, "category": question.category,
              "question": text, "answer": answer}
             for (_, _, question, text), answer in zip(asked, answers, strict=True)]  # fmt: skip

@@ -49,12 +49,12 @@ EVALUATION_HANDLERS: dict[type, Callable[[Any, int], dict]] = {
 }
 
 
-def _each(request: batches.InterviewsRequest | batches.RanksRequest, seed: int) -> dict:
+def _each(request: batches.Batch, seed: int) -> dict:
     """A batch of the evaluation's requests: each item answered as it would be asked alone."""
     return {"answers": [json.loads(offline_answer(item, seed)) for item in request.items()]}
 
 
-EVALUATION_HANDLERS |= {batches.InterviewsRequest: _each, batches.RanksRequest: _each}
+EVALUATION_HANDLERS |= dict.fromkeys(batches.BATCHES, _each)
 
 
 def offline_answer(request: Request, seed: int) -> str:

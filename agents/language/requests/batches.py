@@ -20,7 +20,13 @@ from agents.identity import Identity
 from agents.language.quoting import quote
 from agents.language.request import AnswerError, Request
 from agents.language.requests.common import numbered, parse_json, persona_fields
-from agents.language.requests.evaluation import LONGEST_ANSWER, InterviewRequest, RankRequest, _bound_reason
+from agents.language.requests.evaluation import (
+    LONGEST_ANSWER,
+    FactCheckRequest,
+    InterviewRequest,
+    RankRequest,
+    _bound_reason,
+)
 from agents.language.schemas import count, prop, text
 
 # Items in one request: the paper's battery asks five questions a category. A batch this size keeps an answer's
@@ -44,6 +50,17 @@ class InterviewAnswers(BaseModel):
     answers: list[_InterviewAnswer] = Field(min_length=1)
 
 
+class _Check(BaseModel):
+    reason: str = ""
+    shows: bool
+
+
+class Checks(BaseModel):
+    """Whether each answer shows its fact."""
+
+    answers: list[_Check] = Field(min_length=1)
+
+
 class _Ranking(BaseModel):
     reason: str = ""
     ranking: list[list[str]] = Field(min_length=1)
@@ -55,7 +72,7 @@ class Rankings(BaseModel):
     answers: list[_Ranking] = Field(min_length=1)
 
 
-class _Batch[A](Request[tuple[A, ...]]):
+class Batch[A](Request[tuple[A, ...]]):
     """Items of one kind asked at once; the answer is each item's answer, in order."""
 
     most_items: ClassVar[int] = ITEMS_PER_REQUEST
@@ -82,7 +99,7 @@ class _Batch[A](Request[tuple[A, ...]]):
 
 
 @dataclass(frozen=True)
-class InterviewsRequest(_Batch[str]):
+class InterviewsRequest(Batch[str]):
     """Questions put to a persona at once, each answered from the memories retrieved for it (InterviewRequest's).
 
     `memories` holds every question's retrieved memories once; `shown[i]` the positions (0-based) of those retrieved
@@ -139,7 +156,7 @@ class InterviewsRequest(_Batch[str]):
 
 
 @dataclass(frozen=True)
-class RanksRequest(_Batch[tuple[tuple[int, ...], ...]]):
+class RanksRequest(Batch[tuple[tuple[int, ...], ...]]):
     """Several questions' answers ranked at once, each on its own (RankRequest's), about one person.
 
     `asked[i]` is question i and its answers, shown under the labels A, B, C...
@@ -178,3 +195,44 @@ class RanksRequest(_Batch[tuple[tuple[int, ...], ...]]):
         ranking = prop(item, "ranking")
         ranking["items"]["items"]["enum"] = list(labels)
         ranking["items"]["maxItems"] = ranking["maxItems"] = len(labels)
+
+
+@dataclass(frozen=True)
+class FactChecksRequest(Batch[bool]):
+    """Whether each of one speaker's answers shows its fact, each checked on its own (FactCheckRequest's).
+
+    `asked[i]` is a question, the speaker's answer and the fact it is checked for.
+    """
+
+    kind = "fact_checks"
+    template = "fact_checks.txt"
+    answer_model = Checks
+    temperature = 0.0
+    max_tokens = FactCheckRequest.max_tokens * ITEMS_PER_REQUEST
+
+    speaker: str
+    asked: tuple[tuple[str, str, str], ...]
+
+    def validate(self) -> None:
+        if not 1 <= len(self.asked) <= ITEMS_PER_REQUEST:
+            raise ValueError(f"fact_checks: 1 to {ITEMS_PER_REQUEST} answers")
+        self.items()  # each item validates itself
+
+    def items(self) -> tuple[FactCheckRequest, ...]:
+        return tuple(FactCheckRequest(question, answer, fact, self.speaker) for question, answer, fact in self.asked)
+
+    def fields(self) -> dict[str, str]:
+        blocks = [
+            f"{number}. An interviewer asked {self.speaker}: {quote(question)}\n"
+            f"{self.speaker} answered: {quote(answer)}\nThe fact: {quote(fact)}"
+            for number, (question, answer, fact) in enumerate(self.asked, start=1)
+        ]
+        return {"speaker": self.speaker, "answers": "\n\n".join(blocks), "count": str(len(self.asked))}
+
+    def constrain(self, schema: dict[str, Any]) -> None:
+        count(prop(schema, "answers"), 1, ITEMS_PER_REQUEST)
+        _bound_reason(prop(schema, "answers", "items"))
+
+
+# Every kind of batch, each answered item by item by the offline mind.
+BATCHES = (InterviewsRequest, RanksRequest, FactChecksRequest)
