@@ -10,10 +10,10 @@ from agents.language import requests
 from agents.language.accounting import CallRecord
 from agents.language.answers import ConversationSummary, ConversationTurn, PlaceOption, PlanBlock
 from agents.language.backends import ScriptedBackend
+from agents.language.backends.offline import offline_answer
 from agents.language.backends.providers import wire_form, without_credentials
 from agents.language.gateway import asks_reported_to, budget_checked_by_caller
 from agents.language.journal import AnswerJournal
-from agents.language.offline import offline_answer
 from agents.language.prompt_log import PromptLog
 from agents.language.quoting import quote
 from agents.language.request import AnswerError, Request, extract_json

@@ -12,7 +12,7 @@ from agents.language import requests as asks
 from agents.language.offline import interviewing, judging, noticing, places, planner, talk, thinking
 from agents.language.offline.salience import importance_of
 from agents.language.request import Request
-from agents.language.requests import batches, evaluation
+from agents.language.requests import evaluation
 
 
 def _scored(request: asks.ScoredRequest, seed: int) -> dict:
@@ -47,14 +47,6 @@ EVALUATION_HANDLERS: dict[type, Callable[[Any, int], dict]] = {
     evaluation.FactCheckRequest: judging.fact_check,
     evaluation.GroundRequest: judging.ground,
 }
-
-
-def _each(request: batches.Batch, seed: int) -> dict:
-    """A batch of the evaluation's requests: each item answered as it would be asked alone."""
-    return {"answers": [json.loads(offline_answer(item, seed)) for item in request.items()]}
-
-
-EVALUATION_HANDLERS |= dict.fromkeys(batches.BATCHES, _each)
 
 
 def offline_answer(request: Request, seed: int) -> str:

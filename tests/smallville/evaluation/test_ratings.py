@@ -9,7 +9,7 @@ import pytest
 from openskill.models import ThurstoneMostellerFull
 from scipy import stats
 
-from agents.language.offline import offline_answer
+from agents.language import offline_answer
 from smallville.evaluation import dunn, holm, kruskal_wallis, rate
 from smallville.evaluation.conditions import CONDITIONS, Condition
 from smallville.evaluation.interviews import _ranks, shown_order
