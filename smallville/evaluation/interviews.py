@@ -2,7 +2,9 @@
 
 Phases: every agent answers every battery question under every condition; the judge ranks each question's answers
 (shown shuffled, labels hidden, every condition's answer under its own label, `repeats` times in other orders);
-then the measure phase (measure_phase.py). Items already in a journal are never asked again.
+then the measure phase (measure_phase.py). Items already in a journal are never asked again. What items share is
+sent once: an agent is asked a category's questions in one request (each answered from the memories retrieved for
+it), and the judge ranks a category's questions in one request (each on its own): agents.language's batches.
 """
 
 import asyncio
@@ -93,22 +95,11 @@ async def _answer(session: Session, name: str, condition: Condition, question: s
     return await answer_from(ask, agent.identity, stream, embedder, question, session.at, weights, k, **between)
 
 
-async def _run(session: Session, journal: Journal, items: list[tuple[str, Callable]]) -> None:
-    """Answer every item not yet in the journal, concurrently under the gateway's cap; write each when done."""
-    session.done += sum(1 for key, _ in items if key in journal)
-
-    async def one(key: str, make: Callable) -> None:
-        record = await make()
-        journal.add({"key": key, **record})
-        session.tick()
-
-    await asyncio.gather(*(one(key, make) for key, make in items if key not in journal))
-
-
 async def _run_batches(session: Session, journal: Journal, batches: list[list[tuple[str, object]]], make) -> None:
-    """Like `_run` for items asked several at once: `make(items)` gives each item's record, in order.
+    """Answer every item not yet in the journal, batch by batch, concurrently under the gateway's cap.
 
-    Only the items not yet in the journal are asked (a resumed evaluation asks what is left of a batch).
+    `make(items)` gives each item's record, in order; each is written as soon as its batch is answered. Only the items
+    not yet in the journal are asked (a resumed evaluation asks what is left of a batch).
     """
     session.done += sum(1 for batch in batches for key, _ in batch if key in journal)
 

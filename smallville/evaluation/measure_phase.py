@@ -6,6 +6,8 @@ at the start, which may hold a seeded fact): the ids of those that support it ar
 a hallucination. For a fact, the earliest supporting memory says how the agent learned it, after the judge is shown
 the first-hand memories from before the earliest it found (a talk the day before may be less relevant than the
 gathering seen). Agents present at the gathering's place whose actions do not name it are asked why they were there.
+An agent's questions are asked five at a time (its facts together, others five people at a time) and their answers
+fact-checked together: each answered from the memories retrieved for it, each checked on its own.
 """
 
 import asyncio
