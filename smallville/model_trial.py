@@ -27,7 +27,7 @@ PARSED, REPAIRED, FELL_BACK, REFUSED, FAILED, NOT_ASKED = (
 # Failing kinds named in the verdict's line (the rest counted).
 MOST_NAMED = 3
 # Kinds only the evaluation asks (interviews are judged, facts checked): checked with --judge.
-JUDGE_KINDS = frozenset({"judge", "rank", "fact_check", "ground"})
+JUDGE_KINDS = frozenset({"judge", "rank", "fact_check", "ground", "interviews", "ranks", "fact_checks"})
 
 
 # The figures of the kind's call, as its ledger record has them.
@@ -159,6 +159,12 @@ def sample_requests(judge: bool = False) -> dict:
             "ground": language.GroundRequest(
                 question, answers[0], f"{other.name} is {other.currently}", me.name, memories
             ),
+            # The same asked several at once, as `evaluate` asks them (requests/batches.py).
+            "interviews": language.InterviewsRequest.of(
+                me, noon, [(question, memories), ("Who are you?", memories[:1])]
+            ),
+            "ranks": language.RanksRequest(context, ((question, answers), ("Who are you?", answers[::-1]))),
+            "fact_checks": language.FactChecksRequest(me.name, ((question, answers[0], answers[0]),) * 2),
         }
     return requests
 

@@ -100,6 +100,16 @@ def _answer(prompt: str) -> str:  # noqa: PLR0911, PLR0912 - one branch a task
         return json.dumps({"insights": [insight]})
     if "summarize the day" in task:
         return json.dumps({"summary": "A normal day.", "currently": "going about my life"})
+    if "several interview questions" in task or "shows its fact" in task:  # the evaluation's, several at once
+        one = {"answer": "I am doing well."} if "interview" in task else {"reason": "it says so", "shows": True}
+        asked = re.findall(r"^\d+\. (?:An interviewer asked|.*\(memories: [^)]*\)$)", prompt, flags=re.MULTILINE)
+        return json.dumps({"answers": [one] * len(asked)})
+    if "for each of" in task and "rank answers" in task:
+        questions = re.split(r"^Question \d+: ", prompt, flags=re.MULTILINE)[1:]
+        labels = [re.findall(r"^Answer ([A-Z]):", question, flags=re.MULTILINE) for question in questions]
+        return json.dumps(
+            {"answers": [{"reason": "as shown", "ranking": [[label] for label in shown]} for shown in labels]}
+        )
     if "interviewer" in task:
         return json.dumps({"answer": "I am doing well, thank you."})
     if "rank answers" in task:

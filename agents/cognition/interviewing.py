@@ -5,6 +5,7 @@ evaluation does not change the agent it evaluates; `answer_from` goes further an
 last-access times alone, for interviews of one stream under several conditions.
 """
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from agents.agent_memory import AgentMemory
@@ -12,6 +13,7 @@ from agents.cognition.asking import Ask
 from agents.config import MindConfig
 from agents.identity import Identity
 from agents.language.requests import InterviewRequest
+from agents.language.requests.batches import InterviewsRequest
 from memory import Embedder, MemoryStream, NodeKind, RetrievalWeights, embed_async
 
 
@@ -72,10 +74,43 @@ async def answer_from(
     `k` is how many memories to retrieve (MindConfig.interview_memories: the original's 50); `since` and `until`
     keep to the memories made between them (what the agent remembers of one evening).
     """
-    memories: tuple[str, ...] = ()
-    if len(stream):
-        vectors = await embed_async(embedder, [question])
-        options = {"k": k, "weights": weights, "since": since, "until": until, "touch": False}
-        (retrieved,) = stream.retrieve_many(vectors, now=now, **options)
-        memories = tuple(dict.fromkeys(item.node.description for item in retrieved))  # each memory once
+    (memories,) = await recall(stream, embedder, [question], now, weights, k, since=since, until=until)
     return await ask(InterviewRequest(identity=identity, now=now, question=question, memories=memories))
+
+
+async def answers_from(
+    ask: Ask,
+    identity: Identity,
+    stream: MemoryStream,
+    embedder: Embedder,
+    questions: Sequence[str],
+    now: datetime,
+    weights: RetrievalWeights,
+    k: int,
+) -> tuple[str, ...]:
+    """Several questions answered as `answer_from` answers each, asked in one request (persona and memories sent once).
+
+    Each question is still answered from the memories retrieved for it, listed by their numbers beside it.
+    """
+    recalled = await recall(stream, embedder, questions, now, weights, k)
+    return await ask(InterviewsRequest.of(identity, now, list(zip(questions, recalled, strict=True))))
+
+
+async def recall(
+    stream: MemoryStream,
+    embedder: Embedder,
+    questions: Sequence[str],
+    now: datetime,
+    weights: RetrievalWeights,
+    k: int,
+    *,
+    since: datetime | None = None,
+    until: datetime | None = None,
+) -> list[tuple[str, ...]]:
+    """The memories retrieved for each question (each wording once), touching nothing in the stream."""
+    if not len(stream):
+        return [() for _ in questions]
+    vectors = await embed_async(embedder, list(questions))
+    options = {"k": k, "weights": weights, "since": since, "until": until, "touch": False}
+    found = stream.retrieve_many(vectors, now=now, **options)
+    return [tuple(dict.fromkeys(item.node.description for item in retrieved)) for retrieved in found]

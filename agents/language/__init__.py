@@ -10,14 +10,15 @@ from agents.language import requests
 from agents.language.accounting import CallRecord
 from agents.language.answers import ConversationSummary, ConversationTurn, PlaceOption, PlanBlock
 from agents.language.backends import ScriptedBackend
+from agents.language.backends.offline import offline_answer
 from agents.language.backends.providers import wire_form, without_credentials
 from agents.language.gateway import asks_reported_to, budget_checked_by_caller
 from agents.language.journal import AnswerJournal
-from agents.language.offline import offline_answer
 from agents.language.prompt_log import PromptLog
 from agents.language.quoting import quote
 from agents.language.request import AnswerError, Request, extract_json
 from agents.language.requests import *  # noqa: F403  (the face passes on every request kind in requests.__all__)
+from agents.language.requests.batches import FactChecksRequest, InterviewsRequest, RanksRequest
 from agents.language.requests.evaluation import FactCheckRequest, GroundRequest, RankRequest
 from agents.language.tokens import count_tokens
 
@@ -28,11 +29,14 @@ __all__ = [
     "ConversationSummary",
     "ConversationTurn",
     "FactCheckRequest",
+    "FactChecksRequest",
     "GroundRequest",
+    "InterviewsRequest",
     "PlaceOption",
     "PlanBlock",
     "PromptLog",
     "RankRequest",
+    "RanksRequest",
     "Request",
     "ScriptedBackend",
     "asks_reported_to",

@@ -2,7 +2,9 @@
 
 Phases: every agent answers every battery question under every condition; the judge ranks each question's answers
 (shown shuffled, labels hidden, every condition's answer under its own label, `repeats` times in other orders);
-then the measure phase (measure_phase.py). Items already in a journal are never asked again.
+then the measure phase (measure_phase.py). Items already in a journal are never asked again. What items share is
+sent once: an agent is asked a category's questions in one request (each answered from the memories retrieved for
+it), and the judge ranks a category's questions in one request (each on its own): agents.language's batches.
 """
 
 import asyncio
@@ -12,8 +14,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 
-from agents.cognition import answer_from
-from agents.language import RankRequest
+from agents.cognition import answer_from, answers_from
+from agents.language import RanksRequest
 from memory import MemoryNode, MemoryStream
 from smallville.evaluation.battery import Battery, Question
 from smallville.evaluation.conditions import EVERYTHING, Condition, visible_stream
@@ -93,33 +95,64 @@ async def _answer(session: Session, name: str, condition: Condition, question: s
     return await answer_from(ask, agent.identity, stream, embedder, question, session.at, weights, k, **between)
 
 
-async def _run(session: Session, journal: Journal, items: list[tuple[str, Callable]]) -> None:
-    """Answer every item not yet in the journal, concurrently under the gateway's cap; write each when done."""
-    session.done += sum(1 for key, _ in items if key in journal)
+async def _run_batches(session: Session, journal: Journal, batches: list[list[tuple[str, object]]], make) -> None:
+    """Answer every item not yet in the journal, batch by batch, concurrently under the gateway's cap.
 
-    async def one(key: str, make: Callable) -> None:
-        record = await make()
-        journal.add({"key": key, **record})
-        session.tick()
+    `make(items)` gives each item's record, in order; each is written as soon as its batch is answered. Only the items
+    not yet in the journal are asked (a resumed evaluation asks what is left of a batch).
+    """
+    session.done += sum(1 for batch in batches for key, _ in batch if key in journal)
 
-    await asyncio.gather(*(one(key, make) for key, make in items if key not in journal))
+    async def some(batch: list[tuple[str, object]]) -> None:
+        for (key, _), record in zip(batch, await make([item for _, item in batch]), strict=True):
+            journal.add({"key": key, **record})
+            session.tick()
+
+    left = [[(key, item) for key, item in batch if key not in journal] for batch in batches]
+    await asyncio.gather(*(some(batch) for batch in left if batch))
 
 
-async def _interview(session: Session, name: str, condition: Condition, question: Question, text: str) -> dict:
-    answer = await _answer(session, name, condition, text)
-    return {"agent": name, "condition": condition.name, "question_id": question.id,
-            "category": question.category, "question": text, "answer": answer}  # fmt: skip
+def in_batches[T](items: list[T], group) -> list[list[T]]:
+    """Items grouped by `group(item)` (in order of first appearance), each group cut to the most a batch holds."""
+    groups: dict[object, list[T]] = {}
+    for item in items:
+        groups.setdefault(group(item), []).append(item)
+    return [
+        members[start : start + RanksRequest.most_items]
+        for members in groups.values()
+        for start in range(0, len(members), RanksRequest.most_items)
+    ]
+
+
+async def _answers(session: Session, name: str, condition: Condition, questions: list[str]) -> tuple[str, ...]:
+    """The agent's answers to questions asked at once, each from the memories the condition shows that bear on it."""
+    agent = session.model.by_name[name]
+    weights = condition.weights or session.model.config.retrieval_weights
+    stream = session.stream(name, condition)
+    k = session.model.config.interview_memories
+    ask = partial(_ask, session, name=name)
+    return await answers_from(ask, agent.identity, stream, agent.memories.embedder, questions, session.at, weights, k)
+
+
+async def _interviews(session: Session, asked: list[tuple[str, Condition, Question, str]]) -> list[dict]:
+    """One agent's questions of one category under one condition, asked at once; each answered from its memories."""
+    name, condition = asked[0][0], asked[0][1]
+    answers = await _answers(session, name, condition, [text for *_, text in asked])
+    return [{"agent": name, "condition": condition.name, "question_id": question.id, "category": question.category,
+             "question": text, "answer": answer}
+            for (_, _, question, text), answer in zip(asked, answers, strict=True)]  # fmt: skip
 
 
 async def answer_phase(session: Session) -> None:
-    """Every agent, every question, every condition."""
+    """Every agent, every question, every condition: a category's questions asked of an agent at once."""
     items = [
-        (f"{name}|{question.id}|{condition.name}", partial(_interview, session, name, condition, question, text))
+        (f"{name}|{question.id}|{condition.name}", (name, condition, question, text))
         for name in session.names
-        for question, text in questions_for(session, name)
         for condition in session.conditions
+        for question, text in questions_for(session, name)
     ]
-    await _run(session, session.answers, items)
+    batches = in_batches(items, lambda item: (item[1][0], item[1][1].name, item[1][2].category))
+    await _run_batches(session, session.answers, batches, partial(_interviews, session))
 
 
 def shown_order(conditions: list[str], name: str, question_id: str, repeat: int, seed: int) -> list[str]:
@@ -139,28 +172,40 @@ def answer_length(answer: str) -> int:
     return len(answer.split())
 
 
-async def _rank(session: Session, name: str, question_id: str, text: str, shown: list[str], answers: dict) -> dict:
-    """One ranking of every condition's answer, in the shown order; all answers identical is a draw, asked of nobody."""
-    texts = [answers[condition] for condition in shown]
-    positions: tuple[tuple[int, ...], ...] = (tuple(range(len(shown))),)
-    if len(set(texts)) > 1:
+async def _ranks(session: Session, asked: list[tuple[str, str, str, list[str], dict]]) -> list[dict]:
+    """Rankings of one agent's answers to several questions (name, question id, text, shown order, answers), at once.
+
+    Each question is ranked on its own, every condition's answer in the shown order; a question whose answers are all
+    identical is a draw, asked of nobody.
+    """
+    name = asked[0][0]
+    texts = [[answers[condition] for condition in shown] for _, _, _, shown, answers in asked]
+    judged = [index for index, shown in enumerate(texts) if len(set(shown)) > 1]
+    positions: list[tuple[tuple[int, ...], ...]] = [(tuple(range(len(shown))),) for shown in texts]
+    if judged:
         context = session.model.by_name[name].identity.describe()
-        positions = await _ask(session, RankRequest(question=text, context=context, answers=tuple(texts)), name)
-    groups = [[shown[index] for index in group] for group in positions]
-    return {"agent": name, "question_id": question_id, "shown": shown, "distinct": len(set(texts)),
-            "lengths": [answer_length(answer) for answer in texts],
-            "positions": [list(group) for group in positions], "groups": groups}  # fmt: skip
+        request = RanksRequest(context, tuple((asked[index][2], tuple(texts[index])) for index in judged))
+        for index, ranking in zip(judged, await _ask(session, request, name), strict=True):
+            positions[index] = ranking
+    records = []
+    for (_, question_id, _, shown, _), shown_texts, ranking in zip(asked, texts, positions, strict=True):
+        groups = [[shown[index] for index in group] for group in ranking]
+        records.append({"agent": name, "question_id": question_id, "shown": shown, "distinct": len(set(shown_texts)),
+                        "lengths": [answer_length(answer) for answer in shown_texts],
+                        "positions": [list(group) for group in ranking], "groups": groups})  # fmt: skip
+    return records
 
 
 async def judge_phase(session: Session) -> None:
-    """The judge ranks each question's answers, `repeats` times in different orders."""
+    """The judge ranks each question's answers, `repeats` times in different orders; a category's questions at once."""
     names = [condition.name for condition in session.conditions]
     items = []
     for name in session.names:
-        for question, text in questions_for(session, name):
-            answers = {c: session.answers.get(f"{name}|{question.id}|{c}")["answer"].strip() for c in names}
-            for repeat in range(session.repeats):
+        for repeat in range(session.repeats):
+            for question, text in questions_for(session, name):
+                answers = {c: session.answers.get(f"{name}|{question.id}|{c}")["answer"].strip() for c in names}
                 order = shown_order(names, name, question.id, repeat, session.model.seed)
                 key = f"{name}|{question.id}|{repeat}|{','.join(names)}"
-                items.append((key, partial(_rank, session, name, question.id, text, order, answers)))
-    await _run(session, session.judgements, items)
+                items.append((key, (name, question.id, text, order, answers, question.category, repeat)))
+    batches = in_batches(items, lambda item: (item[1][0], item[1][6], item[1][5]))
+    await _run_batches(session, session.judgements, batches, lambda asked: _ranks(session, [a[:5] for a in asked]))

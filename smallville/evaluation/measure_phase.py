@@ -6,16 +6,20 @@ at the start, which may hold a seeded fact): the ids of those that support it ar
 a hallucination. For a fact, the earliest supporting memory says how the agent learned it, after the judge is shown
 the first-hand memories from before the earliest it found (a talk the day before may be less relevant than the
 gathering seen). Agents present at the gathering's place whose actions do not name it are asked why they were there.
+An agent's questions are asked five at a time (its facts together, others five people at a time) and their answers
+fact-checked together: each answered from the memories retrieved for it, each checked on its own.
 """
 
+import asyncio
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 
-from agents.language import FactCheckRequest, GroundRequest
+from agents.language import FactChecksRequest, GroundRequest
 from memory import MemoryStream, RetrievalWeights, embed_async
 from smallville.evaluation.attendance import Window
 from smallville.evaluation.conditions import EVERYTHING
-from smallville.evaluation.interviews import Session, _answer, _ask, _run
+from smallville.evaluation.interviews import Session, _answer, _answers, _ask, _run_batches, in_batches
 from smallville.evaluation.measures import HOW, INTERVIEW_PARTNER, STATUS_ID, origin, relationship_claim
 from smallville.evaluation.topics import fact_topic, fill_topic
 
@@ -101,20 +105,47 @@ async def _trace(session: Session, name: str, support: list, record: dict) -> di
     return {"how": how, "source": source, "when": created.isoformat()}
 
 
-async def _check(
-    session: Session, name: str, kind: str, subject: str, question: str, claim: str, window: Window | None = None
-) -> dict:
-    """Ask with the full memory, fact-check the answer, and ground a "yes" in the memories shown to the judge.
+@dataclass(frozen=True)
+class Asked:
+    """One measure's question to an agent, and the claim its answer is checked for."""
 
-    Asked about a window of time, the agent answers from what it remembers of it (memories made from an hour before).
+    name: str
+    kind: str
+    subject: str
+    question: str
+    claim: str
+    window: Window | None = None
+
+
+async def _checks(session: Session, asked: list[Asked]) -> list[dict]:
+    """Ask with the full memory, fact-check the answers, and ground each "yes" in the memories shown to the judge.
+
+    One agent's questions are asked at once, each answered from the memories that bear on it, and their answers
+    checked at once, each on its own. Asked about a window of time (alone), the agent answers from what it remembers of
+    it (memories made from an hour before).
     """
-    between = {"since": window.start - timedelta(hours=1), "until": window.end} if window else {}
-    answer = await _answer(session, name, EVERYTHING, question, **between)
-    check = FactCheckRequest(question=question, answer=answer, fact=claim, speaker=name)
-    shows = await _ask(session, check, name)
-    record = {"kind": kind, "subject": subject, "agent": name, "question": question, "answer": answer,
+    name, window = asked[0].name, asked[0].window
+    if window is not None:
+        between = {"since": window.start - timedelta(hours=1), "until": window.end}
+        answers: tuple[str, ...] = (await _answer(session, name, EVERYTHING, asked[0].question, **between),)
+    else:
+        answers = await _answers(session, name, EVERYTHING, [item.question for item in asked])
+    pairs = list(zip(asked, answers, strict=True))
+    checks = FactChecksRequest(name, tuple((item.question, answer, item.claim) for item, answer in pairs))
+    shown = await _ask(session, checks, name)
+    return list(
+        await asyncio.gather(
+            *(_ground(session, item, answer, shows) for (item, answer), shows in zip(pairs, shown, strict=True))
+        )
+    )
+
+
+async def _ground(session: Session, asked: Asked, answer: str, shows: bool) -> dict:
+    """The measure's record; a "yes" grounded in the memories shown to the judge, and a fact's origin traced."""
+    name, question, claim = asked.name, asked.question, asked.claim
+    record = {"kind": asked.kind, "subject": asked.subject, "agent": name, "question": question, "answer": answer,
               "claim": claim, "shows": shows, "shown": [], "support": [], "grounded": False}  # fmt: skip
-    if not shows or kind == "attendance":
+    if not shows or asked.kind == "attendance":
         return record
     nodes = await _retrieve(session, name, [question, answer, claim])
     shown = [(STATUS_ID, _status(session, name)), *((node.id, node.description) for node in nodes)]
@@ -122,7 +153,7 @@ async def _check(
     support = [shown[index][0] for index in await _ask(session, ground, name)]
     record.update(shown=[{"id": node_id, "text": text} for node_id, text in shown], support=support)
     record["grounded"] = bool(support)
-    if support and kind == "fact":
+    if support and asked.kind == "fact":
         record["origin"] = await _trace(session, name, support, record)
     return record
 
@@ -142,16 +173,18 @@ async def measure_phase(session: Session, present: list[tuple[str, Window]] | No
         for fact in session.model.setting.facts:
             topic = fact_topic(fact.description)
             question = measures.fact_questions.get(fact.id) or fill_topic(measures.fact_question, topic)
-            check = partial(_check, session, name, "fact", fact.id, question, fact.description)
-            items.append((f"fact|{name}|{fact.id}", check))
+            items.append((f"fact|{name}|{fact.id}", Asked(name, "fact", fact.id, question, fact.description)))
         for other in session.names:
             if other != name:
                 question = measures.relationship_question.format(other=other)
-                check = partial(_check, session, name, "relationship", other, question, relationship_claim(name, other))
-                items.append((f"relationship|{name}|{other}", check))
+                claim = relationship_claim(name, other)
+                items.append((f"relationship|{name}|{other}", Asked(name, "relationship", other, question, claim)))
     gathering = session.model.setting.gathering
     for name, window in present or ():
         question, claim = why_there(name, gathering.place, window, gathering.name)
-        check = partial(_check, session, name, "attendance", window.label, question, claim, window)
-        items.append((f"attendance|{name}|{window.label}", check))
-    await _run(session, session.checks, items)
+        items.append(
+            (f"attendance|{name}|{window.label}", Asked(name, "attendance", window.label, question, claim, window))
+        )
+    # An agent's facts asked at once, its relationships at once (a window of time alone: it has memories of its own).
+    batches = in_batches(items, lambda item: (item[1].name, item[1].kind, item[1].window))
+    await _run_batches(session, session.checks, batches, partial(_checks, session))

@@ -17,8 +17,9 @@ from smallville.runs.folder import read_events
 from smallville.runs.integrity import model_settings
 from smallville.runs.store import RunStore
 
-# The request kinds a --judge model answers: rankings, fact checks and groundings (the old pairwise judge too).
-JUDGE_KINDS = ("rank", "fact_check", "ground", "judge")
+# The request kinds a --judge model answers: rankings and fact checks (one at a time, or several at once), groundings
+# (the old pairwise judge too).
+JUDGE_KINDS = ("rank", "ranks", "fact_check", "fact_checks", "ground", "judge")
 
 
 def load_model(

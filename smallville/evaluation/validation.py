@@ -17,8 +17,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from scipy import stats
 
-from agents.language import FactCheckRequest
+from agents.language import FactChecksRequest
 from smallville.evaluation.battery import BATTERIES_DIR
+from smallville.evaluation.interviews import in_batches
 from smallville.evaluation.labelled import Score, read_labelled_file
 
 PIPELINE = BATTERIES_DIR / "labelled" / "pipeline.toml"
@@ -119,20 +120,32 @@ class PartScore:
 
 
 def score_parts(ask: Callable, labelled: PipelineSet, *, concurrency: int = 8) -> dict[str, PartScore]:
-    """Ask a judge (`ask(request) -> awaitable bool`) to fact-check every answer; score each part apart."""
+    """Ask a judge to fact-check every answer as `evaluate` does, a speaker's five at once; score each part apart.
+
+    `ask(request)` answers a FactChecksRequest: an awaitable of one verdict per answer.
+    """
     return asyncio.run(_score(ask, labelled, concurrency))
 
 
 async def _score(ask: Callable, labelled: PipelineSet, concurrency: int) -> dict[str, PartScore]:
     gate = asyncio.Semaphore(concurrency)
 
-    async def one(item: PipelineAnswer) -> bool:
+    async def some(items: list[PipelineAnswer]) -> list[bool]:
+        """A speaker's answers checked several at once, as `evaluate` asks its judge."""
+        request = FactChecksRequest(items[0].speaker, tuple((item.question, item.answer, item.fact) for item in items))
         async with gate:
-            return bool(await ask(FactCheckRequest(item.question, item.answer, item.fact, item.speaker)))
+            return [bool(shows) for shows in await ask(request)]
 
-    verdicts = await asyncio.gather(*(one(item) for item in labelled.answers))
+    batches = in_batches(labelled.answers, lambda item: item.speaker)
+    checked = await asyncio.gather(*(some(batch) for batch in batches))
+    verdict = {
+        id(item): shows
+        for batch, found in zip(batches, checked, strict=True)
+        for item, shows in zip(batch, found, strict=True)
+    }
     scores = {part: Score() for part in PARTS}
-    for item, shows in zip(labelled.answers, verdicts, strict=True):
+    for item in labelled.answers:
+        shows = verdict[id(item)]
         scores[item.part].add(shows, item.shows, f"[{item.id}] {item.answer}")
     found = {}
     for part, score in scores.items():

@@ -16,6 +16,8 @@ FORMATS = [
     ("gemini/gemini-3.5-flash", "gemini", "response_json_schema"),
 ]
 TOWN_KINDS = sorted(sampled_requests())
+# The evaluation's kinds `--judge` adds: one at a time, and several at once (as `evaluate` asks them).
+JUDGE_KINDS = ["judge", "rank", "fact_check", "ground", "interviews", "ranks", "fact_checks"]
 
 
 def test_the_check_asks_every_kind_the_agents_and_the_judge_ask():
@@ -41,7 +43,7 @@ def rows(out: str) -> dict[str, list[str]]:
     found = {}
     for line in out.splitlines():
         cells = [cell.strip() for cell in line.strip("│┃ ").split("│")]
-        if cells and cells[0] in {*TOWN_KINDS, "judge", "rank", "fact_check", "ground"}:
+        if cells and cells[0] in {*TOWN_KINDS, *JUDGE_KINDS}:
             found[cells[0]] = cells
     return found
 
@@ -54,7 +56,7 @@ def test_every_kind_is_answered_in_every_wire_format(capsys, keys, model, base, 
         asked = server.stats.requests
     table = rows(out)
     assert code == 0, out
-    assert sorted(table) == sorted([*TOWN_KINDS, "judge", "rank", "fact_check", "ground"])
+    assert sorted(table) == sorted([*TOWN_KINDS, *JUDGE_KINDS])
     for kind, cells in table.items():
         assert cells[1] == form and cells[2] == "parsed", (kind, cells)
     assert asked == len(table)  # one call a kind: nothing repaired, nothing retried

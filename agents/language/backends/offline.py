@@ -1,11 +1,24 @@
 """The offline backend: the deterministic offline mind behind the same interface as a model."""
 
 import hashlib
+import json
 
 from agents.language.backends.base import Completion, estimate_tokens
 from agents.language.backends.prompt_cache import MIN_CACHED_TOKENS, OPENAI_CACHE_STEP, CacheRule, schema_text
-from agents.language.offline import offline_answer
+from agents.language.offline import offline_answer as answer_one
 from agents.language.request import Request
+from agents.language.requests.batches import Batch
+
+
+def offline_answer(request: Request, seed: int) -> str:
+    """The offline mind's answer as JSON text; a batch of the evaluation's requests item by item, each as if alone.
+
+    The mind (agents/language/offline/) answers single requests; a batch only sends their common parts once.
+    """
+    if isinstance(request, Batch):
+        answers = [json.loads(offline_answer(item, seed)) for item in request.items()]
+        return json.dumps({"answers": answers}, ensure_ascii=False)
+    return answer_one(request, seed)
 
 
 class OfflineBackend:

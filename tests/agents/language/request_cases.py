@@ -85,6 +85,8 @@ CALL_SPECIFIC = {
     "action": r"expected \d+ actions|is not one of the places listed|is not an object of",
     "conversation_summary": r"takeaways must name",
     "insights": r"question \d+ is not one of the \d+ asked",
+    "interviews": r"answers: give exactly \d+",  # one answer per item: how many this call asks
+    "fact_checks": r"answers: give exactly \d+",
 }
 # Wrong answers: (kind, answer, words of the parser's refusal).
 WRONG = [

@@ -28,7 +28,10 @@ from .schema_nodes import ANTHROPIC_REFUSES, nodes
 REQUESTS = {**sampled_requests(judge=True), **FIXTURES}
 WITH_SCHEMA = sorted(kind for kind, request in REQUESTS.items() if request.answer_model is not None)
 # Rules a parser checks that JSON Schema cannot say (so a schema-valid answer may still be refused, and repaired).
-UNSAYABLE = {"rank": "every label exactly once across the groups: a partition of the labels"}
+UNSAYABLE = {
+    "rank": "every label exactly once across the groups: a partition of the labels",
+    "ranks": "the same for each question's ranking",
+}
 # The Structured Outputs guide's limits for a strict schema.
 MOST_PROPERTIES, MOST_NESTING, MOST_ENUM_VALUES = 5000, 10, 1000
 # Characters answers are drawn from: blanks of every kind, letters, an emoji, quotes, a backslash.

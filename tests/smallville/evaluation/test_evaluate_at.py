@@ -44,13 +44,13 @@ def test_status_at_a_time_is_the_one_that_days_plan_was_made_from(two_day_run):
 @pytest.mark.slow
 def test_evaluate_at_the_first_day_interviews_with_that_days_status(two_day_run, monkeypatch):
     asked = set()
-    answer_from = interviews.answer_from
+    answers_from = interviews.answers_from
 
     async def spy(ask, identity, *args):
         asked.add(identity.currently)
-        return await answer_from(ask, identity, *args)
+        return await answers_from(ask, identity, *args)
 
-    monkeypatch.setattr(interviews, "answer_from", spy)
+    monkeypatch.setattr(interviews, "answers_from", spy)
     first, _ = _plans(read_event_log(two_day_run))
     evaluate_run(two_day_run, at=FIRST_DAY, agents=[AGENT], conditions=["full", "persona_only"], repeats=1)
     assert asked == {first}

@@ -12,9 +12,20 @@ from tests.smallville.run_folders import simulate_three
 BATTERY = 'name = "tiny"\n[[categories]]\nname = "memory"\nquestions = ["Who is {acquaintance}?", "Who are you?"]\n'
 
 
-def _answers(messages):
+def _answers(messages):  # noqa: PLR0911 - one return a task
     """The loopback's answers, and the evaluation's own tasks: a ranking of every label, a fact check."""
     prompt = messages[-1]["content"]
+    if prompt.startswith("Task: rank answers by how believable they are, for each of"):
+        questions = prompt.split("\n\nQuestion ")[1:]
+        labels = [re.findall(r"^Answer ([A-Z]):", question, re.MULTILINE) for question in questions]
+        return json.dumps({"answers": [{"ranking": shown[::-1], "reason": "the last shown first"} for shown in labels]})
+    if prompt.startswith("Task: answer several interview questions"):
+        remembered = re.findall(r"^\d+\. \".*\" \(memories: (.*)\)$", prompt, re.MULTILINE)
+        counts = [0 if shown == "none" else len(shown.split(", ")) for shown in remembered]
+        return json.dumps({"answers": [{"answer": f"I remember {count} things."} for count in counts]})
+    if prompt.startswith("Task: check whether each of"):
+        count = int(re.match(r"Task: check whether each of (\d+)", prompt).group(1))
+        return json.dumps({"answers": [{"shows": True, "reason": "it says so"}] * count})
     if prompt.startswith("Task: rank answers"):
         labels = re.search(r"Rank all \d+ answers \(([A-Z, ]+)\)", prompt).group(1).split(", ")
         return json.dumps({"ranking": labels[::-1], "reason": "the last shown first"})
@@ -40,13 +51,15 @@ def test_evaluate_through_litellm_against_the_loopback_server(tmp_path, monkeypa
         assert main([*argv, "--api-base", server.url, "--repeats", "2", "--battery", str(battery)]) == 0
     folder = run / "evaluation"
     ledger = json.loads((folder / "ledger.json").read_text())
-    # 3 agents: 2 questions x 4 conditions, 2 rankings per question, 2 facts + 2 others asked, checked, grounded.
-    kinds = ledger["requests_by_kind"]
+    # 3 agents: the 2 questions of one category asked at once under each of 4 conditions, ranked at once twice; its 2
+    # facts asked and checked at once, its 2 others at once, each "yes" grounded.
+    kinds = dict(ledger["requests_by_kind"])
     judgements = [json.loads(line) for line in (folder / "judgements.jsonl").read_text().splitlines()]
-    asked = sum(1 for judgement in judgements if judgement["distinct"] > 1)
+    asked = len({(j["agent"], j["key"].split("|")[2]) for j in judgements if j["distinct"] > 1})
     # An interview identical to one already asked (two conditions showing the same memories) is asked once.
-    assert kinds == {"interview": 3 * (8 + 4) - ledger["reused"], "rank": asked, "fact_check": 3 * 4, "ground": 3 * 4}
-    assert ledger["calls"] == server.stats.requests == sum(kinds.values())
+    assert kinds.pop("interviews") == 3 * (4 + 2) - ledger["reused"]
+    assert kinds == {"ranks": asked, "fact_checks": 3 * 2, "ground": 3 * 4}
+    assert ledger["calls"] == server.stats.requests == sum(ledger["requests_by_kind"].values())
     answers = [json.loads(line)["answer"] for line in (folder / "answers.jsonl").read_text().splitlines()]
     assert "I remember 0 things." in answers  # persona_only: no memory shown
     asked = [j for j in judgements if j["distinct"] > 1]  # every condition's answer shown, all alike not at all

@@ -29,6 +29,10 @@ def _keys(path):
     return [json.loads(line)["key"] for line in path.read_text().splitlines()]
 
 
+def _split(key: str) -> tuple[str, ...]:
+    return tuple(key.split("|"))
+
+
 @pytest.mark.slow
 def test_evaluate_writes_every_artefact_and_resumes_without_asking_twice(run_folder):
     class Killed(Exception):
@@ -43,6 +47,8 @@ def test_evaluate_writes_every_artefact_and_resumes_without_asking_twice(run_fol
     answers = run_folder / "evaluation" / "answers.jsonl"
     answered = len(answers.read_text().splitlines())
     assert answered >= 60
+    answered_in = Counter((name, question.split(".")[0], condition) for name, question, condition in
+                          map(_split, _keys(answers)))  # fmt: skip
     with answers.open("a") as handle:
         handle.write('{"key": "torn by the kill')  # a record cut half-way
 
@@ -57,9 +63,14 @@ def test_evaluate_writes_every_artefact_and_resumes_without_asking_twice(run_fol
     assert len(_keys(folder / "judgements.jsonl")) == agents * questions
     assert len(_keys(folder / "checks.jsonl")) == agents * (2 + 2)  # two facts, two others each
     ledger = json.loads((folder / "ledger.json").read_text())
-    checks = agents * 4
-    asked = ledger["requests_by_kind"]["interview"]  # identical requests (conditions showing the same memories) once
-    assert asked <= agents * questions * len(CONDITIONS) - answered + checks <= asked + ledger["reused"]
+    checks = agents * 2  # its facts asked at once, its relationships at once
+    # A category's questions (5) asked of an agent at once under a condition, those left by the kill only; identical
+    # requests (conditions showing the same memories) once.
+    left = {(name, question.split(".")[0], condition) for name, question, condition in map(_split, _keys(answers))}
+    asked = ledger["requests_by_kind"]["interviews"] + ledger["requests_by_kind"].get("interview", 0)
+    assert len(left) == agents * 5 * len(CONDITIONS)
+    to_ask = len(left) - sum(1 for count in answered_in.values() if count == 5)  # a batch the kill cut: its rest
+    assert asked <= to_ask + checks <= asked + ledger["reused"]
     assert seen[-1][0] == seen[-1][1]  # progress reached the total
 
     with (folder / "ratings.csv").open() as handle:
@@ -115,18 +126,19 @@ def test_an_evaluation_has_a_budget_of_its_own_and_goes_on_with_a_larger_one(run
     run = tmp_path / "run"
     shutil.copytree(run_folder, run, ignore=shutil.ignore_patterns("evaluation"))
     smaller = ["evaluate", str(run), "--agents", "Isabella Rodriguez", "--conditions", "full,persona_only"]
-    assert main([*smaller, "--repeats", "1", "--max-calls", "20"]) == 1
+    assert main([*smaller, "--repeats", "1", "--max-calls", "4"]) == 1
     line = capsys.readouterr().err.strip().splitlines()[-1]
     assert line == (
-        "error: the budget of 20 model calls is spent; what was answered is kept: run the same command again (with "
+        "error: the budget of 4 model calls is spent; what was answered is kept: run the same command again (with "
         "a larger --max-calls/--max-cost) to continue"
     )
     kept = len((run / "evaluation" / "answers.jsonl").read_text().splitlines())
-    assert 20 <= kept < 25 * 2  # 20 calls, and the answers identical requests shared
+    assert 4 * 5 <= kept < 25 * 2  # 4 calls of a category's 5 questions each
     assert main([*smaller, "--repeats", "1", "--max-calls", "1000"]) == 0
     assert len(_keys(run / "evaluation" / "answers.jsonl")) == 25 * 2  # the 20 kept, the rest asked now
     judgements = [json.loads(line) for line in (run / "evaluation" / "judgements.jsonl").read_text().splitlines()]
-    asked = sum(1 for judgement in judgements if judgement["distinct"] > 1)  # identical answers are a draw, unasked
-    assert len(judgements) == 25 and 0 < asked < 25
+    asked = [judgement for judgement in judgements if judgement["distinct"] > 1]  # identical answers: a draw, unasked
+    assert len(judgements) == 25 and 0 < len(asked) < 25
     ledger = json.loads((run / "evaluation" / "ledger.json").read_text())
-    assert asked - ledger["reused"] <= ledger["requests_by_kind"]["rank"] <= asked
+    categories = {judgement["question_id"].split(".")[0] for judgement in asked}  # a category's ranked at once
+    assert len(categories) - ledger["reused"] <= ledger["requests_by_kind"]["ranks"] <= len(categories)

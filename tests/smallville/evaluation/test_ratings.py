@@ -9,10 +9,10 @@ import pytest
 from openskill.models import ThurstoneMostellerFull
 from scipy import stats
 
-from agents.language.offline import offline_answer
+from agents.language import offline_answer
 from smallville.evaluation import dunn, holm, kruskal_wallis, rate
 from smallville.evaluation.conditions import CONDITIONS, Condition
-from smallville.evaluation.interviews import _rank, shown_order
+from smallville.evaluation.interviews import _ranks, shown_order
 from smallville.evaluation.ratings import length_bias, position_bias, positions_of
 from smallville.evaluation.results import condition_figures
 from smallville.evaluation.statistics import difference, mean_interval, seeds_needed, t_interval
@@ -157,17 +157,19 @@ def test_identical_conditions_are_judged_apart_and_only_a_fair_judge_ties_them(j
     asked = []
 
     def rank(request):
-        asked.append(request)
+        asked.extend(request.items())
         if judge == "offline":
             return request.parse(offline_answer(request, seed=0))
-        return tuple((index,) for index in range(len(request.answers)))
+        return tuple(tuple((index,) for index in range(len(item.answers))) for item in request.items())
 
     records = []
-    for repeat, question in enumerate(("q1", "q2", "q3", "q4", "q5", "q6")):
-        order = shown_order(list(answers), "Isabella", question, repeat, seed=0)
-        record = asyncio.run(_rank(_session(rank), "Isabella", question, "What's new?", order, answers))
-        records.append({"key": question, **record})
-    assert all(len(request.answers) == 3 for request in asked)  # identical answers shown under two labels
+    for repeat in range(2):  # each ranking of three questions asked at once, as a category's are
+        items = [(f"q{number}", shown_order(list(answers), "Isabella", f"q{number}", repeat, seed=0))
+                 for number in range(3 * repeat, 3 * repeat + 3)]  # fmt: skip
+        asked_at_once = [("Isabella", question, "What's new?", order, answers) for question, order in items]
+        batch = asyncio.run(_ranks(_session(rank), asked_at_once))
+        records += [{"key": question, **record} for (question, _), record in zip(items, batch, strict=True)]
+    assert len(asked) == 6 and all(len(request.answers) == 3 for request in asked)  # identical answers, two labels
     conditions = [CONDITIONS["full"], Condition("full_again", "again"), CONDITIONS["persona_only"]]
     ratings = {rating.condition: rating.mu for rating in condition_figures(conditions, records)[0]}
     assert (abs(ratings["full"] - ratings["full_again"]) < 0.1) is tie
