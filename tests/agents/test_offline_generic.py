@@ -195,3 +195,11 @@ def test_nothing_said_in_a_talk_is_said_again_in_another_voice_or_echoed():
     for memories in (retold, own):
         request = ConversationLineRequest(identity("Eddy Lin"), "Mei Lin", "home", NOON, memories, lines)
         assert line(request, seed=0)["line"] == GOODBYE
+
+
+def test_news_the_partner_told_is_not_told_back_to_them():
+    told = ("Maria Lopez told me: the bakery on Main Street closes on Friday",)
+    back = ConversationLineRequest(identity("Klaus Mueller"), "Maria Lopez", "home", NOON, told, ())
+    assert line(back, seed=0)["line"] == "Hi Maria! How are you doing?"
+    onward = ConversationLineRequest(identity("Klaus Mueller"), "Ayesha Khan", "home", NOON, told, ())
+    assert line(onward, seed=0)["line"] == "Hi Ayesha! The bakery on Main Street closes on Friday."

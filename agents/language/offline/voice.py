@@ -8,6 +8,7 @@ rules of English grammar (pronouns and the verb after them), not of any story.
 import re
 
 from agents.language.offline.morphology import (
+    ADVERB,
     agree_with_i,
     is_adverb,
     is_verb_after_name,
@@ -117,6 +118,12 @@ def _cap(text: str, like: str, keep_i: bool = False) -> str:
     return text
 
 
+# The verb of a later clause of a sentence about oneself: "Sam Moore goes to bed at 9pm, eats dinner at 5pm".
+_LATER_VERB = re.compile(
+    r"(,(?: and)?(?: then)?) ([a-z]+s)\b|(\band) ([a-z]+s)\b(?= (?:up|with|a|an|the|my|to|in|at|on|for)\b)"
+)
+
+
 def own_voice(sentence: str, me: str) -> str:
     """A sentence about oneself, as one says it: "Eddy Lin is cooking" said by Eddy Lin is "I am cooking".
 
@@ -125,9 +132,9 @@ def own_voice(sentence: str, me: str) -> str:
     """
     if pair := re.match(rf"{re.escape(me)} (and|or) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*) (?=[a-z])", sentence):
         sentence = f"{pair.group(2)} {pair.group(1)} I {sentence[pair.end() :]}"
-    elif sentence.startswith(f"{me} "):
-        verb, _, rest = sentence[len(me) + 1 :].partition(" ")
-        sentence = f"I {verb_after_i(verb)} {rest}".rstrip()
+    elif start := re.match(rf"{re.escape(me)} ((?:{ADVERB} )*)(\S+)", sentence):
+        sentence = f"I {start[1]}{verb_after_i(start[2])}{sentence[start.end() :]}"
+        sentence = _LATER_VERB.sub(lambda m: f"{m[1] or m[3]} {verb_after_i(m[2] or m[4])}", sentence)
     first = me.split(maxsplit=1)[0]
     namesakes = {m for m in re.findall(rf"\b{re.escape(first)} [A-Z][a-z]+", sentence) if m != me}
     # The first name alone is the speaker's unless someone else of that first name is named in the sentence.
