@@ -149,7 +149,7 @@ def test_a_sentence_about_oneself_turns_whole_into_the_first_person():
 
 
 def test_a_pair_with_the_speaker_is_retold_as_a_pair():
-    """'I and X are' keeps its plural verb; a later 'we' is the two of them (never 'ands', 'twoes')."""
+    """'I and X are' keeps its plural verb; a later 'we' is 'they' (never 'ands', 'twoes')."""
     assert third_person("I and Francisco Lopez are housemates", "Hailey Johnson") == (
         "Hailey Johnson and Francisco Lopez are housemates"
     )
@@ -158,7 +158,7 @@ def test_a_pair_with_the_speaker_is_retold_as_a_pair():
         third_person(said, "Abigail Chen") == "Rajiv Patel and Abigail Chen are housemates and they are somewhat close"
     )
     assert third_person("Francisco Lopez is my housemate and we grew up together", "Hailey Johnson") == (
-        "Francisco Lopez is Hailey's housemate and Hailey and Francisco Lopez grew up together"
+        "Francisco Lopez is Hailey's housemate and they grew up together"
     )
     assert to_first_person("You and Rajiv Patel are friends and you two are close") == (
         "Rajiv Patel and I are friends and we are close"

@@ -18,10 +18,6 @@ from agents.language.offline.morphology import (
 )
 
 _WORD = re.compile(r"[A-Za-z']+|[^A-Za-z']+")
-# The speaker paired with someone by name ("Maria Lopez and I", "I and Maria Lopez"): a later "we" is the two.
-_PAIRED = re.compile(r"\b[A-Z][\w'-]* (?:[A-Z][\w'-]* )?and I\b|\bI and [A-Z]")
-# A person's full name: two capitalized words.
-_NAME = re.compile(r"\b[A-Z][a-z][\w'-]* [A-Z][a-z][\w'-]*\b")
 # Words after which a clause starts (its first pronoun is a subject: "and you like" retold is "and Latoya likes").
 _CLAUSE_STARTS = ("and", "but", "so", "that", "which", "who", "when", "where", "while", "if", "because", "though")
 
@@ -31,13 +27,13 @@ def third_person(sentence: str, speaker: str, listener: str = "", *, kept_by_lis
 
     "I'm planning a dinner at my place, you should come" said by Eddy Lin to Maria Lopez is kept by Maria as "Eddy Lin
     is planning a dinner at Eddy's place, I should come". The first "I" gets the full name, later ones the first name.
-    Told by a third party (`kept_by_listener` False), "you" is the listener named: "..., Maria should come".
+    Told by a third party (`kept_by_listener` False), "you" is the listener named: "..., Maria should come". "We" is
+    "they": the speaker and the others it speaks for ("Maria Lopez and I are close, we study together" is "Maria Lopez
+    and Eddy Lin are close, they study together").
     """
     first = speaker.split(maxsplit=1)[0]
     named = False
     tokens = _WORD.findall(sentence)
-    # "X and I ... and we are close": "we" is those two, "they" once the speaker is named.
-    paired = bool(_PAIRED.search(sentence))
     out: list[str] = []
     index = 0
     while index < len(tokens):
@@ -53,14 +49,12 @@ def third_person(sentence: str, speaker: str, listener: str = "", *, kept_by_lis
                 out.append(" " + (plural or verb_after_name(contraction)))
             elif not compound:
                 index = _conjugate_after(tokens, index, out)
-        elif lower in ("we", "us", "our", "ours") and paired:
+        elif lower in ("we", "us", "our", "ours"):  # the speaker and others, once the speaker is named
             out.append(_cap({"we": "they", "us": "them", "our": "their", "ours": "theirs"}[lower], token))
-        elif lower in ("my", "mine", "our", "ours"):
+        elif lower in ("my", "mine"):
             out.append(_cap(possessive(first), token))
         elif lower in ("me", "myself"):
             out.append(first)
-        elif lower in ("we", "us"):
-            out.append(_cap(f"{first} and {_the_other(''.join(tokens[:index]), speaker) or 'others'}", token))
         elif listener and lower in ("you", "your", "yours", "yourself"):
             other = listener.split(maxsplit=1)[0]
             mine = {"you": "I", "your": "my", "yours": "mine", "yourself": "myself"}
@@ -73,12 +67,6 @@ def third_person(sentence: str, speaker: str, listener: str = "", *, kept_by_lis
             out.append(token)
         index += 1
     return agree_with_i("".join(out))
-
-
-def _the_other(before: str, speaker: str) -> str:
-    """The one person other than the speaker named before a "we", if exactly one ("we" is the two of them)."""
-    named = set(_NAME.findall(before)) - {speaker}
-    return named.pop() if len(named) == 1 else ""
 
 
 def _compound_subject(before: list[str]) -> bool:
