@@ -4,7 +4,8 @@ It ranks and compares interview answers by shares that length cannot buy, checks
 and finds the memories that ground it (judging.py, claims.py, details.py), reading only the request's fields, with
 its own rules of English (reading.py, which inflects with the offline mind's grammar, offline/morphology.py). It
 answers the evaluation's requests, never an agent's: the offline mind's budget (the cognition's size) does not pay
-for it; its own is the evaluation's judging code it stands in for (docs/cognition.md, tests/agents/test_offline_size.py).
+for it; its own is the evaluation's judging code it stands in for (docs/cognition.md,
+tests/agents/test_offline_size.py).
 """
 
 from collections.abc import Callable
