@@ -156,6 +156,20 @@ def test_asked_about_someone_the_interview_restates_what_it_holds_and_only_a_tal
     assert stranger.parse(offline_answer(stranger, seed=0)) == "I don't think I know Klaus Mueller."
 
 
+def test_the_interview_says_one_thing_once_and_each_sentence_as_a_sentence():
+    """A status sentence and the memory seeded from it (a planner's note before it) are one thing, said once."""
+    me = Identity("Isabella Rodriguez", 34, innate="", learned="", currently="", lifestyle="", living_area="")
+    memories = (
+        "In terms of my daily plans, I open the cafe at 8am",
+        "I open the cafe at 8am",
+        "the cafe counter is being used by Isabella Rodriguez for opening",
+    )
+    asked = InterviewRequest(me, datetime(2023, 2, 13, 12), "When do you open the cafe?", memories)
+    assert asked.parse(offline_answer(asked, seed=0)) == (
+        "Let me think. I open the cafe at 8am. The cafe counter is being used by me for opening."
+    )
+
+
 def test_the_speaker_says_its_own_part_in_the_first_person():
     claim = "Jennifer Moore was at Hobbs Cafe on February 14, 5:00 pm to 7:00 pm for the Valentine's Day party"
     question = "Why were you at Hobbs Cafe on February 14, 5:00 pm to 7:00 pm?"

@@ -43,9 +43,11 @@ def interview(request: InterviewRequest, seed: int) -> dict:
     status = sentences_of(me.currently) if request.memories else []
     held = dict.fromkeys([*status, *(gist(memory) for memory in request.memories)])
     ranked = sorted(held, key=lambda text: (-_shared(topic, text), -importance_of(text)))
-    relevant = [text for text in ranked if _shared(topic, text)][:QUOTED]
+    said = dict.fromkeys(said_by(me, text, persona=text in status) for text in ranked if _shared(topic, text))
+    # One thing said twice (a status sentence and the memory seeded from it) is said once, in its shorter words.
+    relevant = [line for line in said if not any(other != line and other[:-1] in line for other in said)][:QUOTED]
     if relevant:
-        return {"answer": "Let me think. " + " ".join(said_by(me, text, persona=text in status) for text in relevant)}
+        return {"answer": "Let me think. " + " ".join(relevant)}
     return {"answer": from_persona(me, request.question)}
 
 
@@ -77,7 +79,8 @@ def said_by(identity: Identity, text: str, *, persona: bool = True) -> str:
     if persona:  # the persona's "his wife" is the speaker's; a memory's "asked her out" is someone else's
         text = re.sub(r"\b(?:his|her)\b(?= \w)", "my", text)
     text = re.sub(r"^conversation with ", "I talked with ", text)
-    return own_voice(text, identity.name).rstrip(".") + "."
+    text = own_voice(text, identity.name).rstrip(".") + "."
+    return text[:1].upper() + text[1:]
 
 
 def _topic(text: str) -> set[str]:
