@@ -4,7 +4,7 @@ import pytest
 
 from agents.identity import Identity
 from agents.language.offline import morphology
-from agents.language.offline.interviewing import in_my_voice
+from agents.language.offline.interviewing import said_by
 from agents.language.offline.voice import own_voice, third_person
 
 # (third person singular, the form after "I"): irregular verbs, then each ending's rule and its exceptions.
@@ -141,4 +141,4 @@ PERSONA = [
 @pytest.mark.parametrize(("sentence", "said"), PERSONA, ids=["buses", "focuses", "isn't"])
 def test_a_persona_sentence_in_an_interview(sentence: str, said: str) -> None:
     sam = Identity("Sam Moore", 65, innate="", learned="", currently="", lifestyle="", living_area="")
-    assert in_my_voice(sentence, sam) == said
+    assert said_by(sam, sentence) == said

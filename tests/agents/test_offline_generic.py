@@ -149,7 +149,7 @@ def test_a_sentence_about_oneself_turns_whole_into_the_first_person():
 
 
 def test_a_pair_with_the_speaker_is_retold_as_a_pair():
-    """'I and X are' keeps its plural verb; a later 'we' is the two of them (never 'ands', 'twoes')."""
+    """'I and X are' keeps its plural verb; a later 'we' is 'they' (never 'ands', 'twoes')."""
     assert third_person("I and Francisco Lopez are housemates", "Hailey Johnson") == (
         "Hailey Johnson and Francisco Lopez are housemates"
     )
@@ -158,7 +158,7 @@ def test_a_pair_with_the_speaker_is_retold_as_a_pair():
         third_person(said, "Abigail Chen") == "Rajiv Patel and Abigail Chen are housemates and they are somewhat close"
     )
     assert third_person("Francisco Lopez is my housemate and we grew up together", "Hailey Johnson") == (
-        "Francisco Lopez is Hailey's housemate and Hailey and Francisco Lopez grew up together"
+        "Francisco Lopez is Hailey's housemate and they grew up together"
     )
     assert to_first_person("You and Rajiv Patel are friends and you two are close") == (
         "Rajiv Patel and I are friends and we are close"
@@ -195,3 +195,11 @@ def test_nothing_said_in_a_talk_is_said_again_in_another_voice_or_echoed():
     for memories in (retold, own):
         request = ConversationLineRequest(identity("Eddy Lin"), "Mei Lin", "home", NOON, memories, lines)
         assert line(request, seed=0)["line"] == GOODBYE
+
+
+def test_news_the_partner_told_is_not_told_back_to_them():
+    told = ("Maria Lopez told me: the bakery on Main Street closes on Friday",)
+    back = ConversationLineRequest(identity("Klaus Mueller"), "Maria Lopez", "home", NOON, told, ())
+    assert line(back, seed=0)["line"] == "Hi Maria! How are you doing?"
+    onward = ConversationLineRequest(identity("Klaus Mueller"), "Ayesha Khan", "home", NOON, told, ())
+    assert line(onward, seed=0)["line"] == "Hi Ayesha! The bakery on Main Street closes on Friday."

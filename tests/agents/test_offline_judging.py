@@ -137,19 +137,37 @@ def test_with_every_memory_hidden_the_interview_answers_from_the_persona():
     assert plans.parse(offline_answer(other, seed=0)) == "I don't really know anything about that."
 
 
-def test_asked_about_someone_only_seen_the_interview_says_so():
+def test_asked_about_someone_the_interview_restates_what_it_holds_and_only_a_talk_is_knowing_them():
     now = datetime(2023, 2, 13, 12)
-    seen = InterviewRequest(ISABELLA, now, "Do you know Klaus Mueller?", ("Klaus Mueller is having lunch (eating)",))
-    assert "but I don't really know them" in seen.parse(offline_answer(seen, seed=0))
-    met = InterviewRequest(ISABELLA, now, "Do you know Klaus Mueller?",
-                           ("conversation with Klaus Mueller: we talked about his research",))  # fmt: skip
-    assert met.parse(offline_answer(met, seed=0)).startswith("Yes, I know Klaus. I talked with Klaus Mueller")
-    told = ("Wolfgang Schulz told me: Wolfgang Schulz studies at Hobbs Cafe; Klaus Mueller is my classmate at the "
-            "college and a dormmate")  # fmt: skip
-    asked = InterviewRequest(ISABELLA, now, "Do you know Klaus Mueller?", (told,))
+    question = "Do you know Klaus Mueller?"
+    seen = InterviewRequest(ISABELLA, now, question, ("Klaus Mueller is having lunch (eating)",))
+    met = InterviewRequest(ISABELLA, now, question, ("conversation with Klaus Mueller: we talked about his research",))
+    said = {name: request.parse(offline_answer(request, seed=0)) for name, request in (("seen", seen), ("met", met))}
+    assert said == {
+        "seen": "Let me think. Klaus Mueller is having lunch (eating).",
+        "met": "Let me think. I talked with Klaus Mueller: we talked about his research.",
+    }
+    for name, knows in (("seen", False), ("met", True)):
+        check = FactCheckRequest(
+            question, said[name], "Isabella Rodriguez knows who Klaus Mueller is", "Isabella Rodriguez"
+        )
+        assert check.parse(offline_answer(check, seed=0)) is knows
+    stranger = InterviewRequest(ISABELLA, now, question, ("Maria Lopez is studying (reading)",))
+    assert stranger.parse(offline_answer(stranger, seed=0)) == "I don't think I know Klaus Mueller."
+
+
+def test_the_interview_says_one_thing_once_and_each_sentence_as_a_sentence():
+    """A status sentence and the memory seeded from it (a planner's note before it) are one thing, said once."""
+    me = Identity("Isabella Rodriguez", 34, innate="", learned="", currently="", lifestyle="", living_area="")
+    memories = (
+        "In terms of my daily plans, I open the cafe at 8am",
+        "I open the cafe at 8am",
+        "the cafe counter is being used by Isabella Rodriguez for opening",
+    )
+    asked = InterviewRequest(me, datetime(2023, 2, 13, 12), "When do you open the cafe?", memories)
     assert asked.parse(offline_answer(asked, seed=0)) == (
-        "Yes, I know Klaus. Wolfgang Schulz told me: Klaus Mueller is my classmate at the college and a dormmate."
-    )  # the part of the memory that names him, not its first clause
+        "Let me think. I open the cafe at 8am. The cafe counter is being used by me for opening."
+    )
 
 
 def test_the_speaker_says_its_own_part_in_the_first_person():
@@ -190,10 +208,7 @@ def test_with_every_memory_hidden_asked_do_you_know_the_persona_answers_what_it_
     assert arthur.parse(offline_answer(arthur, seed=0)) == "I don't really know anything about that."
     wife = InterviewRequest(SAM, now, "Do you know Jennifer Moore? If so, tell me who they are to you.", ())
     said = wife.parse(offline_answer(wife, seed=0))
-    assert said == (
-        "Yes, I know Jennifer. I live with my wife of 40 years, Jennifer Moore, "
-        "and spend my free time tending the park."
-    )
+    assert said == ("I live with my wife of 40 years, Jennifer Moore, and spend my free time tending the park.")
     check = FactCheckRequest(wife.question, said, "Sam Moore knows who Jennifer Moore is", "Sam Moore")
     assert check.parse(offline_answer(check, seed=0)) is True
     stranger = InterviewRequest(ARTHUR, now, "Who is Jennifer Moore?", ())

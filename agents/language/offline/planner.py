@@ -8,7 +8,6 @@ import re
 from datetime import date
 
 from agents.identity import Identity
-from agents.language.offline.morphology import verb_after_name
 from agents.language.offline.words import MONTHS, WEEKDAYS, lifestyle_hour, stable_fraction, times_in
 from agents.language.requests.common import clock
 from agents.language.requests.planning import (
@@ -32,8 +31,9 @@ MOST_PLAN_ITEMS = 8
 FILLER = "relaxing at home"
 # Minutes of such time a neighbouring item may absorb (longer, and the neighbour would no longer describe it).
 LONGEST_ABSORBED_FILLER = 60
-# A place's proper name: capitalized words, perhaps joined by "and", "of" or "for" ("The Rose and Crown Pub").
-_PLACE_NAME = r"[A-Z][\w']*(?:\s+(?:(?:and|of|for)\s+)?[A-Z][\w']*)*"
+# A place's proper name: capitalized words, perhaps joined by "of" or "for", or by "and" within a name ("The Rose and
+# Crown Pub", never "Johnson Park and Carmen is ...").
+_PLACE_NAME = r"[A-Z][\w']*(?:\s+(?:(?:of|for)\s+)?[A-Z][\w']*|\s+and\s+[A-Z][\w']*\s+[A-Z][\w']*)*"
 _PLACE = re.compile(rf"\b(?:opens|goes to|go to|at|to)\s+(?:the\s+)?({_PLACE_NAME})")
 OCCUPATIONS = (
     ("student", "studying"), ("professor", "preparing lectures"), ("teacher", "preparing lessons"),
@@ -88,13 +88,12 @@ def day_blocks(identity: Identity, today: date, wake: int) -> list[tuple[int, in
         _paint(timeline, 0, bed - 24, "staying up late at home")
     _paint(timeline, wake, wake + 1, "waking up and getting ready")
     _paint(timeline, wake + 1, wake + 1.5, "having breakfast")
-    work = work_block(identity, wake)
-    for start, end, activity in work:
-        _paint(timeline, start, end, activity)
+    start, end, work = work_block(identity, wake)
+    _paint(timeline, start, end, work)
     _paint(timeline, 12, 13, "having lunch")
     dinner = lifestyle_hour(identity.lifestyle, r"eats dinner", -1)
     if dinner < 0:  # no habit given: the usual hour, or right after a shift that runs through it
-        dinner = next((end for start, end, _ in work if start <= DINNER_HOUR < end), DINNER_HOUR)
+        dinner = end if start <= DINNER_HOUR < end else DINNER_HOUR
     _paint(timeline, dinner, dinner + 1, "having dinner")
     for start, end, activity in events_today(identity, today):
         _paint(timeline, start, end, activity)
@@ -117,24 +116,19 @@ def _paint(timeline: list[str], start: float, end: float, activity: str) -> None
             timeline[slot] = activity
 
 
-def work_block(identity: Identity, wake: int) -> list[tuple[float, float, str]]:
-    """The working hours from the daily requirements, else the occupation's usual hours."""
+def work_block(identity: Identity, wake: int) -> tuple[float, float, str]:
+    """The working hours from the daily requirements (8 hours from a lone start), else 9 (or after breakfast) to 5."""
     requirement = identity.daily_plan_req
     place = next((place.strip() for place in _PLACE.findall(requirement) if place.strip() not in identity.name), "")
-    at = f" at {place}" if place else ""
-    times = times_in(requirement)
-    lower = requirement.lower()
     kinds = (("teach", "teaching"), ("class", "taking classes"), (r"\bopens?\b|counter|behind", "working"))
-    activity = next((doing for kind, doing in kinds if re.search(kind, lower)), occupation(identity)) + at
-    if times:
-        start = times[0]
-        end = times[1] if len(times) > 1 and times[1] > start else start + (4 if "class" in lower else 8)
-        blocks = [(start, min(end, 22), activity)]
-        if end <= 15:
-            blocks.append((max(end, 13), 17, f"{occupation(identity)}{at}"))
-        return blocks
-    start = max(9, wake + 1.5)
-    return [(start, 12, activity), (13, 17, activity)] if start < 12 else [(start, start + 4, activity)]
+    activity = next((doing for kind, doing in kinds if re.search(kind, requirement.lower())), occupation(identity))
+    activity += f" at {place}" if place else ""
+    times = times_in(requirement)
+    if not times:
+        start = max(9, wake + 1.5)
+        return start, max(17, start + 4), activity
+    end = times[1] if len(times) > 1 and times[1] > times[0] else times[0] + 8
+    return times[0], min(end, 22), activity
 
 
 def occupation(identity: Identity) -> str:
@@ -153,70 +147,37 @@ _WHEN = re.compile(
     rf"(?:\s*(?:to|until|till|-|and)\s*(?:{_CLOCK}))?)",
     re.IGNORECASE,
 )
-# A clause after the first, which says more than what happens: ", and is eager to ...", "; she ...", "and she is
-# ...", "and Isabella is eager to ..." (a subject of its own, a name or a pronoun, then its verb).
-_LATER_CLAUSE = re.compile(
-    r"(?:,\s*and\b|;|\band (?:(?:[A-Z][a-z]+(?: [A-Z][a-z]+)?|she|he|they|I|we) )?(?:is|am|are|was|will)\b).*$"
-)
-_SUBJECT = re.compile(
-    r"^(?:(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)|I|She|He|They)\s+"
-    r"(?P<verb>is|am|are|'m|will be|will|was)\s+(?P<rest>.+)$"
+# A dated plan's clause, its dates and times taken out: who (a name, or a pronoun for the persona), its verb, what
+# happens, and where when it names a place ("Isabella Rodriguez is having a party at Hobbs Cafe"); a label before it
+# ("Lately:") is not the subject.
+_EVENT = re.compile(
+    r"^(?:[A-Z][a-z]+:\s*)?(?:(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)|I|She|He|They)\s+"
+    r"(?:is|am|are|'m|will be|will|was)\s+(?:planning (?:on|to) )?(?:going to |about to )?(?P<what>[^,;]+?)"
+    rf"(?:(?P<where> (?:at|in) (?:the )?{_PLACE_NAME})[^,;]*)?(?:[,;]|$)"
 )
 
 
 def events_today(identity: Identity, today: date) -> list[tuple[float, float, str]]:
     """The first event the persona's status sets for `today` with a clock time, as a plan item of its own time.
 
-    Any dated plan is read alike: "Isabella Rodriguez is having a party at the cafe on February 14th at 5pm" in
-    Isabella's own status is her "having a party at the cafe" from 5 pm; in anyone else's it is "joining Isabella
-    Rodriguez, who is having a party at the cafe", never her role. Its place is whatever the sentence names.
+    Any dated plan is read alike: "Isabella Rodriguez is having a party at Hobbs Cafe on February 14th at 5pm" in
+    Isabella's own status is her "having a party at Hobbs Cafe" from 5 pm; in anyone else's it is "joining Isabella
+    Rodriguez at Hobbs Cafe", never her role. Its place is whatever the sentence names.
     """
     text = identity.currently.replace("*", "")
     day = rf"\b(?:{today:%B} {today.day}(?:st|nd|rd|th)?\b|today\b|(?:on|this) {today:%A}\b)"
     for sentence in re.split(r"(?<=[.;!])\s+", text):
         times = times_in(sentence)
-        activity = times and re.search(day, sentence, re.IGNORECASE) and event_activity(sentence, identity)
-        if not activity:
+        event = times and re.search(day, sentence, re.IGNORECASE) and _EVENT.match(_WHEN.sub("", sentence).strip(" ."))
+        if not event:
             continue
+        name, where = event["name"], event["where"] or ""
+        own = name is None or name in (identity.name, identity.first_name)
+        activity = f"{event['what'][: LONGEST_ACTIVITY - len(where)]}{where}" if own else f"joining {name}{where}"
         start = times[0]
         end = times[1] if len(times) > 1 and times[1] > start else start + EVENT_HOURS
         return [(start, min(end, 24), activity)]
     return []
-
-
-def event_activity(sentence: str, identity: Identity) -> str:
-    """What the persona does for an event a sentence of its status states: its own, or joining someone else's."""
-    clause = _LATER_CLAUSE.sub("", _WHEN.sub("", sentence)).strip(" .,;")
-    clause = re.sub(r"^[A-Z][a-z]+:\s*", "", clause)  # a label ("Lately:") is not the subject
-    match = _SUBJECT.match(clause)
-    if not match:
-        article = re.match(r"^(?:a|an|the) ", clause, re.IGNORECASE)
-        return _fit(f"going to {clause[0].lower()}{clause[1:]}") if article else ""
-    rest = re.sub(r"^(?:planning (?:on|to) )?(?:going to |about to )?", "", match.group("rest"))
-    name = match.group("name")
-    if name is None or name in (identity.name, identity.first_name):
-        return _fit(rest)
-    return _fit(f"joining {name}, who {verb_after_name(match.group('verb'))} {rest}")
-
-
-# Where an activity takes place, when its words name it: " at Hobbs Cafe", " in Johnson Park".
-_NAMED_PLACE = re.compile(rf" (?:at|in) (?:the )?{_PLACE_NAME}")
-
-
-def _fit(activity: str) -> str:
-    """An activity short enough for a schedule block: trailing phrases (" with ...", ", ...") dropped until it is.
-
-    The place it names is kept (put back after a shorter start when it was dropped): it is what sends the persona there.
-    """
-    place = _NAMED_PLACE.search(activity)
-    while len(activity) > LONGEST_ACTIVITY:
-        shorter = re.sub(r"(?:,| with| and| for| at| on| to| in)\s[^,]*$", "", activity)
-        activity = shorter if shorter != activity else activity[:LONGEST_ACTIVITY].rsplit(" ", 1)[0]
-    if place and place.group(0) not in activity:
-        room = LONGEST_ACTIVITY - len(place.group(0))
-        start = activity if len(activity) <= room else activity[:room].rsplit(" ", 1)[0]
-        activity = f"{start.rstrip(' ,')}{place.group(0)}"
-    return activity
 
 
 def plan_items(blocks: list[tuple[int, int, str]]) -> list[str]:

@@ -109,9 +109,10 @@ def _news(memories: list[str], lines: tuple[tuple[str, str], ...], me: str, part
     """The news in these memories not yet told in the talk, the most important first, as `me` says it.
 
     A piece counts as told when either side already said it in any voice: "I've known the Moores" said by Mei Lin is
-    told when Eddy Lin said "Mei Lin has known the Moores".
+    told when Eddy Lin said "Mei Lin has known the Moores"; and what the partner told `me` is theirs, never news to
+    them.
     """
-    told = (memory for memory in memories if not memory.startswith(OWN_RECORDS))
+    told = (memory for memory in memories if not memory.startswith(OWN_RECORDS) and f"{partner} told me:" not in memory)
     pieces = (piece for memory in told for piece in news_in(memory) if not _trivial(piece, me, partner))
     candidates = dict.fromkeys(own_voice(spoken(piece), me) for piece in pieces)
     told = _told(lines)

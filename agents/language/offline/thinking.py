@@ -17,8 +17,6 @@ from agents.language.requests import (
 )
 from agents.language.requests.reflecting import LONGEST_STATUS
 
-# The status's note of the day's weightiest memory (replaced each day), and how important a memory must be for it.
-LATELY, LATELY_IMPORTANCE = "Lately:", 4
 # A date in text: "February 14" or "February 14th".
 _MONTH_DAY = re.compile(rf"\b({MONTHS}) (\d{{1,2}})(?:st|nd|rd|th)?\b")
 # Characters of a memory an insight or an interview answer quotes: insights cite insights, and quoting them whole
@@ -108,9 +106,6 @@ def _weightiest(memories: list[str]) -> str:
 def day_summary(request: DaySummaryRequest, seed: int) -> dict:
     """The day's most important memories; tomorrow's status keeps what is set for tomorrow and drops what is past.
 
-    It also notes the day's weightiest memory ("Lately: ..."), in place of the day before's, as a model's status would
-    move on.
-
     What a memory sets for tomorrow names tomorrow's date or weekday, or says "tomorrow" on the day before (then the
     date is written in, so the plan finds it); it joins the status in the third person, its subject named, as the
     status speaks of the persona.
@@ -127,13 +122,7 @@ def day_summary(request: DaySummaryRequest, seed: int) -> dict:
         for piece in news_in(text)
         if (dated := dated_for(third_person(piece, me), tomorrow, when.date()))
     ]
-    kept = [
-        sentence
-        for sentence in sentences(request.identity.currently)
-        if not _past(sentence, tomorrow) and not sentence.startswith(LATELY)
-    ]
-    lately = [third_person(piece, me) for memory in ranked[:1] for piece in news_in(gist(memory))[:1]]
-    kept += [f"{LATELY} {lately[0].rstrip('.')}."] if lately and importance_of(ranked[0]) >= LATELY_IMPORTANCE else []
+    kept = [sentence for sentence in sentences(request.identity.currently) if not _past(sentence, tomorrow)]
     currently = " ".join(kept) or request.identity.currently
     for piece in sorted(dict.fromkeys(upcoming), key=lambda piece: -importance_of(piece))[:2]:
         if piece.lower()[:60] not in currently.lower() and len(currently) + len(piece) < LONGEST_STATUS:

@@ -8,6 +8,7 @@ rules of English grammar (pronouns and the verb after them), not of any story.
 import re
 
 from agents.language.offline.morphology import (
+    ADVERB,
     agree_with_i,
     is_adverb,
     is_verb_after_name,
@@ -17,10 +18,6 @@ from agents.language.offline.morphology import (
 )
 
 _WORD = re.compile(r"[A-Za-z']+|[^A-Za-z']+")
-# The speaker paired with someone by name ("Maria Lopez and I", "I and Maria Lopez"): a later "we" is the two.
-_PAIRED = re.compile(r"\b[A-Z][\w'-]* (?:[A-Z][\w'-]* )?and I\b|\bI and [A-Z]")
-# A person's full name: two capitalized words.
-_NAME = re.compile(r"\b[A-Z][a-z][\w'-]* [A-Z][a-z][\w'-]*\b")
 # Words after which a clause starts (its first pronoun is a subject: "and you like" retold is "and Latoya likes").
 _CLAUSE_STARTS = ("and", "but", "so", "that", "which", "who", "when", "where", "while", "if", "because", "though")
 
@@ -30,13 +27,13 @@ def third_person(sentence: str, speaker: str, listener: str = "", *, kept_by_lis
 
     "I'm planning a dinner at my place, you should come" said by Eddy Lin to Maria Lopez is kept by Maria as "Eddy Lin
     is planning a dinner at Eddy's place, I should come". The first "I" gets the full name, later ones the first name.
-    Told by a third party (`kept_by_listener` False), "you" is the listener named: "..., Maria should come".
+    Told by a third party (`kept_by_listener` False), "you" is the listener named: "..., Maria should come". "We" is
+    "they": the speaker and the others it speaks for ("Maria Lopez and I are close, we study together" is "Maria Lopez
+    and Eddy Lin are close, they study together").
     """
     first = speaker.split(maxsplit=1)[0]
     named = False
     tokens = _WORD.findall(sentence)
-    # "X and I ... and we are close": "we" is those two, "they" once the speaker is named.
-    paired = bool(_PAIRED.search(sentence))
     out: list[str] = []
     index = 0
     while index < len(tokens):
@@ -52,14 +49,12 @@ def third_person(sentence: str, speaker: str, listener: str = "", *, kept_by_lis
                 out.append(" " + (plural or verb_after_name(contraction)))
             elif not compound:
                 index = _conjugate_after(tokens, index, out)
-        elif lower in ("we", "us", "our", "ours") and paired:
+        elif lower in ("we", "us", "our", "ours"):  # the speaker and others, once the speaker is named
             out.append(_cap({"we": "they", "us": "them", "our": "their", "ours": "theirs"}[lower], token))
-        elif lower in ("my", "mine", "our", "ours"):
+        elif lower in ("my", "mine"):
             out.append(_cap(possessive(first), token))
         elif lower in ("me", "myself"):
             out.append(first)
-        elif lower in ("we", "us"):
-            out.append(_cap(f"{first} and {_the_other(''.join(tokens[:index]), speaker) or 'others'}", token))
         elif listener and lower in ("you", "your", "yours", "yourself"):
             other = listener.split(maxsplit=1)[0]
             mine = {"you": "I", "your": "my", "yours": "mine", "yourself": "myself"}
@@ -72,12 +67,6 @@ def third_person(sentence: str, speaker: str, listener: str = "", *, kept_by_lis
             out.append(token)
         index += 1
     return agree_with_i("".join(out))
-
-
-def _the_other(before: str, speaker: str) -> str:
-    """The one person other than the speaker named before a "we", if exactly one ("we" is the two of them)."""
-    named = set(_NAME.findall(before)) - {speaker}
-    return named.pop() if len(named) == 1 else ""
 
 
 def _compound_subject(before: list[str]) -> bool:
@@ -117,6 +106,12 @@ def _cap(text: str, like: str, keep_i: bool = False) -> str:
     return text
 
 
+# The verb of a later clause of a sentence about oneself: "Sam Moore goes to bed at 9pm, eats dinner at 5pm".
+_LATER_VERB = re.compile(
+    r"(,(?: and)?(?: then)?) ([a-z]+s)\b|(\band) ([a-z]+s)\b(?= (?:up|with|a|an|the|my|to|in|at|on|for)\b)"
+)
+
+
 def own_voice(sentence: str, me: str) -> str:
     """A sentence about oneself, as one says it: "Eddy Lin is cooking" said by Eddy Lin is "I am cooking".
 
@@ -125,9 +120,9 @@ def own_voice(sentence: str, me: str) -> str:
     """
     if pair := re.match(rf"{re.escape(me)} (and|or) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*) (?=[a-z])", sentence):
         sentence = f"{pair.group(2)} {pair.group(1)} I {sentence[pair.end() :]}"
-    elif sentence.startswith(f"{me} "):
-        verb, _, rest = sentence[len(me) + 1 :].partition(" ")
-        sentence = f"I {verb_after_i(verb)} {rest}".rstrip()
+    elif start := re.match(rf"{re.escape(me)} ((?:{ADVERB} )*)(\S+)", sentence):
+        sentence = f"I {start[1]}{verb_after_i(start[2])}{sentence[start.end() :]}"
+        sentence = _LATER_VERB.sub(lambda m: f"{m[1] or m[3]} {verb_after_i(m[2] or m[4])}", sentence)
     first = me.split(maxsplit=1)[0]
     namesakes = {m for m in re.findall(rf"\b{re.escape(first)} [A-Z][a-z]+", sentence) if m != me}
     # The first name alone is the speaker's unless someone else of that first name is named in the sentence.

@@ -2,9 +2,10 @@
 
 It ranks and compares interview answers by shares that length cannot buy, checks whether an answer states a fact,
 and finds the memories that ground it (judging.py, claims.py, details.py), reading only the request's fields, with
-the rules of English the offline mind reads by (agents/language/offline/reading.py). It answers the evaluation's
-requests, never an agent's: the offline mind's budget (the cognition's size) does not pay for it; its own is the
-evaluation's judging code it stands in for (docs/cognition.md, tests/agents/test_offline_size.py).
+its own rules of English (reading.py, which inflects with the offline mind's grammar, offline/morphology.py). It
+answers the evaluation's requests, never an agent's: the offline mind's budget (the cognition's size) does not pay
+for it; its own is the evaluation's judging code it stands in for (docs/cognition.md,
+tests/agents/test_offline_size.py).
 """
 
 from collections.abc import Callable

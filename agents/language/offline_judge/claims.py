@@ -9,14 +9,17 @@ name, first name, a family name no other full name takes, or "I" when the speake
 clauses hold at least half of the core's words (stemmed, or sharing a long prefix: "mayoral" is "mayor"), and no
 detail contradicts the fact's (another day, month, number or named place). "X knows who Y is" facts need a clause
 saying who Y is or that they met, not a mere sighting ("Y is having lunch"). The words, clauses and who-is-who are
-read as the offline mind reads them (agents/language/offline/reading.py).
+read by reading.py.
 """
 
 import re
 from dataclasses import dataclass
 from functools import cache
 
-from agents.language.offline.reading import (
+from agents.language.offline.words import MONTHS as MONTH_NAMES
+from agents.language.offline.words import WEEKDAYS as WEEKDAY_NAMES
+from agents.language.offline_judge.details import details_of, is_header
+from agents.language.offline_judge.reading import (
     ASKED,
     CLAUSE,
     GUESS,
@@ -31,9 +34,6 @@ from agents.language.offline.reading import (
     says_who,
     stem,
 )
-from agents.language.offline.words import MONTHS as MONTH_NAMES
-from agents.language.offline.words import WEEKDAYS as WEEKDAY_NAMES
-from agents.language.offline_judge.details import details_of, is_header
 
 # Reporting frames: the names in them are sources of the claim, not parts of it.
 _REPORTING = re.compile(

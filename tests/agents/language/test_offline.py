@@ -81,22 +81,23 @@ def test_isabella_wakes_at_six_and_runs_the_cafe_from_eight_to_eight():
 
 def test_an_event_in_the_status_enters_the_plan_on_its_day_at_its_own_time():
     """The status's dated sentence is read as any dated plan: Isabella's own event at its time (5 pm, an hour when no
-    end is given), never on another day; the same sentence heard by Maria is her joining Isabella, never hosting."""
+    end is given) and place, never on another day; the same sentence heard by Maria is her joining Isabella there,
+    never hosting."""
     _, plan, schedule = _day(ISABELLA, VALENTINES)
-    assert "from 5:00 pm to 6:00 pm, having a Valentine's Day party at Hobbs Cafe with her customers" in plan
+    assert "from 5:00 pm to 6:00 pm, having a Valentine's Day party at Hobbs Cafe" in plan
     assert "party" in _doing_at(schedule, 17 * 60 + 30)
     assert not any("party" in item for item in _day(ISABELLA, DAY)[1])
     heard = "Isabella Rodriguez is planning on having a Valentine's Day party at Hobbs Cafe on February 14th at 5pm."
     maria = dataclasses.replace(identity("Maria Lopez"), currently=f"{identity('Maria Lopez').currently} {heard}")
     _, plan, _ = _day(maria, VALENTINES)
-    joining = "joining Isabella Rodriguez, who is having a Valentine's Day party at Hobbs Cafe"
+    joining = "joining Isabella Rodriguez at Hobbs Cafe"
     assert any(item.startswith("from 5:00 pm to ") and item.endswith(joining) for item in plan)
     assert not any("hosting" in item or item.endswith("having a Valentine's Day party") for item in plan)
 
 
 def test_an_event_heard_with_a_later_clause_keeps_its_place_in_the_plan():
-    """A second clause with a subject of its own ("and she is asking ...") says more than what happens, and an
-    activity cut to fit keeps the place it names: without it the persona would not go there."""
+    """A second clause with a subject of its own ("and Carmen is asking ...") says more than what happens: the
+    activity ends at the place it names, which sends the persona there."""
     heard = (
         "Lately: Carmen Ortiz is excited to be hosting a very long afternoon of reading picture books aloud to "
         "children at Johnson Park on February 14th from 3pm and Carmen is asking friends to bring two books."

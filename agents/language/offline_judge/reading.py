@@ -1,10 +1,10 @@
-"""How the offline mind reads a sentence: its content words, the people it names, and whether it says who one is.
+"""How the offline judge reads a sentence: its content words, the people it names, and whether it says who one is.
 
 Generic rules of English, never words of one scenario's facts: a text is cut into sentences and clauses; questions,
 guesses and curiosity assert nothing; a clause that denies knowing asserts nothing; idioms such as "can't wait for"
-are not denials. Interviewed about a person, the offline mind says who they are when its status or a memory does: a
-clause saying who they are or that the two met, not a mere sighting ("Y is having lunch"). The offline judge reads
-facts with the same rules (agents/language/offline_judge/claims.py).
+are not denials. A text says who a person is to the speaker when a clause says who they are or that the two met, not
+a mere sighting ("Y is having lunch"). The fact checks read by these rules (claims.py); the offline mind's interview no
+longer reads who is who (it restates what it holds), so they are the judge's own.
 """
 
 import re
