@@ -201,7 +201,7 @@ class WorldState:
             at = bisect(keys, key)
             keys.insert(at, key)
             seen.insert(at, item)
-        if len({events[i] for i in found}) < len(found):  # agents showing one event: keep its nearest
+        if len(found) > 1 and len({events[i] for i in found}) < len(found):  # agents showing one event: its nearest
             distinct: dict[Event, SeenEvent] = {}
             for item in seen:
                 distinct.setdefault(item.event, item)
