@@ -13,7 +13,8 @@ Each run is a fresh process (so its peak memory is its own): it builds the town 
 figures, then measures the next --hours simulated hours (one by default; a reflection comes a few times a day, so
 one hour may hold none for a small town and several for a crowded one). Prints per size the median wall of the
 runs, wall per agent-hour (and its split: the minds' time on the model's event loop, thinking, retrieving and
-embedding, and the engine's, the rest of each step), model calls and tokens per agent-hour, peak RSS, the load
+embedding, and the engine's, the rest of each step; and the process's CPU time, steadier than wall on a shared
+machine), model calls and tokens per agent-hour, peak RSS, the load
 average beside each run, the calls and tokens of the 25 original people among them (in the tiled layout the same as
 in the 25-agent town if the engine keeps the copies apart; the other copies are other people), then each size's
 cost per agent-hour against 25's and against the size before (1.0 is flat: the target in DESIGN.md), with the wall
@@ -111,13 +112,13 @@ def one_run(
             profiler = cProfile.Profile() if profile else None
             # The minds: what runs on the event loop (thoughts, retrievals, embeddings); the rest is the engine's.
             thinking = time_calls(model, "run_async")
-            hour_started = time.perf_counter()
+            hour_started, hour_cpu_started = time.perf_counter(), time.process_time()
             if profiler:
                 profiler.enable()
             model.run_until(model.now + timedelta(hours=hours))
             if profiler:
                 profiler.disable()
-        wall = time.perf_counter() - hour_started
+        wall, cpu = time.perf_counter() - hour_started, time.process_time() - hour_cpu_started
         minds = thinking[0]
         after = model.gateway.ledger.totals()
         by_kind = {
@@ -135,7 +136,7 @@ def one_run(
         stats.sort_stats("cumulative").print_stats(40)
     return {"size": size, "written": written, "build": built, "first_step": first_step, "warmup": warm,
            "build_cpu": built_cpu, "first_step_cpu": first_step_cpu,
-            "wall": wall / hours, "minds": minds / hours,
+            "wall": wall / hours, "cpu": cpu / hours, "minds": minds / hours,
             "engine": (wall - minds) / hours, "calls": (after.calls - calls) / hours,
             "tokens": (after.tokens - tokens) / hours,
             "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "load": os.getloadavg()[0],
@@ -163,6 +164,7 @@ def report(size: int, runs: list[dict]) -> dict:
     wall = statistics.median(run["wall"] for run in runs)
     per_agent = {
         "wall": wall / size,
+        "cpu": statistics.median(run["cpu"] for run in runs) / size,
         "engine": statistics.median(run["engine"] for run in runs) / size,
         "minds": statistics.median(run["minds"] for run in runs) / size,
         "calls": statistics.median(run["calls"] for run in runs) / size,
@@ -171,7 +173,8 @@ def report(size: int, runs: list[dict]) -> dict:
     print(
         f"{size:4d} agents: an hour {wall:6.1f} s median ({', '.join(f'{run["wall"]:.1f}' for run in runs)}), "
         f"{1000 * per_agent['wall']:6.1f} ms wall/agent-hour (engine {1000 * per_agent['engine']:.1f}, minds "
-        f"{1000 * per_agent['minds']:.1f}), {per_agent['calls']:5.2f} calls/agent-hour, "
+        f"{1000 * per_agent['minds']:.1f}; CPU {1000 * per_agent['cpu']:.1f}), "
+        f"{per_agent['calls']:5.2f} calls/agent-hour, "
         f"{per_agent['tokens']:6.0f} tokens/agent-hour, peak RSS {max(run['rss_mb'] for run in runs):5.0f} MB, "
         f"files {statistics.median(run['written'] for run in runs):.1f} s, build "
         f"{statistics.median(run['build'] for run in runs):.1f} s, first step "
@@ -252,7 +255,7 @@ def main() -> None:
         costs[size] = report(size, [in_fresh_process(size, args) for _ in range(args.repeats)])
     base = min(costs)
     sizes = sorted(costs)
-    measures = ("wall", "engine", "minds", "calls", "tokens")
+    measures = ("wall", "cpu", "engine", "minds", "calls", "tokens")
     if args.base_ville:
         for size in sizes:
             ratios = ", ".join(f"{name} {_ratio(costs[size][name], ville[name])}" for name in measures)

@@ -74,6 +74,7 @@ class WorldState:
         self._states: dict[str, Event] = {}
         self._agents: dict[str, tuple[Tile, Event]] = {}
         self._agent_arrays: tuple[np.ndarray, np.ndarray, list[Event]] | None = None
+        self._agents_by_area: dict[int, np.ndarray] | None = None  # arena key -> its agents' rows in the arrays
         # Each arena's count of changes, and the looks kept: (x, y, radius) -> (the arena's count then, the look).
         self._changes: dict[int, int] = {}
         self._looks: dict[tuple[int, int, int], tuple[int, list[SeenEvent]]] = {}
@@ -185,13 +186,14 @@ class WorldState:
         """The objects' look (kept until an object in the arena changes) with the agents in sight sorted into it."""
         keys, seen = self._objects_seen(x, y, radius, same_arena)
         keys, seen = list(keys), list(seen)
-        agent_xy, agent_area, events = self._agents_at()
+        agent_xy, _, events = self._agents_at()
         if not events:
             return seen
-        near = (np.abs(agent_xy[:, 0] - x) <= radius) & (np.abs(agent_xy[:, 1] - y) <= radius)
-        if same_arena:
-            near &= agent_area == self._sight.area_of(x, y)
-        found = np.flatnonzero(near).tolist()
+        # Within the arena only its own agents are looked at (a town of 1,000 would otherwise test every agent at
+        # every look); rows stay in ascending order, as a scan of all agents finds them.
+        rows = self._in_area().get(self._sight.area_of(x, y), _NO_ROWS) if same_arena else np.arange(len(events))
+        xy = agent_xy[rows]
+        found = rows[(np.abs(xy[:, 0] - x) <= radius) & (np.abs(xy[:, 1] - y) <= radius)].tolist()
         for i in found:
             ax, ay = int(agent_xy[i, 0]), int(agent_xy[i, 1])
             item = SeenEvent(events[i], (ax, ay), math.hypot(ax - x, ay - y))
@@ -199,7 +201,7 @@ class WorldState:
             at = bisect(keys, key)
             keys.insert(at, key)
             seen.insert(at, item)
-        if len({events[i] for i in found}) < len(found):  # agents showing one event: keep its nearest
+        if len(found) > 1 and len({events[i] for i in found}) < len(found):  # agents showing one event: its nearest
             distinct: dict[Event, SeenEvent] = {}
             for item in seen:
                 distinct.setdefault(item.event, item)
@@ -284,7 +286,23 @@ class WorldState:
             placed = list(self._agents.values())
             xy = np.array([tile for tile, _ in placed], dtype=np.int64).reshape(-1, 2)
             self._agent_arrays = (xy, area_keys(self.ville, xy), [event for _, event in placed])
+            self._agents_by_area = None
         return self._agent_arrays
+
+    def _in_area(self) -> dict[int, np.ndarray]:
+        """Each arena key's rows in `_agents_at`'s arrays, ascending (rebuilt with them)."""
+        areas = self._agents_at()[1]  # first: a rebuild of the arrays drops the rows kept
+        if self._agents_by_area is None:
+            order = np.argsort(areas, kind="stable")
+            keys, starts = np.unique(areas[order], return_index=True)
+            bounds = [*starts.tolist(), len(order)]
+            self._agents_by_area = {
+                int(key): order[start:end] for key, start, end in zip(keys.tolist(), bounds, bounds[1:], strict=False)
+            }
+        return self._agents_by_area
+
+
+_NO_ROWS = np.zeros(0, dtype=np.int64)
 
 
 def _order(item: SeenEvent) -> tuple:
