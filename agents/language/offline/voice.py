@@ -16,6 +16,7 @@ from agents.language.offline.morphology import (
     verb_after_i,
     verb_after_name,
 )
+from agents.language.patterns import compiled_pattern
 
 _WORD = re.compile(r"[A-Za-z']+|[^A-Za-z']+")
 # Words after which a clause starts (its first pronoun is a subject: "and you like" retold is "and Latoya likes").
@@ -118,16 +119,17 @@ def own_voice(sentence: str, me: str) -> str:
     Later mentions too (third_person names a later "I" by the first name): "Eddy's" is "my", "Eddy" before a verb
     "I", elsewhere "me" ("Maria Lopez is waiting for me"); a pair puts the other first ("Maria Lopez and I are").
     """
-    if pair := re.match(rf"{re.escape(me)} (and|or) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*) (?=[a-z])", sentence):
+    mine = re.escape(me)  # patterns of a name compiled once (compiled_pattern): re's own cache holds 512
+    if pair := compiled_pattern(rf"{mine} (and|or) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*) (?=[a-z])").match(sentence):
         sentence = f"{pair.group(2)} {pair.group(1)} I {sentence[pair.end() :]}"
-    elif start := re.match(rf"{re.escape(me)} ((?:{ADVERB} )*)(\S+)", sentence):
+    elif start := compiled_pattern(rf"{mine} ((?:{ADVERB} )*)(\S+)").match(sentence):
         sentence = f"I {start[1]}{verb_after_i(start[2])}{sentence[start.end() :]}"
         sentence = _LATER_VERB.sub(lambda m: f"{m[1] or m[3]} {verb_after_i(m[2] or m[4])}", sentence)
     first = me.split(maxsplit=1)[0]
-    namesakes = {m for m in re.findall(rf"\b{re.escape(first)} [A-Z][a-z]+", sentence) if m != me}
+    namesakes = {m for m in compiled_pattern(rf"\b{re.escape(first)} [A-Z][a-z]+").findall(sentence) if m != me}
     # The first name alone is the speaker's unless someone else of that first name is named in the sentence.
     alone = "" if namesakes else rf"|{re.escape(first)}(?! [A-Z])"
-    named = re.compile(rf"\b(?:{re.escape(me)}{alone})(?:('s)\b|( [A-Za-z']+))?")
+    named = compiled_pattern(rf"\b(?:{mine}{alone})(?:('s)\b|( [A-Za-z']+))?")
 
     def said_by_me(match: re.Match) -> str:
         before = sentence[: match.start()].rstrip()
