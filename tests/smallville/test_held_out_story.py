@@ -60,7 +60,9 @@ def test_the_next_day_plans_hold_it_at_its_own_time_and_place_and_the_listener_c
     assert "from 3:00 pm to 4:00 pm, reading Tamara's new picture book aloud in Johnson Park" in _plan_items(
         model, AUTHOR
     )
-    joining = f"from 3:00 pm to 4:00 pm, joining {AUTHOR} in Johnson Park"
+    joining = (
+        f"from 3:00 pm to 4:00 pm, joining {AUTHOR}, who is reading Tamara's new picture book aloud in Johnson Park"
+    )
     assert joining in _plan_items(model, listener)
     assert {AUTHOR, listener} <= set(model.social.attendees)
     assert model.social.aware_share("reading") >= 0.5

@@ -152,7 +152,7 @@ _WHEN = re.compile(
 # ("Lately:") is not the subject.
 _EVENT = re.compile(
     r"^(?:[A-Z][a-z]+:\s*)?(?:(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)|I|She|He|They)\s+"
-    r"(?:is|am|are|'m|will be|will|was)\s+(?:planning (?:on|to) )?(?:going to |about to )?(?P<what>[^,;]+?)"
+    r"(?P<verb>is|am|are|'m|will be|will|was)\s+(?:planning (?:on|to) )?(?:going to |about to )?(?P<what>[^,;]+?)"
     rf"(?:(?P<where> (?:at|in) (?:the )?{_PLACE_NAME})[^,;]*)?(?:[,;]|$)"
 )
 
@@ -162,7 +162,8 @@ def events_today(identity: Identity, today: date) -> list[tuple[float, float, st
 
     Any dated plan is read alike: "Isabella Rodriguez is having a party at Hobbs Cafe on February 14th at 5pm" in
     Isabella's own status is her "having a party at Hobbs Cafe" from 5 pm; in anyone else's it is "joining Isabella
-    Rodriguez at Hobbs Cafe", never her role. Its place is whatever the sentence names.
+    Rodriguez, who is having a party at Hobbs Cafe" (what one joins, named), never her role. Its place is whatever the
+    sentence names.
     """
     text = identity.currently.replace("*", "")
     day = rf"\b(?:{today:%B} {today.day}(?:st|nd|rd|th)?\b|today\b|(?:on|this) {today:%A}\b)"
@@ -173,7 +174,9 @@ def events_today(identity: Identity, today: date) -> list[tuple[float, float, st
             continue
         name, where = event["name"], event["where"] or ""
         own = name is None or name in (identity.name, identity.first_name)
-        activity = f"{event['what'][: LONGEST_ACTIVITY - len(where)]}{where}" if own else f"joining {name}{where}"
+        said = "is" if event["verb"] in ("am", "are", "'m") else event["verb"]  # what one joins, said of its host
+        what = event["what"] if own else f"joining {name}, who {said} {event['what']}"
+        activity = f"{what[: LONGEST_ACTIVITY - len(where)].rstrip()}{where}"
         start = times[0]
         end = times[1] if len(times) > 1 and times[1] > start else start + EVENT_HOURS
         return [(start, min(end, 24), activity)]

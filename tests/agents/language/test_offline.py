@@ -90,7 +90,7 @@ def test_an_event_in_the_status_enters_the_plan_on_its_day_at_its_own_time():
     heard = "Isabella Rodriguez is planning on having a Valentine's Day party at Hobbs Cafe on February 14th at 5pm."
     maria = dataclasses.replace(identity("Maria Lopez"), currently=f"{identity('Maria Lopez').currently} {heard}")
     _, plan, _ = _day(maria, VALENTINES)
-    joining = "joining Isabella Rodriguez at Hobbs Cafe"
+    joining = "joining Isabella Rodriguez, who is having a Valentine's Day party at Hobbs Cafe"
     assert any(item.startswith("from 5:00 pm to ") and item.endswith(joining) for item in plan)
     assert not any("hosting" in item or item.endswith("having a Valentine's Day party") for item in plan)
 
