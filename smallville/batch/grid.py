@@ -34,7 +34,6 @@ import hashlib
 import itertools
 import json
 import re
-import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,7 +46,7 @@ from smallville.interventions.records import InterventionError, parse_interventi
 from smallville.settings import option_types
 from smallville.settings.ranges import RANGES
 from smallville.settings.simulated_time import SimulatedTime
-from smallville.settings.text_files import TextFileError, nested_too_deeply, read_text
+from smallville.settings.text_files import read_data
 from smallville.settings.validation import SettingError, check_end, check_town, check_value
 
 
@@ -207,14 +206,7 @@ def read_grid(path: Path) -> dict[str, Any]:
     Raises:
         GridError: Naming the file, if it cannot be read, is not UTF-8 or not TOML.
     """
-    try:
-        return tomllib.loads(read_text(path, "grid"))
-    except TextFileError as error:
-        raise GridError(str(error)) from None
-    except tomllib.TOMLDecodeError as error:
-        raise GridError(f"{path}: not valid TOML ({error}); fix the syntax") from error
-    except RecursionError:
-        raise GridError(nested_too_deeply(path, "grid")) from None
+    return read_data(path, "grid", GridError, "TOML")
 
 
 def load_grid(path: Path) -> Grid:
