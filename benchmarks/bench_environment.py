@@ -4,31 +4,22 @@ Targets (issue 3 and DESIGN.md, on 2 cores): map load < 1 s; a path query < 1 ms
 (random homes -> random objects). Run with `.venv/bin/python benchmarks/bench_environment.py`.
 """
 
+import functools
 import json
 import random
-import statistics
-import time
-from collections.abc import Callable
 from pathlib import Path
+
+import timing
 
 from environment import Event, PathFinder, WorldState, load_ville, make_grid
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "the_ville"
 PERSONAS = DATA / "base_the_ville_n25" / "personas"
 RUNS = 5  # repetitions per figure; the median is printed
+median_seconds = functools.partial(timing.median_seconds, runs=RUNS)
 QUERIES = 2000  # path queries per run
 AGENTS = 25  # agents placed for the sight benchmark, as in the 25-agent town
 VISION_RADIUS = 8  # the original's vision_r
-
-
-def median_seconds(function: Callable[[], object], runs: int = RUNS) -> float:
-    """The median wall time of `runs` calls."""
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def home_tiles(ville) -> list[tuple[int, int]]:

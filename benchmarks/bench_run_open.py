@@ -9,25 +9,15 @@ the folder given or a 25-agent offline day simulated first (about 2 minutes on 2
 """
 
 import argparse
-import statistics
 import tempfile
-import time
 from pathlib import Path
+
+from timing import median_seconds
 
 from smallville.cli import main as cli
 from smallville.runs.folder import RunFolder
 from smallville.runs.integrity import read_snapshot
 from smallville.runs.store import RunStore
-
-
-def timed(read, repeats: int) -> float:
-    """The median wall time of `repeats` calls of `read`."""
-    times = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        read()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
 
 
 def measure(run: Path, repeats: int) -> None:
@@ -43,7 +33,7 @@ def measure(run: Path, repeats: int) -> None:
         "RunStore.open, full (as every read did before)": lambda: RunStore.open(run, full_check=True).close(),
     }
     for label, read in rows.items():
-        print(f"{label:48} {timed(read, repeats):7.3f} s (median of {repeats})")
+        print(f"{label:48} {median_seconds(read, repeats):7.3f} s (median of {repeats})")
 
 
 def main() -> None:

@@ -1,6 +1,9 @@
-"""Timing one method of a running model from outside: what the benchmarks use to split a run's wall time."""
+"""Timing for the benchmarks: one method of a running model from outside (to split a run's wall time), and the
+median of a few calls (a figure steadier than one call on a busy machine)."""
 
+import statistics
 import time
+from collections.abc import Callable
 
 
 def time_calls(owner: object, name: str) -> list[float]:
@@ -17,3 +20,13 @@ def time_calls(owner: object, name: str) -> list[float]:
 
     setattr(owner, name, timed)
     return spent
+
+
+def median_seconds(function: Callable[[], object], runs: int) -> float:
+    """The median wall time of `runs` calls of `function`."""
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)

@@ -8,6 +8,6 @@ player, smallville/players/, ends from outside the agent's own thinking).
 
 from agents.cognition.asking import together
 from agents.cognition.conversing import summarize as summarize_conversation
-from agents.cognition.interviewing import answer_from, answers_from, interview
+from agents.cognition.interviewing import Recollection, answer_from, answers_from, interview
 
-__all__ = ["answer_from", "answers_from", "interview", "summarize_conversation", "together"]
+__all__ = ["Recollection", "answer_from", "answers_from", "interview", "summarize_conversation", "together"]

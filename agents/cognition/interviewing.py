@@ -6,6 +6,7 @@ last-access times alone, for interviews of one stream under several conditions.
 """
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from agents.agent_memory import AgentMemory
@@ -56,61 +57,43 @@ async def interview(
     return answer
 
 
-async def answer_from(
-    ask: Ask,
-    identity: Identity,
-    stream: MemoryStream,
-    embedder: Embedder,
-    question: str,
-    now: datetime,
-    weights: RetrievalWeights,
-    k: int,
-    *,
-    since: datetime | None = None,
-    until: datetime | None = None,
-) -> str:
-    """Answer in character from a given stream (e.g. one with some memories hidden), touching nothing in it.
+@dataclass(frozen=True)
+class Recollection:
+    """Where an evaluation's interview takes its memories from: a stream read without touching it.
 
-    `k` is how many memories to retrieve (MindConfig.interview_memories: the original's 50); `since` and `until`
-    keep to the memories made between them (what the agent remembers of one evening).
+    `k` is how many memories to retrieve per question (MindConfig.interview_memories: the original's 50); `since` and
+    `until` keep to the memories made between them (what the agent remembers of one evening).
     """
-    (memories,) = await recall(stream, embedder, [question], now, weights, k, since=since, until=until)
+
+    stream: MemoryStream
+    embedder: Embedder
+    weights: RetrievalWeights
+    k: int
+    since: datetime | None = None
+    until: datetime | None = None
+
+    async def recall(self, questions: Sequence[str], now: datetime) -> list[tuple[str, ...]]:
+        """The memories retrieved for each question (each wording once), touching nothing in the stream."""
+        if not len(self.stream):
+            return [() for _ in questions]
+        vectors = await embed_async(self.embedder, list(questions))
+        options = {"k": self.k, "weights": self.weights, "since": self.since, "until": self.until, "touch": False}
+        found = self.stream.retrieve_many(vectors, now=now, **options)
+        return [tuple(dict.fromkeys(item.node.description for item in retrieved)) for retrieved in found]
+
+
+async def answer_from(ask: Ask, identity: Identity, recollection: Recollection, question: str, now: datetime) -> str:
+    """Answer in character from a given stream (e.g. one with some memories hidden), touching nothing in it."""
+    (memories,) = await recollection.recall([question], now)
     return await ask(InterviewRequest(identity=identity, now=now, question=question, memories=memories))
 
 
 async def answers_from(
-    ask: Ask,
-    identity: Identity,
-    stream: MemoryStream,
-    embedder: Embedder,
-    questions: Sequence[str],
-    now: datetime,
-    weights: RetrievalWeights,
-    k: int,
+    ask: Ask, identity: Identity, recollection: Recollection, questions: Sequence[str], now: datetime
 ) -> tuple[str, ...]:
     """Several questions answered as `answer_from` answers each, asked in one request (persona and memories sent once).
 
     Each question is still answered from the memories retrieved for it, listed by their numbers beside it.
     """
-    recalled = await recall(stream, embedder, questions, now, weights, k)
+    recalled = await recollection.recall(questions, now)
     return await ask(InterviewsRequest.of(identity, now, list(zip(questions, recalled, strict=True))))
-
-
-async def recall(
-    stream: MemoryStream,
-    embedder: Embedder,
-    questions: Sequence[str],
-    now: datetime,
-    weights: RetrievalWeights,
-    k: int,
-    *,
-    since: datetime | None = None,
-    until: datetime | None = None,
-) -> list[tuple[str, ...]]:
-    """The memories retrieved for each question (each wording once), touching nothing in the stream."""
-    if not len(stream):
-        return [() for _ in questions]
-    vectors = await embed_async(embedder, list(questions))
-    options = {"k": k, "weights": weights, "since": since, "until": until, "touch": False}
-    found = stream.retrieve_many(vectors, now=now, **options)
-    return [tuple(dict.fromkeys(item.node.description for item in retrieved)) for retrieved in found]

@@ -14,7 +14,7 @@ from smallville.app import inputs
 from smallville.app.html import heading
 from smallville.app.selection import chosen, selected_agent
 from smallville.app.source import offline, town_of
-from smallville.app.work import Job, then_redraw, work_of
+from smallville.app.work import Job, submit_checked, then_redraw, work_of
 from smallville.players.places import place_addresses
 from smallville.players.visit import Reply, go, join, joined_at, leave, said_to, say
 
@@ -89,8 +89,9 @@ def join_town(model, name: str, persona: str, place: str, beside: str) -> bool:
 
     Returns whether the join was queued (a refusal is one line in the box).
     """
-    return _submit(
+    return submit_checked(
         model,
+        player_error,
         lambda: join_job(
             model,
             inputs.player_name(model, name),
@@ -103,38 +104,27 @@ def join_town(model, name: str, persona: str, place: str, beside: str) -> bool:
 
 def go_to(model, name: str, place: str) -> bool:
     """The Go there button: the place checked as `run.py join --at` checks it."""
-    return _submit(model, lambda: go_job(model, _joined(model, name), inputs.place(model, place)))
+    return submit_checked(model, player_error, lambda: go_job(model, _joined(model, name), inputs.place(model, place)))
 
 
 def say_to(model, name: str, agent: str, text: str) -> bool:
     """The Say button: the agent and the line checked as `run.py join --say AGENT TEXT` checks them."""
-    return _submit(
+    return submit_checked(
         model,
+        player_error,
         lambda: say_job(model, _joined(model, name), inputs.agent_name(model, agent), inputs.player_line(text)),
     )
 
 
 def leave_town(model, name: str) -> bool:
     """The Leave button."""
-    return _submit(model, lambda: leave_job(model, _joined(model, name)))
+    return submit_checked(model, player_error, lambda: leave_job(model, _joined(model, name)))
 
 
 def _joined(model, name: str) -> str:
     if name not in model.players:
         raise inputs.Refused(f"{name or 'You'}: not in the town; join first")
     return name
-
-
-def _submit(model, make_job) -> bool:
-    """Queue the job `make_job` builds from checked values, or show the refusal in one line; whether it was queued."""
-    player_error.set("")
-    try:
-        job = make_job()
-    except inputs.Refused as refused:
-        player_error.set(str(refused))
-        return False
-    work_of(model).submit(job)
-    return True
 
 
 def said_to_player(model, name: str) -> list[str]:

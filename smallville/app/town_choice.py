@@ -14,7 +14,7 @@ from smallville.app import inputs
 from smallville.app.html import note
 from smallville.app.params import live_params
 from smallville.app.replay import ReplayModel
-from smallville.app.work import Job, work_of
+from smallville.app.work import Job, submit_checked, work_of
 from smallville.model import SmallvilleModel
 
 # What the dialog refused last, in one line (shown in the dialog, under the button pressed).
@@ -52,8 +52,13 @@ def slider_values(adjustable: dict, values: dict) -> str:
     return "Chosen: " + ", ".join(f"{adjustable[name].get('label', name)} {values.get(name)}" for name in sliders)
 
 
-def switch_job(model: solara.Reactive, label: str, build) -> Job:
-    """Build the chosen town in the background, then show it (the page closes the old one)."""
+def switch_job(model: solara.Reactive, parameters: solara.Reactive, chosen: dict, label: str, build) -> Job:
+    """The switch to a checked choice, in the background; the page closes the old town when the new one shows.
+
+    Play stops and the page keeps the `chosen` parameters at once; the job then runs `build` and shows its town.
+    """
+    work_of(model.value).playing.set(None)
+    parameters.set(chosen)
     return Job("reset", label, build, model.set)
 
 
@@ -62,32 +67,23 @@ def start_new_town(model: solara.Reactive, parameters: solara.Reactive, values: 
 
     Returns whether the town is being built (a refusal is one line in the dialog, and nothing is built).
     """
-    choice_error.set("")
-    try:
+
+    def build_job() -> Job:
         kwargs = inputs.new_town_settings(values)
-    except inputs.Refused as refused:
-        choice_error.set(str(refused))
-        return False
-    work = work_of(model.value)
-    work.playing.set(None)
-    parameters.set(kwargs)
-    work.submit(switch_job(model, "Building a new town…", lambda: SmallvilleModel(**kwargs)))
-    return True
+        return switch_job(model, parameters, kwargs, "Building a new town…", lambda: SmallvilleModel(**kwargs))
+
+    return submit_checked(model.value, choice_error, build_job)
 
 
 def open_replay(model: solara.Reactive, parameters: solara.Reactive, text: str) -> bool:
     """Open the replay of a run folder, checked as `run.py serve RUN` checks it; whether it is being opened."""
-    choice_error.set("")
-    try:
+
+    def open_job() -> Job:
         chosen = inputs.replay_folder(text)
-    except inputs.Refused as refused:
-        choice_error.set(str(refused))
-        return False
-    work = work_of(model.value)
-    work.playing.set(None)
-    parameters.set({"run_folder": chosen})
-    work.submit(switch_job(model, f"Opening the replay of {Path(chosen).name}…", lambda: ReplayModel(chosen)))
-    return True
+        label = f"Opening the replay of {Path(chosen).name}…"
+        return switch_job(model, parameters, {"run_folder": chosen}, label, lambda: ReplayModel(chosen))
+
+    return submit_checked(model.value, choice_error, open_job)
 
 
 @solara.component

@@ -13,7 +13,7 @@ from smallville.app import inputs
 from smallville.app.html import heading
 from smallville.app.selection import chosen
 from smallville.app.source import town_of
-from smallville.app.work import Job, then_redraw, work_of
+from smallville.app.work import Job, submit_checked, then_redraw, work_of
 
 # What the box last heard back, and what went wrong; one per browser tab, kept while the agent selection changes.
 answer = solara.reactive("")
@@ -47,26 +47,16 @@ def ask(model, name: str, question: str, asker: str) -> bool:
 
     Returns whether the interview was queued (a refusal is one line in the box).
     """
-    voice_error.set("")
-    try:
-        job = interview_job(model, name, inputs.interview_question(question), inputs.persona(asker))
-    except inputs.Refused as refused:
-        voice_error.set(str(refused))
-        return False
-    work_of(model).submit(job)
-    return True
+    return submit_checked(
+        model,
+        voice_error,
+        lambda: interview_job(model, name, inputs.interview_question(question), inputs.persona(asker)),
+    )
 
 
 def give(model, name: str, statement: str) -> bool:
     """The Whisper button: the statement checked as `run.py whisper` checks it, then given in the background."""
-    voice_error.set("")
-    try:
-        job = whisper_job(model, name, inputs.whisper_statement(statement))
-    except inputs.Refused as refused:
-        voice_error.set(str(refused))
-        return False
-    work_of(model).submit(job)
-    return True
+    return submit_checked(model, voice_error, lambda: whisper_job(model, name, inputs.whisper_statement(statement)))
 
 
 @solara.component

@@ -18,6 +18,7 @@ from typing import Any
 import solara
 from mesa.visualization.utils import force_update
 
+from smallville.app.inputs import Refused
 from smallville.app.per_model import PerModel
 
 logger = logging.getLogger(__name__)
@@ -172,3 +173,19 @@ _WORK = PerModel(Work)
 def work_of(model) -> Work:
     """The work queue of a model (one per model, made on first use, gone with the model)."""
     return _WORK.of(model)
+
+
+def submit_checked(model, error: solara.Reactive, make_job: Callable[[], Job]) -> bool:
+    """A button's work: the job `make_job` builds from the values it checks, queued; whether it was queued.
+
+    A value refused (`inputs.Refused`) is shown in one line in `error`, beside the control, and nothing is queued;
+    `error` is cleared first, so an old refusal never stays under a value that has been fixed.
+    """
+    error.set("")
+    try:
+        job = make_job()
+    except Refused as refused:
+        error.set(str(refused))
+        return False
+    work_of(model).submit(job)
+    return True

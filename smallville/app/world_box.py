@@ -13,7 +13,7 @@ from mesa.visualization.utils import update_counter
 from smallville.app import inputs
 from smallville.app.selection import chosen
 from smallville.app.source import town_of
-from smallville.app.work import Job, then_redraw, work_of
+from smallville.app.work import Job, submit_checked, then_redraw
 from smallville.interventions.records import Intervention
 
 # What the box last did, and what went wrong; and the object picked (here, or in a building's box on the map).
@@ -62,14 +62,11 @@ def set_object(model, address: str, state: str) -> bool:
 
     Returns whether the change was queued (a refusal is one line in the box).
     """
-    world_error.set("")
-    try:
-        job = set_object_job(model, inputs.object_address(model.ville, address), inputs.object_state(state))
-    except inputs.Refused as refused:
-        world_error.set(str(refused))
-        return False
-    work_of(model).submit(job)
-    return True
+    return submit_checked(
+        model,
+        world_error,
+        lambda: set_object_job(model, inputs.object_address(model.ville, address), inputs.object_state(state)),
+    )
 
 
 @solara.component

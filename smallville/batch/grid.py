@@ -34,7 +34,6 @@ import hashlib
 import itertools
 import json
 import re
-import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,7 +46,7 @@ from smallville.interventions.records import InterventionError, parse_interventi
 from smallville.settings import option_types
 from smallville.settings.ranges import RANGES
 from smallville.settings.simulated_time import SimulatedTime
-from smallville.settings.text_files import TextFileError, nested_too_deeply, read_text
+from smallville.settings.text_files import read_data
 from smallville.settings.validation import SettingError, check_end, check_town, check_value
 
 
@@ -100,6 +99,17 @@ def _as_flag(validator, value: Any) -> Any:
         raise ValueError(str(error)) from None
 
 
+def _checked_as_flag(field: str, validator, *, each: bool = False):
+    """A grid field's validator: its value (each item of it, with `each`) checked as `_as_flag` checks; None kept."""
+
+    def check(cls, value: Any) -> Any:
+        if value is None:
+            return None
+        return [_as_flag(validator, item) for item in value] if each else _as_flag(validator, value)
+
+    return field_validator(field)(classmethod(check))
+
+
 class Budget(BaseModel):
     """The batch-wide budget: model calls and dollars across all cells (checked as --max-calls and --max-cost are)."""
 
@@ -107,15 +117,8 @@ class Budget(BaseModel):
     calls: int | None = None
     cost: float | None = None
 
-    @field_validator("calls")
-    @classmethod
-    def _calls_as_flag(cls, calls: int | None) -> int | None:
-        return None if calls is None else _as_flag(option_types.max_calls, calls)
-
-    @field_validator("cost")
-    @classmethod
-    def _cost_as_flag(cls, cost: float | None) -> float | None:
-        return None if cost is None else _as_flag(option_types.max_cost, cost)
+    _calls_as_flag = _checked_as_flag("calls", option_types.max_calls)
+    _cost_as_flag = _checked_as_flag("cost", option_types.max_cost)
 
 
 class Grid(BaseModel):
@@ -139,20 +142,9 @@ class Grid(BaseModel):
     def _seeds(cls, value: Any) -> Any:
         return parse_seeds(value) if isinstance(value, str | int) else value
 
-    @field_validator("seeds")
-    @classmethod
-    def _seeds_as_flags(cls, seeds: list[int]) -> list[int]:
-        return [_as_flag(option_types.seed, seed) for seed in seeds]
-
-    @field_validator("days")
-    @classmethod
-    def _days_as_flag(cls, days: float | None) -> float | None:
-        return None if days is None else _as_flag(option_types.days, days)
-
-    @field_validator("checkpoint_minutes")
-    @classmethod
-    def _minutes_as_flag(cls, minutes: float) -> float:
-        return _as_flag(option_types.checkpoint_minutes, minutes)
+    _seeds_as_flags = _checked_as_flag("seeds", option_types.seed, each=True)
+    _days_as_flag = _checked_as_flag("days", option_types.days)
+    _minutes_as_flag = _checked_as_flag("checkpoint_minutes", option_types.checkpoint_minutes)
 
     @field_validator("conditions")
     @classmethod
@@ -207,14 +199,7 @@ def read_grid(path: Path) -> dict[str, Any]:
     Raises:
         GridError: Naming the file, if it cannot be read, is not UTF-8 or not TOML.
     """
-    try:
-        return tomllib.loads(read_text(path, "grid"))
-    except TextFileError as error:
-        raise GridError(str(error)) from None
-    except tomllib.TOMLDecodeError as error:
-        raise GridError(f"{path}: not valid TOML ({error}); fix the syntax") from error
-    except RecursionError:
-        raise GridError(nested_too_deeply(path, "grid")) from None
+    return read_data(path, "grid", GridError, "TOML")
 
 
 def load_grid(path: Path) -> Grid:

@@ -5,7 +5,6 @@ another; a mistake gives a `BatteryError` naming the file and the field.
 """
 
 import string
-import tomllib
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from smallville.scenarios.scenario import DATA_DIR
 from smallville.settings.option_types import MAX_STATEMENT_CHARS
-from smallville.settings.text_files import TextFileError, nested_too_deeply, read_text
+from smallville.settings.text_files import read_data
 
 BATTERIES_DIR = DATA_DIR / "evaluation"
 DEFAULT_BATTERY = BATTERIES_DIR / "paper.toml"
@@ -110,14 +109,9 @@ def load_battery(path: str | Path | None = None) -> Battery:
     if not path.is_file():
         known = ", ".join(sorted(p.stem for p in BATTERIES_DIR.glob("*.toml")))
         raise BatteryError(f"{path}: no such battery; use one of: {known}, or give a path to a .toml file")
+    data = read_data(path, "battery", BatteryError, "TOML")
     try:
-        battery = Battery.model_validate(tomllib.loads(read_text(path, "battery")))
-    except TextFileError as error:
-        raise BatteryError(str(error)) from None
-    except tomllib.TOMLDecodeError as error:
-        raise BatteryError(f"{path}: not valid TOML ({error}); fix the syntax") from error
-    except RecursionError:
-        raise BatteryError(nested_too_deeply(path, "battery")) from None
+        battery = Battery.model_validate(data)
     except ValidationError as error:
         first = error.errors()[0]
         field = ".".join(str(part) for part in first["loc"]) or "(top level)"

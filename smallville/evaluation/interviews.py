@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 
-from agents.cognition import answer_from, answers_from
+from agents.cognition import Recollection, answer_from, answers_from
 from agents.language import RanksRequest
 from memory import MemoryNode, MemoryStream
 from smallville.evaluation.battery import Battery, Question
@@ -86,13 +86,17 @@ async def _ask(session: Session, request, name: str):
 
 async def _answer(session: Session, name: str, condition: Condition, question: str, **between) -> str:
     """The agent's answer from the memories the condition shows (made `since`/`until`, when given)."""
-    agent = session.model.by_name[name]
-    weights = condition.weights or session.model.config.retrieval_weights
+    identity = session.model.by_name[name].identity
     ask = partial(_ask, session, name=name)
+    return await answer_from(ask, identity, _recollection(session, name, condition, **between), question, session.at)
+
+
+def _recollection(session: Session, name: str, condition: Condition, **between) -> Recollection:
+    """Where the agent's interview memories come from under the condition (made `since`/`until`, when given)."""
+    weights = condition.weights or session.model.config.retrieval_weights
     stream = session.stream(name, condition)
-    k = session.model.config.interview_memories
-    embedder = agent.memories.embedder
-    return await answer_from(ask, agent.identity, stream, embedder, question, session.at, weights, k, **between)
+    embedder = session.model.by_name[name].memories.embedder
+    return Recollection(stream, embedder, weights, session.model.config.interview_memories, **between)
 
 
 async def _run_batches(session: Session, journal: Journal, batches: list[list[tuple[str, object]]], make) -> None:
@@ -126,12 +130,9 @@ def in_batches[T](items: list[T], group) -> list[list[T]]:
 
 async def _answers(session: Session, name: str, condition: Condition, questions: list[str]) -> tuple[str, ...]:
     """The agent's answers to questions asked at once, each from the memories the condition shows that bear on it."""
-    agent = session.model.by_name[name]
-    weights = condition.weights or session.model.config.retrieval_weights
-    stream = session.stream(name, condition)
-    k = session.model.config.interview_memories
+    identity = session.model.by_name[name].identity
     ask = partial(_ask, session, name=name)
-    return await answers_from(ask, agent.identity, stream, agent.memories.embedder, questions, session.at, weights, k)
+    return await answers_from(ask, identity, _recollection(session, name, condition), questions, session.at)
 
 
 async def _interviews(session: Session, asked: list[tuple[str, Condition, Question, str]]) -> list[dict]:

@@ -4,7 +4,6 @@ A scenario is a JSON file in data/scenarios/ validated with pydantic, so a user 
 another start time, other facts) without touching code; a mistake gives a `ScenarioError` naming the file and field.
 """
 
-import json
 import re
 from pathlib import Path
 
@@ -14,7 +13,7 @@ from smallville.interventions.records import Intervention
 from smallville.scenarios.small_town import mixed_order
 from smallville.settings.ranges import RANGES
 from smallville.settings.simulated_time import SimulatedTime
-from smallville.settings.text_files import TextFileError, first_field_error, nested_too_deeply, read_text
+from smallville.settings.text_files import first_field_error, read_data
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 _STEP = RANGES["seconds_per_step"]
@@ -213,13 +212,8 @@ def load_scenario(name_or_path: str | Path, directory: Path = SCENARIOS_DIR) -> 
         raise ScenarioError(
             f"{path}: no such scenario; choose one of: {', '.join(available_scenarios(directory))}, or give a path"
         )
+    data = read_data(path, "scenario", ScenarioError, "JSON")
     try:
-        return _beside(Scenario.model_validate(json.loads(read_text(path, "scenario"))), path.parent)
-    except TextFileError as error:
-        raise ScenarioError(str(error)) from None
-    except json.JSONDecodeError as error:
-        raise ScenarioError(f"{path}: not valid JSON ({error}); fix the syntax") from error
-    except RecursionError:
-        raise ScenarioError(nested_too_deeply(path, "scenario")) from None
+        return _beside(Scenario.model_validate(data), path.parent)
     except ValidationError as error:
         raise ScenarioError(f"{path}: {first_field_error(error)}; fix that field") from error

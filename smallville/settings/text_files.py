@@ -6,13 +6,16 @@ says in one line which file, where the first bad byte is and what to do. Standar
 checks use it before anything heavy loads.
 """
 
+import json
+import tomllib
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
 
-__all__ = ["TextFileError", "first_field_error", "nested_too_deeply", "read_text"]
+__all__ = ["TextFileError", "first_field_error", "nested_too_deeply", "read_data", "read_text"]
 
 
 class TextFileError(ValueError):
@@ -43,6 +46,36 @@ def read_text(path: Path | str, what: str = "file") -> str:
         raise TextFileError(
             f"{path}: not UTF-8 text (byte 0x{data[error.start]:02x} on line {line}); save the {what} as UTF-8"
         ) from None
+
+
+# Each language a user's file is written in: its parser and the error the parser raises on bad syntax.
+_PARSERS: dict[str, tuple[Callable[[str], Any], type[ValueError]]] = {
+    "TOML": (tomllib.loads, tomllib.TOMLDecodeError),
+    "JSON": (json.loads, json.JSONDecodeError),
+}
+
+
+def read_data(path: Path | str, what: str, fault: type[Exception], language: Literal["TOML", "JSON"]) -> Any:
+    """The file's data, parsed but not yet validated; every fault one `fault` line naming the file and the fix.
+
+    The grid, battery and scenario readers share it, so an unreadable, non-UTF-8, malformed or too deeply nested
+    file is refused in the same words whichever of them reads it.
+
+    Args:
+        path: The file.
+        what: What the file is, for the message ("grid", "battery").
+        fault: The reader's own error type, raised with the one line.
+        language: The file's syntax.
+    """
+    parse, syntax_error = _PARSERS[language]
+    try:
+        return parse(read_text(path, what))
+    except TextFileError as error:
+        raise fault(str(error)) from None
+    except syntax_error as error:
+        raise fault(f"{path}: not valid {language} ({error}); fix the syntax") from error
+    except RecursionError:
+        raise fault(nested_too_deeply(path, what)) from None
 
 
 def first_field_error(error: "ValidationError") -> str:
