@@ -26,9 +26,10 @@ from testing import free_port, serve_page, stop_page
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-# What a docs workspace sees of the repository (everything else it writes itself).
+# What a docs workspace sees of the repository (everything else it writes itself); README.md because `make`, when
+# pyproject.toml is newer than the last sync, builds the package, and the build reads it.
 SHARED = ["run.py", "smallville", "agents", "memory", "environment", "data", "benchmarks", "scripts", "examples"]
-SHARED += ["testing", ".venv", ".cache", "Makefile", "pyproject.toml", "uv.lock", "docs", "mkdocs.yml"]
+SHARED += ["testing", ".venv", ".cache", "Makefile", "pyproject.toml", "uv.lock", "docs", "mkdocs.yml", "README.md"]
 COMMAND_TIMEOUT_S = 600
 
 # Commands that cannot run offline on a fresh clone, by what they need (the first pattern that matches says why).
