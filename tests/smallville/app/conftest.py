@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from smallville.app.controls import clear_boxes
 from smallville.app.selection import selected_agent
-from smallville.app.voice import answer, voice_error
 from tests.smallville.app.browser import CHROMIUM, FLAGS, Recorder
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -42,12 +42,16 @@ def run_folder(tmp_path_factory) -> Path:
 
 @pytest.fixture(autouse=True)
 def no_selection():
-    """Each test starts with no agent selected (the inspector then shows the first) and nothing said in the box."""
-    for state in (selected_agent, answer, voice_error):
-        state.set("")
+    """Each test starts with no agent selected (the inspector then shows the first) and nothing said in any box.
+
+    The boxes' messages are the page's module-level state: a test elsewhere in the same process (the fuzzed doors)
+    leaves its last refusal there, as a Reset would clear it (clear_boxes).
+    """
+    selected_agent.set("")
+    clear_boxes()
     yield
-    for state in (selected_agent, answer, voice_error):
-        state.set("")
+    selected_agent.set("")
+    clear_boxes()
 
 
 @pytest.fixture(scope="module")
