@@ -8,6 +8,7 @@ import re
 from datetime import date
 
 from agents.identity import Identity
+from agents.language.offline.morphology import verb_after_name
 from agents.language.offline.words import MONTHS, WEEKDAYS, lifestyle_hour, stable_fraction, times_in
 from agents.language.requests.common import clock
 from agents.language.requests.planning import (
@@ -174,8 +175,7 @@ def events_today(identity: Identity, today: date) -> list[tuple[float, float, st
             continue
         name, where = event["name"], event["where"] or ""
         own = name is None or name in (identity.name, identity.first_name)
-        said = "is" if event["verb"] in ("am", "are", "'m") else event["verb"]  # what one joins, said of its host
-        what = event["what"] if own else f"joining {name}, who {said} {event['what']}"
+        what = event["what"] if own else f"joining {name}, who {verb_after_name(event['verb'])} {event['what']}"
         activity = f"{what[: LONGEST_ACTIVITY - len(where)].rstrip()}{where}"
         start = times[0]
         end = times[1] if len(times) > 1 and times[1] > start else start + EVENT_HOURS
