@@ -20,8 +20,6 @@ a run killed and resumed applies them at the same steps as a run in one go. They
 grid's `[[interventions]]`, `run.py set`, and `run.py fork`.
 """
 
-import json
-import tomllib
 from bisect import bisect_right
 from datetime import datetime
 from pathlib import Path
@@ -30,7 +28,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_serializer, model_validator
 
 from smallville.settings.simulated_time import SimulatedTime
-from smallville.settings.text_files import TextFileError, read_text
+from smallville.settings.text_files import read_data
 
 KINDS = ("whisper", "object", "broadcast")
 # A player's kinds (smallville/players/): they name the player; the others must not.
@@ -217,14 +215,7 @@ def load_interventions(path: str | Path) -> list[Intervention]:
         InterventionError: If the file is missing, does not parse, or an entry is wrong.
     """
     path = Path(path)
-    try:
-        text = read_text(path, "interventions")
-    except TextFileError as error:
-        raise InterventionError(str(error)) from None
-    try:
-        data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
-        raise InterventionError(f"{path}: does not parse ({error}); fix the syntax") from None
+    data = read_data(path, "interventions file", InterventionError, "JSON" if path.suffix == ".json" else "TOML")
     entries = data.get("interventions") if isinstance(data, dict) else data
     if entries is None:
         raise InterventionError(f"{path}: no interventions; write each as an [[interventions]] table")

@@ -12,7 +12,6 @@ from agents.language import ALL_REQUESTS
 from memory import LOCAL_EMBEDDERS, is_local_embedder
 from smallville.interventions.records import InterventionError, load_interventions
 from smallville.settings import option_types as check
-from smallville.settings.text_files import nested_too_deeply
 
 __all__ = ["embedder_name", "interventions_file", "reasoning_effort", "reflection_threshold", "routes_value"]
 
@@ -70,5 +69,3 @@ def interventions_file(text: str) -> list[dict]:
         return [item.model_dump(mode="json") for item in load_interventions(text)]
     except InterventionError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
-    except RecursionError:
-        raise argparse.ArgumentTypeError(nested_too_deeply(text, "interventions file")) from None
