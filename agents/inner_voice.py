@@ -2,7 +2,7 @@
 
 import re
 
-from agents.language.offline.voice import own_voice
+from agents.language.english.voice import own_voice
 from agents.language.patterns import compiled_pattern
 from agents.persona import to_first_person
 

@@ -162,3 +162,23 @@ def test_smallville_uses_agents_through_its_faces():
             ):
                 deep.setdefault(module, []).append(str(path.relative_to(ROOT)))
     assert not deep, f"deep imports of agents/ (use the package's face, or name the reason here): {deep}"
+
+
+# The offline mind is a backend: the gateway's offline backend reaches it, and its own modules import each other.
+# Nothing else (the agent, the offline judge, the town) may lean on its internals: what they share with it is
+# English (agents/language/english/), a room of its own.
+OFFLINE_MIND = "agents.language.offline"
+OFFLINE_MIND_USERS = {"agents.language.backends.offline"}
+
+
+def test_only_the_offline_backend_reaches_the_offline_mind():
+    graph = import_graph()
+    users = {
+        module
+        for module, target in graph.edges
+        if (target == OFFLINE_MIND or target.startswith(OFFLINE_MIND + "."))
+        and not (module == OFFLINE_MIND or module.startswith(OFFLINE_MIND + "."))
+    }
+    assert users <= OFFLINE_MIND_USERS, (
+        f"modules leaning on the offline mind's internals: {sorted(users - OFFLINE_MIND_USERS)}"
+    )

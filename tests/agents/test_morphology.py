@@ -3,9 +3,10 @@
 import pytest
 
 from agents.identity import Identity
-from agents.language.offline import morphology
+from agents.language.english import morphology
+from agents.language.english.voice import own_voice
 from agents.language.offline.interviewing import said_by
-from agents.language.offline.voice import own_voice, third_person
+from agents.language.offline.voice import third_person
 
 # (third person singular, the form after "I"): irregular verbs, then each ending's rule and its exceptions.
 VERBS = [

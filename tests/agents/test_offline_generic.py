@@ -7,10 +7,11 @@ its own voice; what others told it, it retells in the third person with their na
 
 import pytest
 
+from agents.language.english.voice import own_voice
 from agents.language.offline.news import news_in
 from agents.language.offline.salience import importance_of
 from agents.language.offline.talk import GOODBYE, line, summarize
-from agents.language.offline.voice import own_voice, third_person
+from agents.language.offline.voice import third_person
 from agents.language.requests import ConversationLineRequest, ConversationSummaryRequest
 from agents.persona import to_first_person
 

@@ -13,10 +13,10 @@ from functools import cache
 
 import pytest
 
+from agents.language.english.voice import own_voice
 from agents.language.offline import offline_answer
 from agents.language.offline.news import GREETING, news_in, sentences, spoken
 from agents.language.offline.talk import GOODBYE
-from agents.language.offline.voice import own_voice
 from smallville.model import SmallvilleModel
 
 pytestmark = pytest.mark.slow  # a day of three agents

@@ -12,10 +12,10 @@ not know the person or the thing asked about.
 import re
 
 from agents.identity import Identity
+from agents.language.english.voice import own_voice
+from agents.language.english.words import FULL_NAME, content_words, sentences_of
 from agents.language.offline.salience import importance_of
 from agents.language.offline.thinking import gist
-from agents.language.offline.voice import own_voice
-from agents.language.offline.words import FULL_NAME, content_words, sentences_of
 from agents.language.requests import InterviewRequest
 from agents.persona import to_first_person
 

@@ -9,8 +9,9 @@ the current place break ties, then a stable hash of the request.
 
 import re
 
+from agents.language.english.words import sentences_of
 from agents.language.offline.salience import importance_of
-from agents.language.offline.words import emoji_for, sentences_of, stable_fraction
+from agents.language.offline.words import emoji_for, stable_fraction
 from agents.language.requests import ActionRequest
 from agents.language.requests.acting import PlaceOption
 

@@ -8,8 +8,9 @@ import re
 from datetime import date
 
 from agents.identity import Identity
-from agents.language.offline.morphology import verb_after_name
-from agents.language.offline.words import MONTHS, WEEKDAYS, lifestyle_hour, stable_fraction, times_in
+from agents.language.english.morphology import verb_after_name
+from agents.language.english.words import MONTHS, WEEKDAYS
+from agents.language.offline.words import lifestyle_hour, stable_fraction, times_in
 from agents.language.requests.common import clock
 from agents.language.requests.planning import (
     LONGEST_ACTIVITY,

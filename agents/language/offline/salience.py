@@ -13,7 +13,7 @@ News of the same shape scores the same, whatever its words (tests/agents/test_of
 
 import re
 
-from agents.language.offline.words import FULL_NAME, MONTHS, WEEKDAYS
+from agents.language.english.words import FULL_NAME, MONTHS, WEEKDAYS
 
 # The paper's mundane anchor: idle objects and sleep.
 IDLE = ("is idle", "sleeping", "asleep", "in bed")

@@ -8,9 +8,10 @@ listener's own.
 
 import re
 
+from agents.language.english.voice import own_voice
 from agents.language.offline.news import GREETING, news_in, sentences, spoken
 from agents.language.offline.salience import importance_of
-from agents.language.offline.voice import own_voice, third_person
+from agents.language.offline.voice import third_person
 from agents.language.offline.words import stable_fraction
 from agents.language.requests import ConversationLineRequest, ConversationSummaryRequest, ReactionRequest
 from agents.schedule import is_sleep

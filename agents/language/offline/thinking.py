@@ -5,10 +5,10 @@ from collections import Counter
 from contextlib import suppress
 from datetime import date, datetime, timedelta
 
+from agents.language.english.words import FULL_NAME, MONTHS, content_words
 from agents.language.offline.news import ABOUT, news_in, sentences
 from agents.language.offline.salience import importance_of
 from agents.language.offline.voice import third_person
-from agents.language.offline.words import FULL_NAME, MONTHS, content_words
 from agents.language.requests import (
     DaySummaryRequest,
     ImportanceRequest,

@@ -1,22 +1,19 @@
-"""Whose voice a sentence is in: the offline mind retells what others said in the third person, its own in the first.
+"""Whose voice a sentence is in: the offline mind retells what others said in the third person.
 
 "I'm planning a dinner at my place", kept word for word by a listener, would later be retold as the listener's own
 plan: it keeps "Eddy Lin is planning a dinner at Eddy's place", and "you" (the listener) as its own "I". These are
-rules of English grammar (pronouns and the verb after them), not of any story.
+rules of English grammar (pronouns and the verb after them), not of any story. The way back, one's own news in the
+first person, is english/voice.py (the agent keeps whispers that way whichever model answers).
 """
 
 import re
 
-from agents.language.offline.morphology import (
-    ADVERB,
+from agents.language.english.morphology import (
     agree_with_i,
     is_adverb,
-    is_verb_after_name,
     possessive,
-    verb_after_i,
     verb_after_name,
 )
-from agents.language.patterns import compiled_pattern
 
 _WORD = re.compile(r"[A-Za-z']+|[^A-Za-z']+")
 # Words after which a clause starts (its first pronoun is a subject: "and you like" retold is "and Latoya likes").
@@ -105,40 +102,3 @@ def _cap(text: str, like: str, keep_i: bool = False) -> str:
     if like[:1].isupper() and not keep_i:
         return text[:1].upper() + text[1:]
     return text
-
-
-# The verb of a later clause of a sentence about oneself: "Sam Moore goes to bed at 9pm, eats dinner at 5pm".
-_LATER_VERB = re.compile(
-    r"(,(?: and)?(?: then)?) ([a-z]+s)\b|(\band) ([a-z]+s)\b(?= (?:up|with|a|an|the|my|to|in|at|on|for)\b)"
-)
-
-
-def own_voice(sentence: str, me: str) -> str:
-    """A sentence about oneself, as one says it: "Eddy Lin is cooking" said by Eddy Lin is "I am cooking".
-
-    Later mentions too (third_person names a later "I" by the first name): "Eddy's" is "my", "Eddy" before a verb
-    "I", elsewhere "me" ("Maria Lopez is waiting for me"); a pair puts the other first ("Maria Lopez and I are").
-    """
-    mine = re.escape(me)  # patterns of a name compiled once (compiled_pattern): re's own cache holds 512
-    if pair := compiled_pattern(rf"{mine} (and|or) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*) (?=[a-z])").match(sentence):
-        sentence = f"{pair.group(2)} {pair.group(1)} I {sentence[pair.end() :]}"
-    elif start := compiled_pattern(rf"{mine} ((?:{ADVERB} )*)(\S+)").match(sentence):
-        sentence = f"I {start[1]}{verb_after_i(start[2])}{sentence[start.end() :]}"
-        sentence = _LATER_VERB.sub(lambda m: f"{m[1] or m[3]} {verb_after_i(m[2] or m[4])}", sentence)
-    first = me.split(maxsplit=1)[0]
-    namesakes = {m for m in compiled_pattern(rf"\b{re.escape(first)} [A-Z][a-z]+").findall(sentence) if m != me}
-    # The first name alone is the speaker's unless someone else of that first name is named in the sentence.
-    alone = "" if namesakes else rf"|{re.escape(first)}(?! [A-Z])"
-    named = compiled_pattern(rf"\b(?:{mine}{alone})(?:('s)\b|( [A-Za-z']+))?")
-
-    def said_by_me(match: re.Match) -> str:
-        before = sentence[: match.start()].rstrip()
-        start = not before or before.endswith((".", "!", "?", ":"))
-        owned, after = match.group(1), match.group(2)
-        if owned:
-            return "My" if start else "my"
-        if after and is_verb_after_name(after.strip()):
-            return f"I {verb_after_i(after.strip())}"
-        return ("Me" if start else "me") + (after or "")
-
-    return named.sub(said_by_me, sentence)

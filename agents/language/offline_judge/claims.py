@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from agents.language.offline.words import MONTHS as MONTH_NAMES
-from agents.language.offline.words import WEEKDAYS as WEEKDAY_NAMES
+from agents.language.english.words import MONTHS as MONTH_NAMES
+from agents.language.english.words import WEEKDAYS as WEEKDAY_NAMES
 from agents.language.offline_judge.details import details_of, is_header
 from agents.language.offline_judge.reading import (
     ASKED,

@@ -9,7 +9,7 @@ with no value in common. A header only dates or times what follows ("Summary of 
 import re
 from dataclasses import dataclass
 
-from agents.language.offline.words import MONTHS, WEEKDAYS
+from agents.language.english.words import MONTHS, WEEKDAYS
 
 _AMPM = r"(?:[ap]\.?m\.?)\b"
 _RANGE = re.compile(rf"\b(\d{{1,2}})(?::\d{{2}})?\s*(?:[-–]|to)\s*\d{{1,2}}(?::\d{{2}})?\s*{_AMPM}", re.I)

@@ -8,7 +8,7 @@ measured on the labelled answers in data/evaluation/labelled/ (`benchmarks/bench
 
 import re
 
-from agents.language.offline.words import FULL_NAME, content_words, sentences_of
+from agents.language.english.words import FULL_NAME, content_words, sentences_of
 from agents.language.offline_judge.claims import clauses, states
 from agents.language.offline_judge.reading import same_word, stem
 from agents.language.requests import JudgeRequest

@@ -9,8 +9,8 @@ longer reads who is who (it restates what it holds), so they are the judge's own
 
 import re
 
-from agents.language.offline.morphology import verb_after_i
-from agents.language.offline.words import STOP_WORDS
+from agents.language.english.morphology import verb_after_i
+from agents.language.english.words import STOP_WORDS
 
 WORD = re.compile(r"[A-Za-z][A-Za-z'’]*|\d+")
 SENTENCE = re.compile(r"(?<=[.!?])\s+")

@@ -1,7 +1,8 @@
-"""The offline mind's one grammar: a verb's person (after "I" or after a name) and a name's possessive.
+"""The one grammar of the agents' text: a verb's person (after "I" or after a name) and a name's possessive.
 
-Every offline answer that turns a sentence from one voice into another inflects its verbs here, so the rules (and
-their exceptions) live once: "is" after "I" is "am", "tries" is "try", "watches" is "watch", "closes" is "close" and
+Every sentence turned from one voice into another (the agent's whispers kept in its own voice, the offline mind's
+retold news, the offline judge's reading of answers) inflects its verbs here, so the rules (and their exceptions)
+live once: "is" after "I" is "am", "tries" is "try", "watches" is "watch", "closes" is "close" and
 "buses" is "bus". A small rule set with a table of irregular forms, not a dictionary: it covers the persona data's
 and its own sentences' verbs, and a word it does not know keeps a regular form.
 """
