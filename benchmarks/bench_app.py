@@ -92,8 +92,9 @@ def in_process(source: Path, steps: int, folder: Path) -> None:
     model.close()
 
 
-def in_browser(source: Path, steps: int, folder: Path) -> None:
-    """Click Step in a real page; time the round trip and the map's own frame."""
+def in_browser(source: Path, steps: int, folder: Path, profile: int = 0) -> None:
+    """Click Step in a real page; time the round trip and the map's own frame; with `profile`, print the page's
+    JavaScript profile (Chrome's sampling profiler, through CDP) over the steps: the `profile` largest items."""
     from playwright.sync_api import sync_playwright
 
     build(source, "hashing", "08:00", folder).close()  # writes the scenario moved to 08:00
@@ -113,6 +114,12 @@ def in_browser(source: Path, steps: int, folder: Path) -> None:
             page.wait_for_timeout(1000)
             round_trips = []
             page.evaluate("() => { window.smallvilleMapFrames = []; }")
+            if profile:
+                cdp = page.context.new_cdp_session(page)
+                cdp.send("Profiler.enable")
+                cdp.send("Profiler.setSamplingInterval", {"interval": 200})
+                cdp.send("Profiler.start")
+                trace = start_trace(cdp)
             for _ in range(steps):
                 before = clock.inner_text()
                 started = time.perf_counter()
@@ -125,6 +132,9 @@ def in_browser(source: Path, steps: int, folder: Path) -> None:
                 round_trips.append(time.perf_counter() - started)
                 page.wait_for_timeout(100)
             frames = [ms / 1000 for ms in page.evaluate("() => window.smallvilleMapFrames")]
+            if profile:
+                print_profile(cdp.send("Profiler.stop")["profile"], profile, steps)
+                print_trace(stop_trace(page, cdp, trace), profile, steps)
             markers = page.evaluate(DRAWN_MARKERS)
             browser.close()
         print(f"  {markers} markers drawn")
@@ -134,12 +144,67 @@ def in_browser(source: Path, steps: int, folder: Path) -> None:
         stop_page(server, timeout_s=30)
 
 
+def print_profile(profile: dict, largest: int, steps: int) -> None:
+    """The functions with the most time of their own in a CDP CPU profile, in ms per step, with where they are."""
+    nodes = {node["id"]: node for node in profile["nodes"]}
+    own: dict[str, float] = {}
+    for node_id, delta in zip(profile["samples"], profile["timeDeltas"], strict=True):
+        frame = nodes[node_id]["callFrame"]
+        where = frame["url"].rsplit("/", 1)[-1][:40]
+        name = (
+            f"{frame['functionName'] or '(anonymous)'} {where}:{frame['lineNumber'] + 1}"
+            if where
+            else frame["functionName"]
+        )
+        own[name] = own.get(name, 0.0) + delta / 1000
+    total = sum(own.values()) - own.get("(idle)", 0.0)
+    print(f"  profile: {total / steps:.0f} ms busy per step; own time per step:")
+    for name, ms in sorted(own.items(), key=lambda item: -item[1])[:largest]:
+        print(f"    {ms / steps:7.1f} ms  {name}")
+
+
+def start_trace(cdp) -> list[dict]:
+    """Record the browser's own work (style, layout, paint, scripts, collector) through CDP's Tracing; the events
+    gather in the returned list."""
+    events: list[dict] = []
+    cdp.on("Tracing.dataCollected", lambda message: events.extend(message["value"]))
+    cdp.send("Tracing.start", {"categories": "devtools.timeline,v8", "transferMode": "ReportEvents"})
+    return events
+
+
+def stop_trace(page, cdp, events: list[dict]) -> list[dict]:
+    """End the trace and wait (in playwright's own wait, which delivers CDP's events) for all of it."""
+    done: list[dict] = []
+    cdp.on("Tracing.tracingComplete", lambda message: done.append(message))  # noqa: PLW0108 - playwright wraps it
+    cdp.send("Tracing.end")
+    deadline = time.monotonic() + 60
+    while not done and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    return events
+
+
+def print_trace(events: list[dict], largest: int, steps: int) -> None:
+    """The renderer's main thread's work by kind: the whole time of each kind of event, in ms per step (an event
+    inside another of another kind, a forced layout inside a script, counts in both)."""
+    main = {
+        (e["pid"], e["tid"]) for e in events if e.get("name") == "thread_name" and e["args"]["name"] == "CrRendererMain"
+    }
+    spent: dict[str, float] = {}
+    for event in events:
+        if (event.get("pid"), event.get("tid")) in main and event.get("ph") == "X":
+            spent[event["name"]] = spent.get(event["name"], 0.0) + event.get("dur", 0) / 1000
+    print("  trace: the page's main thread, ms per step by kind of work:")
+    for name, ms in sorted(spent.items(), key=lambda item: -item[1])[:largest]:
+        print(f"    {ms / steps:7.1f} ms  {name}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="25,250")
     parser.add_argument("--steps", type=int, default=30)
     parser.add_argument("--no-browser", action="store_true")
     parser.add_argument("--browser-only", action="store_true", help="skip the in-process part")
+    parser.add_argument("--profile", type=int, default=0, metavar="N", help="print the page's N costliest functions")
     parser.add_argument("--layout", choices=("crowded", "generated"), default="crowded", help="as bench_scale's")
     args = parser.parse_args()
     for size in [int(text) for text in args.sizes.split(",")]:
@@ -151,7 +216,7 @@ def main() -> None:
                     in_process(source, args.steps, Path(folder))
             if not args.no_browser and Path(CHROMIUM).exists():
                 with tempfile.TemporaryDirectory() as folder:
-                    in_browser(source, args.steps, Path(folder))
+                    in_browser(source, args.steps, Path(folder), args.profile)
         print(f"  ({load()} after)")
 
 
