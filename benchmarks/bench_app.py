@@ -132,6 +132,7 @@ def in_browser(source: Path, steps: int, folder: Path, profile: int = 0) -> None
                 round_trips.append(time.perf_counter() - started)
                 page.wait_for_timeout(100)
             frames = [ms / 1000 for ms in page.evaluate("() => window.smallvilleMapFrames")]
+            draws = [ms / 1000 for ms in page.evaluate("() => window.smallvilleMapDraws || []")]
             if profile:
                 print_profile(cdp.send("Profiler.stop")["profile"], profile, steps)
                 print_trace(stop_trace(page, cdp, trace), profile, steps)
@@ -140,6 +141,8 @@ def in_browser(source: Path, steps: int, folder: Path, profile: int = 0) -> None
         print(f"  {markers} markers drawn")
         print("  " + summary("click on Step to the clock showing the new step (round trip)", round_trips))
         print("  " + summary("the map's frame: new markers arrived to the frame drawn", frames))
+        if draws:  # a page from before the canvas has no such record
+            print("  " + summary("  of which the map's script: arrived to the canvases drawn", draws))
     finally:
         stop_page(server, timeout_s=30)
 

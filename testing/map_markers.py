@@ -7,6 +7,8 @@ keeps the list it drew, in stacking order, and these read it, check its pixels a
 
 import time
 
+from playwright.sync_api import TimeoutError as Timeout
+
 # The people the map drew. town_map.vue draws them on a canvas (`.town-people`) and keeps on it the list it drew, in
 # stacking order; each comes back with its place in the page and the colour of the canvas's own pixel just below its
 # label, inside its disc: a person not drawn, or drawn under another, shows there.
@@ -66,3 +68,20 @@ def drawn_in_its_own_colour(marker: dict) -> bool:
     """The canvas's pixel inside the marker's disc is the marker's colour (within the rounding of a faded one)."""
     colour = [int(marker["colour"][index : index + 2], 16) for index in (1, 3, 5)]
     return marker["pixel"][3] > 0 and all(abs(a - b) <= 3 for a, b in zip(marker["pixel"], colour, strict=False))
+
+
+def hovered_name(page, marker: dict, attempts: int = 3) -> str | None:
+    """The name in the map's tooltip with the pointer on `marker`'s centre (None if none shows).
+
+    The pointer is moved there again if no tooltip shows: a redraw of the whole map (a step's answer arriving in
+    parts) between the move and the look forgets what was under a pointer that has not moved since.
+    """
+    tooltip = page.locator(".marker-tooltip b")
+    for attempt in range(attempts):
+        page.mouse.move(marker["x"] + (attempt % 2), marker["y"])
+        try:
+            tooltip.wait_for(timeout=2_000)
+            return tooltip.inner_text()
+        except Timeout:  # none shown yet
+            continue
+    return None
