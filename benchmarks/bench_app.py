@@ -25,6 +25,7 @@ import subprocess
 import tempfile
 import time
 from datetime import timedelta
+from itertools import pairwise
 from pathlib import Path
 
 import solara
@@ -113,7 +114,7 @@ def in_browser(source: Path, steps: int, folder: Path, profile: int = 0) -> None
             )
             page.wait_for_timeout(1000)
             round_trips = []
-            page.evaluate("() => { window.smallvilleMapFrames = []; }")
+            page.evaluate("() => { window.smallvilleMapFrames = []; window.smallvilleMapDraws = []; }")
             if profile:
                 cdp = page.context.new_cdp_session(page)
                 cdp.send("Profiler.enable")
@@ -171,7 +172,8 @@ def start_trace(cdp) -> list[dict]:
     gather in the returned list."""
     events: list[dict] = []
     cdp.on("Tracing.dataCollected", lambda message: events.extend(message["value"]))
-    cdp.send("Tracing.start", {"categories": "devtools.timeline,v8", "transferMode": "ReportEvents"})
+    categories = "devtools.timeline,disabled-by-default-devtools.timeline,v8,blink.user_timing"
+    cdp.send("Tracing.start", {"categories": categories, "transferMode": "ReportEvents"})
     return events
 
 
@@ -187,18 +189,39 @@ def stop_trace(page, cdp, events: list[dict]) -> list[dict]:
 
 
 def print_trace(events: list[dict], largest: int, steps: int) -> None:
-    """The renderer's main thread's work by kind: the whole time of each kind of event, in ms per step (an event
-    inside another of another kind, a forced layout inside a script, counts in both)."""
+    """What the map's frames are made of: the renderer's main thread's work inside each frame (town_map.vue marks
+    its two ends, new markers arrived and frame drawn), by kind of event, in ms per frame; the thread's busy time
+    (its tasks) against the frame's length, the rest being the wait for the next frame or for a CPU. An event
+    inside another of another kind (a layout forced by a script) counts in both."""
     main = {
         (e["pid"], e["tid"]) for e in events if e.get("name") == "thread_name" and e["args"]["name"] == "CrRendererMain"
     }
+    marks = sorted((e["ts"], e["name"]) for e in events if e.get("name", "").startswith("smallville-map-"))
+    windows = [
+        (start, end)
+        for (start, first), (end, second) in pairwise(marks)
+        if first == "smallville-map-arrived" and second == "smallville-map-framed"
+    ]
+    if not windows:
+        print("  trace: no frame marked (a page from before the marks)")
+        return
     spent: dict[str, float] = {}
+    cpu: dict[str, float] = {}  # the thread's own CPU time in it (tdur): the rest of an event's time it waited
     for event in events:
-        if (event.get("pid"), event.get("tid")) in main and event.get("ph") == "X":
-            spent[event["name"]] = spent.get(event["name"], 0.0) + event.get("dur", 0) / 1000
-    print("  trace: the page's main thread, ms per step by kind of work:")
+        if (event.get("pid"), event.get("tid")) not in main or event.get("ph") != "X":
+            continue
+        begin, duration = event["ts"], max(event.get("dur", 0), 1)
+        for start, end in windows:
+            overlap = min(begin + duration, end) - max(begin, start)
+            if overlap > 0:
+                spent[event["name"]] = spent.get(event["name"], 0.0) + overlap / 1000
+                cpu[event["name"]] = cpu.get(event["name"], 0.0) + event.get("tdur", 0) * overlap / duration / 1000
+    length = sum(end - start for start, end in windows) / 1000
+    frames = len(windows)
+    print(f"  trace: {frames} frames, {length / frames:.0f} ms each; the main thread's events in them, ms a frame")
+    print("    (wall, then the thread's own CPU time):")
     for name, ms in sorted(spent.items(), key=lambda item: -item[1])[:largest]:
-        print(f"    {ms / steps:7.1f} ms  {name}")
+        print(f"    {ms / frames:7.1f} ms {cpu.get(name, 0.0) / frames:7.1f} ms  {name}")
 
 
 def main() -> None:
