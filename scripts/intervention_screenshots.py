@@ -49,7 +49,7 @@ def shoot(page, path: Path) -> None:
 def live_controls(page, url: str, out: Path) -> None:
     """The persona field, the world box and a reaction, on a live offline town."""
     page.goto(url)
-    page.wait_for_selector(".agent-marker", timeout=120_000)
+    page.wait_for_selector(".town-people[data-people]", timeout=120_000)
     run_to(page, "08:30")
     page.get_by_label("Interview question").fill("What do you do for a living?")
     page.locator(".voice-persona input").fill(REPORTER)
@@ -82,7 +82,7 @@ def side_by_side(page, folder: Path, out: Path) -> None:
     server, url = serve_page(str(source), "--beside", str(fork), output=subprocess.DEVNULL)
     try:
         page.goto(url)
-        page.wait_for_selector(".agent-marker", timeout=120_000)
+        page.wait_for_selector(".town-people[data-people]", timeout=120_000)
         page.get_by_role("tab", name="Side by side").click()
         page.wait_for_selector(".side-by-side-run", timeout=60_000)
         run_to(page, "10:00")

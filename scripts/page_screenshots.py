@@ -14,15 +14,19 @@ from pathlib import Path
 from page_driver import ROOT, run_to, zoom_to_building
 
 from testing import open_town, serve_page, stop_page
+from testing.map_markers import click_marker
 
 # A free spot of a place's name: one no marker or speech bubble covers (a crowd can hide most of it).
 FREE_SPOT_JS = """(name) => {
     const label = document.querySelector(`.place-label.sector[data-text="${name}"]`);
-    const box = label.getBoundingClientRect();
+    const box = label.getBoundingClientRect(), people = document.querySelector('.town-people');
+    const map = people.getBoundingClientRect();
+    const onMarker = (x, y) => people.markers.some(
+        m => (map.left + m.left - x) ** 2 + (map.top + m.top - y) ** 2 <= 169);
     for (let y = box.top + 2; y < box.bottom; y += 3) {
         for (let x = box.left + 2; x < box.right; x += 3) {
             const hit = document.elementFromPoint(x, y);
-            if (hit && !hit.closest('.agent-marker') && !hit.closest('.speech')) return [x, y];
+            if (hit && !onMarker(x, y) && !hit.closest('.speech')) return [x, y];
         }
     }
     return null;
@@ -52,7 +56,7 @@ def main() -> None:
         with sync_playwright() as playwright:
             browser, page = open_town(playwright, url, 120_000)
             page.wait_for_timeout(1500)
-            page.locator(".agent-marker", has_text="IR").click()
+            click_marker(page, "IR")
             page.mouse.move(5, 5)
             page.wait_for_timeout(1000)
             page.screenshot(path=args.out / "page-start.png")

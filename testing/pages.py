@@ -89,14 +89,14 @@ def serve_page(
 
 
 def open_town(playwright, url: str, timeout_ms: int):
-    """Headless chromium showing the page at `url` at 1600 x 1000, once its agents' markers are drawn.
+    """Headless chromium showing the page at `url` at 1600 x 1000, once its map has drawn its people.
 
     Returns the browser (close it when done) and its page.
     """
     browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
     page.goto(url)
-    page.wait_for_selector(".agent-marker", timeout=timeout_ms)
+    page.wait_for_selector(".town-people[data-people]", timeout=timeout_ms)  # town_map.vue's canvas, once drawn
     return browser, page
 
 

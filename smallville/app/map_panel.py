@@ -42,17 +42,21 @@ def TownMapView(
     labels_json: str,
     markers_json: str,
     trails_json: str,
+    every_trail: bool,
     speech_json: str,
     place_json: str,
     event_select_agent: Callable[[str], None],
     event_click_place: Callable[[dict], None],
     event_close_place: Callable[[dict], None],
     event_pick_object: Callable[[str], None],
+    event_show_every_trail: Callable[[bool], None],
 ):
     """The map in the browser (see town_map.vue).
 
     The records travel as JSON text: reacton walks every list and dict a component is given, looking for elements
     inside, and 25 markers with their trails made that walk most of a step's re-render; a string it passes by.
+    Only the trails drawn travel: the selected agent's, or everyone's once "every trail" is ticked (1,000 people's
+    hour of walking is a megabyte of JSON a step, for the server to write and the browser to read).
     """
 
 
@@ -109,6 +113,7 @@ def TownMap(model):
     names = town.names()
     name = chosen(names)
     building, set_building = solara.use_state(None)
+    every_trail, set_every_trail = solara.use_state(False)
     markers = town.markers()
     background = solara.use_memo(
         lambda: "data:image/png;base64," + base64.b64encode(background_png(ville)).decode("ascii"), [ville]
@@ -128,8 +133,13 @@ def TownMap(model):
         labels_json=labels,
         markers_json=json.dumps(marker_props(markers, names, name)),
         trails_json=json.dumps(
-            {agent: [list(tile) for tile in tiles] for agent, tiles in town.trails(TRAIL_MINUTES).items()}
+            {
+                agent: [list(tile) for tile in tiles]
+                for agent, tiles in town.trails(TRAIL_MINUTES).items()
+                if every_trail or agent == name
+            }
         ),
+        every_trail=every_trail,
         speech_json=json.dumps([{"name": speaker, "text": text} for speaker, text in town.speech()]),
         place_json=json.dumps(
             place_props(town, ville, building, markers, names, getattr(model, "state", None)) if building else None
@@ -138,4 +148,5 @@ def TownMap(model):
         event_click_place=click_place,
         event_close_place=lambda *_: set_building(None),
         event_pick_object=picked_object.set,  # the world box (world_box.py) takes it
+        event_show_every_trail=lambda shown: set_every_trail(bool(shown)),
     )

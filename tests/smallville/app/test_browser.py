@@ -5,11 +5,17 @@ a recorder, so a request it tried to make beyond this machine (CDN assets, telem
 A slow language model is the loopback server with latency: the page must keep answering while its calls are in flight.
 """
 
-import re
-
 import pytest
 
 from testing import LoopbackServer, stop_page
+from testing.map_markers import (
+    click_marker,
+    drawn_in_its_own_colour,
+    drawn_markers,
+    hovered_name,
+    selected_marker,
+    wait_for_markers,
+)
 from tests.smallville.app.browser import BROWSER_MARKS, assert_stayed_home, serve
 
 pytestmark = BROWSER_MARKS
@@ -22,18 +28,18 @@ def test_live_town_loads_offline_steps_and_shows_an_agents_plan_and_memories(out
     process, url = serve(outside, "--embedder", "hashing")
     try:
         page.goto(url)
-        expect(page.locator(".agent-marker")).to_have_count(25, timeout=90_000)
+        wait_for_markers(page, 25, timeout_ms=90_000)
         expect(page.locator(".town-clock")).to_have_text("Mon Feb 13, 2023, 00:00:00")
         page.get_by_role("button", name="Step", exact=True).click()
         expect(page.locator(".town-clock")).to_have_text("Mon Feb 13, 2023, 00:00:10", timeout=60_000)
         markers_are_distinct_and_each_takes_its_own_click(page)
-        page.locator(".agent-marker", has_text="KM").click()
+        click_marker(page, "KM")
         card = page.locator(".agent-card")
         expect(card).to_contain_text("Klaus Mueller (20)")
         # Asleep; its first thought of the day (step 0, 00:00) takes effect at the end of step 20 by default.
-        selected = page.locator(".agent-marker.selected")
-        expect(selected).to_have_text("KM")
-        expect(selected).to_have_class(re.compile(r"\bthinking\b.*\bsleeping\b"))
+        selected = selected_marker(page, "KM")
+        assert selected["thinking"] and selected["sleeping"], selected
+        assert drawn_in_its_own_colour(selected)
         expect(card.locator(".agent-thinking")).to_contain_text("its thought takes effect at 00:03:30")
         expect(card.locator(".current-plan-item")).to_have_count(1)
         expect(card.locator(".current-plan-item")).to_contain_text("00:00 sleeping")
@@ -79,18 +85,18 @@ def in_no_small_scroll_box(page, selector: str) -> None:
 
 
 def markers_are_distinct_and_each_takes_its_own_click(page) -> None:
-    """No two markers share a label, and the point at the centre of each marker is that marker's (none blocks it)."""
-    labels = page.locator(".agent-marker .marker-label").all_inner_texts()
+    """No two markers share a label, each shows in its own colour (none drawn over another), and the pointer on the
+    centre of each finds that marker (its name in the tooltip: the same look-up a click makes)."""
+    from playwright.sync_api import expect
+
+    drawn = drawn_markers(page)
+    labels = [marker["label"] for marker in drawn]
     assert len(labels) == len(set(labels)), labels
-    hits = page.evaluate(
-        """() => [...document.querySelectorAll('.agent-marker')].map(marker => {
-            const box = marker.getBoundingClientRect();
-            const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-            const owner = hit && hit.closest('.agent-marker');
-            return [marker.dataset.agent, owner ? owner.dataset.agent : null];
-        })"""
-    )
-    assert all(name == hit for name, hit in hits), [pair for pair in hits if pair[0] != pair[1]]
+    assert [m["name"] for m in drawn if not drawn_in_its_own_colour(m)] == []
+    seen = {marker["name"]: hovered_name(page, marker) for marker in drawn}
+    assert [name for name, shown in seen.items() if shown != name] == [], seen
+    page.mouse.move(0, 0)  # off the map: the tooltip goes
+    expect(page.locator(".marker-tooltip")).to_have_count(0)
 
 
 # Pictographs (emoji) by Unicode's own property; a browser without an emoji font draws each as an empty box.
@@ -199,12 +205,12 @@ def test_replay_map_tabs_zoom_a_building_and_reset_then_select(outside, browser_
     process, url = serve(outside, str(run_folder))
     try:
         page.goto(url)
-        expect(page.locator(".agent-marker")).to_have_count(3, timeout=90_000)
+        wait_for_markers(page, 3, timeout_ms=90_000)
         expect(page.locator(".town-clock")).to_have_text("Mon Feb 13, 2023, 00:00:00")
         assert page.get_by_role("tab").all_inner_texts() == ["TOWN", "RELATIONSHIPS AND NEWS", "COST"]
         zoom_and_pan(page, the_map_is_large_and_every_sector_named(page))
         a_building_lists_its_people(page, run_folder)
-        page.locator(".agent-marker", has_text="IR").click()
+        click_marker(page, "IR")
         expect(page.locator(".agent-card")).to_contain_text("Isabella Rodriguez (34)")
         expect(page.locator(".agent-card .current-plan-item")).to_have_count(1)
         expect(page.get_by_text("A replay only shows the run")).to_be_visible()
@@ -271,7 +277,7 @@ def test_a_slow_model_thinks_in_the_background_while_the_page_keeps_answering(ou
         process, url = serve(outside, *args, "--api-base", model_server.url, env={"OPENAI_API_KEY": "sk-loopback"})
         try:
             page.goto(url)
-            expect(page.locator(".agent-marker")).to_have_count(3, timeout=120_000)
+            wait_for_markers(page, 3)
             expect(clock).to_have_text("Mon Feb 13, 2023, 00:00:00")
             requests = model_server.stats.requests
             page.get_by_role("button", name="Step", exact=True).click()
@@ -279,7 +285,7 @@ def test_a_slow_model_thinks_in_the_background_while_the_page_keeps_answering(ou
             expect(page.get_by_role("button", name="Step", exact=True)).to_be_disabled()
 
             # While the step's calls are in flight, a click on the map selects an agent and the inspector follows.
-            page.locator(".agent-marker", has_text="KM").click()
+            click_marker(page, "KM")
             expect(page.locator(".agent-card")).to_contain_text("Klaus Mueller (20)")
             assert clock.inner_text() == "Mon Feb 13, 2023, 00:00:00"
             assert page.locator(".work-running").is_visible()

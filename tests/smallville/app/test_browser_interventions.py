@@ -3,6 +3,7 @@ bad values refused in one line), and two runs (a run and its fork) side by side 
 
 from smallville.cli import main
 from testing import LoopbackServer, stop_page
+from testing.map_markers import wait_for_markers
 from tests.smallville.app.browser import BROWSER_MARKS, assert_stayed_home, open_building, run_to, serve
 
 pytestmark = BROWSER_MARKS
@@ -20,7 +21,7 @@ def test_an_interview_as_a_persona_and_an_object_set_from_the_page(outside, brow
         process, url = serve(outside, *args, "--api-base", model_server.url, env={"OPENAI_API_KEY": "sk-loopback"})
         try:
             page.goto(url)
-            expect(page.locator(".agent-marker")).to_have_count(3, timeout=120_000)
+            wait_for_markers(page, 3)
             expect(page.locator(".agent-card")).to_contain_text("Isabella Rodriguez")
             page.get_by_label("Interview question").fill("Who is running for mayor?")
             page.locator(".voice-persona input").fill(REPORTER)
@@ -84,11 +85,11 @@ def test_a_run_and_its_fork_side_by_side_on_one_time_slider(outside, browser_pag
     process, url = serve(outside, str(source), "--beside", str(fork))
     try:
         page.goto(url)
-        expect(page.locator(".agent-marker")).to_have_count(3, timeout=120_000)
+        wait_for_markers(page, 3)
         page.get_by_role("tab", name="Side by side").click()
         both = page.locator(".side-by-side-run")
         expect(both).to_have_count(2)
-        expect(both.locator(".agent-marker")).to_have_count(6)
+        wait_for_markers(both, 6, timeout_ms=5_000)
         expect(page.locator(".side-by-side-parted")).to_contain_text("The runs part at 2023-02-13 08:00:00")
         expect(page.locator(".side-by-side-parted")).to_contain_text(f"Klaus Mueller: {told}")
         captions = page.locator(".side-by-side-caption")
@@ -112,7 +113,7 @@ def test_the_agent_who_sees_the_stove_set_burning_on_the_page_goes_to_it(outside
     process, url = serve(outside, "--scenario", "the_ville_n3", "--embedder", "hashing")
     try:
         page.goto(url)
-        expect(page.locator(".agent-marker")).to_have_count(3, timeout=120_000)
+        wait_for_markers(page, 3)
         run_to(page, "08:30")
         open_building(page, "Hobbs Cafe")
         things = page.locator(".place-info .place-object")

@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 from testing import stop_page
+from testing.map_markers import wait_for_markers
 from tests.smallville.app.browser import BROWSER_MARKS, assert_stayed_home, open_building, run_to, serve
 
 pytestmark = BROWSER_MARKS
@@ -23,7 +24,7 @@ def test_a_person_joins_talks_walks_leaves_and_is_remembered(outside, browser_pa
     process, url = serve(outside, *town)
     try:
         page.goto(url)
-        expect(page.locator(".agent-marker")).to_have_count(3, timeout=120_000)
+        wait_for_markers(page, 3)
         expect(page.locator(".player-offline-note")).to_contain_text("Offline baseline")
         run_to(page, "08:30")
         open_building(page, "Hobbs Cafe")  # a click on a building picks where to go
@@ -34,7 +35,7 @@ def test_a_person_joins_talks_walks_leaves_and_is_remembered(outside, browser_pa
         joined = time.monotonic()
         page.get_by_role("button", name="Join", exact=True).click()
         expect(page.locator(".player-note")).to_contain_text("you are in Hobbs Cafe", timeout=60_000)
-        expect(page.locator(".agent-marker.player")).to_have_count(1)
+        wait_for_markers(page, 1, timeout_ms=5_000, player=True)
         page.locator(".player-line input").fill("Hello! What is new at the cafe?")
         page.get_by_role("button", name="Say", exact=True).click()
         expect(page.locator(".player-note")).to_contain_text(f"{ISABELLA}:", timeout=60_000)
@@ -68,7 +69,7 @@ def walk_then_leave(page, place, where: str) -> None:
     expect(page.locator(".player-note")).to_contain_text(f"you are in {where}", timeout=60_000)
     page.get_by_role("button", name="Leave").click()
     expect(page.locator(".player-note")).to_contain_text("you left the town", timeout=60_000)
-    expect(page.locator(".agent-marker.player")).to_have_count(0)
+    wait_for_markers(page, 0, timeout_ms=5_000, player=True)
 
 
 def assert_warned_then_ready(printed: str, url: str) -> None:

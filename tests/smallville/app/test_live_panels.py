@@ -61,6 +61,20 @@ def test_clicking_a_marker_selects_that_agent_on_the_map_and_in_the_inspector(ta
     assert panel_text(rc, "agent-card").startswith("Klaus Mueller (20)")
 
 
+def test_only_the_selected_agents_trail_travels_until_every_trail_is_ticked(talking_model):
+    """1,000 people's hour of walking is a megabyte of JSON a step: the browser gets the trails it draws."""
+    rc = render_stacked(talking_model, TownMap, AgentInspector)
+    names = [agent.name for agent in talking_model.people]
+    assert list(map_prop(rc, "trails")) == [names[0]] and not town_map(rc).every_trail
+    town_map(rc).vue_select_agent(names[1])  # what a click on its marker sends
+    assert list(map_prop(rc, "trails")) == [names[1]]
+    town_map(rc).vue_show_every_trail(True)  # the box ticked
+    assert sorted(map_prop(rc, "trails")) == sorted(names) and town_map(rc).every_trail
+    town_map(rc).vue_show_every_trail(False)
+    assert list(map_prop(rc, "trails")) == [names[1]]
+    rc.close()
+
+
 @pytest.mark.slow  # steps a fresh town
 def test_markers_move_when_the_model_steps():
     from smallville.model import SmallvilleModel
@@ -73,6 +87,7 @@ def test_markers_move_when_the_model_steps():
     while not walkers():
         model.step()
     walker = walkers()[0]
+    selected_agent.set(walker.name)  # its trail is drawn (and sent): the selected agent's
     _, rc = solara.render(TownMap(model), handle_error=False)
     before = {marker["name"]: (marker["x"], marker["y"]) for marker in markers(rc)}
     model.step()
