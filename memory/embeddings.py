@@ -47,35 +47,35 @@ class HashingEmbedder:
 
     def __init__(self, dim: int = 384):
         self.dim = dim
-        self._features: dict[str, tuple[int, float]] = {}
+        self._features: dict[str, int] = {}  # a feature's bucket, or ~bucket (negative) for a feature counted -1
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Each text as a normalized bag of hashed words and adjacent word pairs."""
-        rows: list[int] = []
-        buckets: list[int] = []
-        signs: list[float] = []
-        for row, text in enumerate(texts):
+        known = self._features
+        codes: list[int] = []
+        counts: list[int] = []
+        for text in texts:
             words = _WORD.findall(text.lower())
-            for feature in words + [f"{a} {b}" for a, b in itertools.pairwise(words)]:
-                bucket, sign = self._features.get(feature) or self._hashed(feature)
-                rows.append(row)
-                buckets.append(bucket)
-                signs.append(sign)
+            features = words + [f"{a} {b}" for a, b in itertools.pairwise(words)]
+            codes += [known[feature] if feature in known else self._hashed(feature) for feature in features]
+            counts.append(len(features))
+        signed = np.array(codes, dtype=np.intp)
+        added = signed >= 0
+        rows = np.repeat(np.arange(len(texts)), counts)
         vectors = np.zeros((len(texts), self.dim), dtype=np.float32)
-        np.add.at(
-            vectors, (np.array(rows, dtype=np.intp), np.array(buckets, dtype=np.intp)), np.array(signs, np.float32)
-        )
+        np.add.at(vectors, (rows, np.where(added, signed, ~signed)), np.where(added, np.float32(1), np.float32(-1)))
         norms = np.sqrt(np.einsum("ij,ij->i", vectors, vectors))[:, None]
         np.divide(vectors, norms, out=vectors, where=norms > 0)
         return vectors
 
-    def _hashed(self, feature: str) -> tuple[int, float]:
-        """A feature's bucket and sign, from its hash, kept for its next use."""
+    def _hashed(self, feature: str) -> int:
+        """A feature's code (its bucket, ~bucket if it counts -1), from its hash, kept for its next use."""
         if len(self._features) >= self.FEATURES_KEPT:
             self._features.clear()
         value = int.from_bytes(hashlib.blake2b(feature.encode(), digest_size=8).digest(), "little")
-        hashed = self._features[feature] = (value % self.dim, 1.0 if value >> 63 else -1.0)
-        return hashed
+        bucket = value % self.dim
+        code = self._features[feature] = bucket if value >> 63 else ~bucket
+        return code
 
 
 # The embedders this layer builds itself, by name; any other name is a model's, built above and handed in.
