@@ -60,3 +60,14 @@ def test_building_pauses_the_collector_and_leaves_it_as_it_was():
         assert not gc.isenabled()  # a caller that had switched it off keeps it off
     finally:
         gc.enable()
+
+
+def test_what_a_build_made_waits_in_the_oldest_generation_for_the_next_full_collection():
+    with collector_paused():
+        made = _Node()
+    assert gc.get_count()[0] < 100  # no young collection has to walk what the build made
+    assert any(node is made for node in gc.get_objects(generation=2))
+    gone = weakref.ref(made)
+    del made
+    gc.collect()
+    assert gone() is None
