@@ -31,7 +31,7 @@ def compare(before: Path, after: Path) -> bool:
     same = True
     for table in QUERIES:
         old, new = rows(before, table), rows(after, table)
-        first_difference = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), None)
+        first_difference = next((i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), None)
         if first_difference is None and len(old) == len(new):
             print(f"{before} -> {after}: {table} the same ({len(old):,} rows)")
             continue
