@@ -174,12 +174,18 @@ class PathFinder:
     @staticmethod
     def _search(region: _Region, local: np.ndarray, limit: float) -> _Field:
         """The field from the region's nodes `local`, searched up to `limit` steps."""
-        # The graph holds both directions of every edge: searched as directed, scipy skips copying it per search.
-        flat = dijkstra(region.graph, directed=True, unweighted=True, indices=local, min_only=True, limit=limit)
-        steps = np.full(region.shape, np.inf, dtype=np.float32)
-        found = np.isfinite(flat)
-        steps[region.ys[found] - region.top, region.xs[found] - region.left] = flat[found]
-        return _Field(region.left, region.top, steps, limit)
+        # The graph holds both directions of every edge: searched as directed, scipy skips copying it per search. Its
+        # weights are all 1: searched as weighted, scipy skips making a graph of ones per search (the same steps).
+        flat = dijkstra(region.graph, directed=True, indices=local, min_only=True, limit=limit)
+        found = np.flatnonzero(flat != np.inf)
+        xs, ys = region.xs[found], region.ys[found]
+        left, top, shape = region.left, region.top, region.shape
+        if limit != np.inf and found.size:  # cut short: only the box of the tiles reached (most first trips are short)
+            left, top = int(xs.min()), int(ys.min())
+            shape = (int(ys.max()) - top + 1, int(xs.max()) - left + 1)
+        steps = np.full(shape, np.inf, dtype=np.float32)
+        steps[ys - top, xs - left] = flat[found]
+        return _Field(left, top, steps, limit)
 
     def _region(self, labels: tuple[int, ...]) -> _Region:
         """The connected regions with these labels as one region (kept: a map has few that people walk in)."""

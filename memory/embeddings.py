@@ -33,26 +33,49 @@ _WORD = re.compile(r"[a-z0-9']+")
 
 
 class HashingEmbedder:
-    """Feature hashing of words and word pairs: deterministic across processes, no model, for fast tests."""
+    """Feature hashing of words and word pairs: deterministic across processes, no model, for fast tests.
+
+    Each feature's bucket and sign are kept (the same words and names recur in thousands of memories), and a batch's
+    counts are added in one numpy call: the 1,000-person town's first step embedded 2,000 memories in 0.55 s, text
+    by text and bucket by bucket. The vectors are the same to the bit: the counts are whole numbers, exact in float32
+    in any order, and so is the sum of their squares under the square root.
+    """
 
     name = "hashing"
+    # Features whose bucket and sign are kept; the store is emptied when full (~200 bytes a feature).
+    FEATURES_KEPT = 200_000
 
     def __init__(self, dim: int = 384):
         self.dim = dim
+        self._features: dict[str, int] = {}  # a feature's bucket, or ~bucket (negative) for a feature counted -1
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Each text as a normalized bag of hashed words and adjacent word pairs."""
-        vectors = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for row, text in enumerate(texts):
+        known = self._features
+        codes: list[int] = []
+        counts: list[int] = []
+        for text in texts:
             words = _WORD.findall(text.lower())
-            for feature in words + [f"{a} {b}" for a, b in itertools.pairwise(words)]:
-                digest = hashlib.blake2b(feature.encode(), digest_size=8).digest()
-                value = int.from_bytes(digest, "little")
-                vectors[row, value % self.dim] += 1.0 if value >> 63 else -1.0
-            norm = np.linalg.norm(vectors[row])
-            if norm > 0:
-                vectors[row] /= norm
+            features = words + [f"{a} {b}" for a, b in itertools.pairwise(words)]
+            codes += [known[feature] if feature in known else self._hashed(feature) for feature in features]
+            counts.append(len(features))
+        signed = np.array(codes, dtype=np.intp)
+        added = signed >= 0
+        rows = np.repeat(np.arange(len(texts)), counts)
+        vectors = np.zeros((len(texts), self.dim), dtype=np.float32)
+        np.add.at(vectors, (rows, np.where(added, signed, ~signed)), np.where(added, np.float32(1), np.float32(-1)))
+        norms = np.sqrt(np.einsum("ij,ij->i", vectors, vectors))[:, None]
+        np.divide(vectors, norms, out=vectors, where=norms > 0)
         return vectors
+
+    def _hashed(self, feature: str) -> int:
+        """A feature's code (its bucket, ~bucket if it counts -1), from its hash, kept for its next use."""
+        if len(self._features) >= self.FEATURES_KEPT:
+            self._features.clear()
+        value = int.from_bytes(hashlib.blake2b(feature.encode(), digest_size=8).digest(), "little")
+        bucket = value % self.dim
+        code = self._features[feature] = bucket if value >> 63 else ~bucket
+        return code
 
 
 # The embedders this layer builds itself, by name; any other name is a model's, built above and handed in.

@@ -14,6 +14,12 @@ and collects the young generation every YOUNG_GENERATION_SIZE net allocations in
 objects die by reference counting before a collection sees them, and each collection's fixed cost is paid less often.
 Every town size got 10-20% faster per agent-hour (README, the scale series). The browser app keeps CPython's
 settings: one server process may hold several live towns, which a context for one run does not fit.
+
+Building a town pauses the collector (`collector_paused`, every door: SmallvilleModel's build). The build makes
+millions of objects that all live on (cells, personas, memories, requests' records); each young collection walked the
+newest of them only to find them alive, and the older generations were walked again as they grew: 1.1-1.6 s of the
+1,000-person town's 6-7 s build (benchmarks/RESULTS.md, "Start to first step under 10 s"). What the build leaves as
+garbage cycles waits for the first collection after it (at once with `settled_heap`).
 """
 
 import gc
@@ -24,6 +30,38 @@ from contextlib import contextmanager
 # 250-agent tiled town (4 simulated hours, frozen build): the collector's time fell from 1.4 s at 700 to 0.4 s at
 # 10,000, with no change in peak memory.
 YOUNG_GENERATION_SIZE = 10_000
+# Objects CPython keeps in its permanent generation before anything is frozen (its own, from its start).
+_FROZEN_AT_START = gc.get_freeze_count()
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """No cyclic collection inside this block (while a town is built); the collector as it was afterwards.
+
+    Reference counting frees as always; only cycles wait for the block's end. Nested blocks and a caller that had
+    switched the collector off are left as they were.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            _to_oldest_generation()
+            gc.enable()
+
+
+def _to_oldest_generation() -> None:
+    """Move every object the collector tracks to its oldest generation, walking none (unless a run froze some).
+
+    The objects a build made are all young: the first young collection after it walked every one of them (0.1 s at
+    1,000 people) only to find them alive. In the oldest generation they wait for the next full collection, which
+    `settled_heap` makes at once. Freezing and thawing moves them in one step; inside a run (`settled_heap`'s frozen
+    objects) they stay young rather than thaw the run's.
+    """
+    if gc.get_freeze_count() <= _FROZEN_AT_START:
+        gc.freeze()
+        gc.unfreeze()
 
 
 @contextmanager

@@ -25,6 +25,7 @@ from agents.language import PromptLog, budget_checked_by_caller
 from environment import WorldState, make_grid
 from memory import RetrievalWeights, embed_async
 from smallville.conversations import apply_decisions
+from smallville.heap import collector_paused
 from smallville.interventions.applying import apply_intervention, check_interventions
 from smallville.interventions.records import Intervention, Timeline, parse_interventions
 from smallville.players import Players, end_due_talks, player_statuses
@@ -57,6 +58,7 @@ class SmallvilleModel(mesa.Model):
         **settings: The town's parameters (smallville/settings/parameters.py); an unknown name is a TypeError.
     """
 
+    @collector_paused()  # the build makes millions of lasting objects: no collection walks them meanwhile (heap.py)
     def __init__(self, *, seed_memories: bool = True, prompt_log: str | Path | None = None, **settings):
         values = resolve(settings)
         super().__init__(rng=values["rng"])

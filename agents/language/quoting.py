@@ -26,6 +26,8 @@ def clean_text(text: str | bytes) -> str:
     """Text as valid Unicode: undecodable bytes and lone surrogates become U+FFFD."""
     if isinstance(text, bytes):
         return text.decode("utf-8", "replace")
+    if text.isascii():  # no surrogate: a flag of the string, not a search of its characters (every request field)
+        return text
     return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
 
 

@@ -75,17 +75,32 @@ def extract_json(text: str) -> Any:
 
 
 def _clean(value: Any) -> Any:
-    """A request field with every string in it made valid Unicode (the same object when nothing changes)."""
+    """A request field with every string in it made valid Unicode (the same object when nothing changes).
+
+    Every request of the 1,000-person town's first step cleaned 30 values (its places, each a dataclass): ASCII text
+    is clean as it is, and a dataclass's field names are read once per class.
+    """
     if isinstance(value, str):
         return clean_text(value)
     if isinstance(value, tuple):
+        if all(type(item) is str and item.isascii() for item in value):
+            return value
         cleaned = tuple(_clean(item) for item in value)
         return value if all(a is b for a, b in zip(cleaned, value, strict=True)) else cleaned
     if is_dataclass(value) and not isinstance(value, type):
-        changes = {f.name: _clean(getattr(value, f.name)) for f in fields(value)}
-        changes = {name: new for name, new in changes.items() if new is not getattr(value, name)}
+        changes = {}
+        for name in _field_names(type(value)):
+            old = getattr(value, name)
+            if (new := _clean(old)) is not old:
+                changes[name] = new
         return replace(value, **changes) if changes else value
     return value
+
+
+@cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    """The names of a dataclass's fields, in order."""
+    return tuple(item.name for item in fields(kind))
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,15 @@ to be holding a bake sale" stayed in the second person, the agent retold it as i
 kept "Latoya are excited ...".
 """
 
+import re
+
 import pytest
 
+from agents import load_whispers
 from agents.inner_voice import in_own_voice
-from agents.language.offline.voice import third_person
+from agents.language.offline.voice import own_voice, third_person
+from agents.persona import to_first_person
+from smallville.scenarios.scenario import DATA_DIR
 
 ME = "Latoya Williams"
 WHISPERS = {
@@ -40,3 +45,24 @@ def test_you_retold_by_a_third_party_takes_a_verb_that_agrees_with_the_name():
     assert retold == (
         "Latoya is excited to be holding a bake sale, and Latoya was at the fair where Latoya likes the pies"
     )
+
+
+def _in_own_voice_everywhere(statement, me):
+    """in_own_voice with its name's patterns tried on every statement (before they were kept for the names in it)."""
+    first = me.split(maxsplit=1)[0]
+    text = re.sub(rf"^(?:{re.escape(me)}|{re.escape(first)}),\s+", "", statement.strip())
+    return own_voice(to_first_person(text), me)
+
+
+def test_only_statements_that_name_the_agent_change_when_the_name_patterns_are_skipped():
+    whispers = {}
+    for name in ("the_ville/agent_history_init_n25.csv", "towns/gull_harbor/whispers.csv"):
+        whispers.update(load_whispers(DATA_DIR / name))
+    people = list(whispers)
+    statements = [text for texts in whispers.values() for text in texts]
+    statements += [given for given, _ in WHISPERS.values()]
+    statements += [f"{person}, {text}" for person, text in zip(people, statements, strict=False)]
+    statements += [f"  {person.split()[0]} and Maria Lopez are friends  " for person in people]
+    for me in [*people[::4], ME]:  # every statement naming one of them, or another, or no one
+        for statement in statements:
+            assert in_own_voice(statement, me) == _in_own_voice_everywhere(statement, me), (me, statement)

@@ -114,3 +114,27 @@ def test_a_search_stopped_near_the_start_gives_the_whole_maps_path_tile_for_tile
     for start in [(72, 14), KLAUS_BED, (20, 65), (80, 22)]:
         assert cut.path_to_nearest(start, goals) == whole.path_to_nearest(start, goals), start
         assert cut.distance(start, CAFE_COUNTER) == whole.distance(start, CAFE_COUNTER), start
+
+
+def test_short_trips_searched_alone_are_the_whole_maps_paths_and_distances(ville):
+    """A search cut short keeps only the box of the tiles it reached: every short trip and distance is still the one
+    read from a search of the whole map."""
+    rng = np.random.default_rng(5)
+    ys, xs = np.nonzero(~ville.collision)
+    whole = PathFinder(ville)
+    for index in rng.choice(len(xs), size=40, replace=False):
+        start = (int(xs[index]), int(ys[index]))
+        goal = (start[0] + int(rng.integers(-6, 7)), start[1] + int(rng.integers(-6, 7)))
+        if not ville.is_walkable(goal):
+            continue
+        cut = PathFinder(ville)  # nothing searched before: the search stops just past the start
+        full = whole.distance_field([goal])  # the whole map searched: `whole` reads its paths from the full field
+        try:
+            expected = whole.path(start, goal)
+        except Unreachable:
+            with pytest.raises(Unreachable):
+                cut.path(start, goal)
+            continue
+        assert cut.path(start, goal) == expected, (start, goal)
+        assert PathFinder(ville).distance(start, goal) == whole.distance(start, goal) == len(expected)
+        assert np.array_equal(cut.distance_field([goal]), full)

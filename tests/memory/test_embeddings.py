@@ -1,5 +1,8 @@
 """Embedders: deterministic hashing, the text cache, the choice by name."""
 
+import hashlib
+import itertools
+import re
 import subprocess
 import sys
 
@@ -32,6 +35,48 @@ def test_hashing_vectors_are_unit_length_float32_and_related_texts_are_closer():
     assert np.linalg.norm(vectors, axis=1) == pytest.approx([1, 0, 1, 1], abs=1e-6)  # "" has no words
     party, other = HashingEmbedder().embed(["Isabella is planning a big party", "the stove is burning"])
     assert vectors[0] @ party > vectors[0] @ other
+
+
+def _hashed_text_by_text(texts, dim=384):
+    """The hashing embedder's definition, one text and one feature at a time (what it computed before batching)."""
+    vectors = np.zeros((len(texts), dim), dtype=np.float32)
+    for row, text in enumerate(texts):
+        words = re.findall(r"[a-z0-9']+", text.lower())
+        for feature in words + [f"{a} {b}" for a, b in itertools.pairwise(words)]:
+            value = int.from_bytes(hashlib.blake2b(feature.encode(), digest_size=8).digest(), "little")
+            vectors[row, value % dim] += 1.0 if value >> 63 else -1.0
+        norm = np.linalg.norm(vectors[row])
+        if norm > 0:
+            vectors[row] /= norm
+    return vectors
+
+
+def test_hashing_vectors_are_those_of_the_text_by_text_definition_to_the_bit():
+    rng = np.random.default_rng(0)
+    words = [
+        "the",
+        "a",
+        "is",
+        "at",
+        "of",
+        "Isabella",
+        "Rodriguez",
+        "cafe",
+        "party's",
+        "3pm",
+        "bed",
+        "idle",
+        "2023",
+        "Hobbs",
+        "x",
+    ]
+    texts = [*SENTENCES, "the the the the", "Hobbs Cafe: Hobbs Cafe, Hobbs Cafe!"]
+    texts += [" ".join(rng.choice(words, size=rng.integers(1, 60))) for _ in range(200)]
+    embedder = HashingEmbedder()
+    embedder.FEATURES_KEPT = 50  # the store of features emptied several times within the batch
+    assert embedder.embed(texts).tobytes() == _hashed_text_by_text(texts).tobytes()
+    assert embedder.embed(texts[::-1]).tobytes() == _hashed_text_by_text(texts[::-1]).tobytes()
+    assert HashingEmbedder(dim=64).embed(texts).tobytes() == _hashed_text_by_text(texts, dim=64).tobytes()
 
 
 def test_hashing_is_the_same_in_another_process_with_another_hash_seed():

@@ -5,7 +5,7 @@ import weakref
 
 import pytest
 
-from smallville.heap import YOUNG_GENERATION_SIZE, settled_heap
+from smallville.heap import YOUNG_GENERATION_SIZE, collector_paused, settled_heap
 
 
 class _Node:
@@ -43,3 +43,31 @@ def test_garbage_left_by_the_build_is_collected_not_frozen():
     garbage = weakref.ref(_Node())
     with settled_heap():
         assert garbage() is None
+
+
+def test_building_pauses_the_collector_and_leaves_it_as_it_was():
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # an inner block does not switch it on under an outer one
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()  # a caller that had switched it off keeps it off
+    finally:
+        gc.enable()
+
+
+def test_what_a_build_made_waits_in_the_oldest_generation_for_the_next_full_collection():
+    with collector_paused():
+        made = _Node()
+    assert gc.get_count()[0] < 100  # no young collection has to walk what the build made
+    assert any(node is made for node in gc.get_objects(generation=2))
+    gone = weakref.ref(made)
+    del made
+    gc.collect()
+    assert gone() is None

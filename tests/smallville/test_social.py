@@ -1,10 +1,12 @@
+import difflib
+import random
 from dataclasses import dataclass, field
 from datetime import datetime
 
 import pytest
 
 from smallville.scenarios.scenario import load_scenario
-from smallville.social import SocialTracker, town_names
+from smallville.social import FIRST_NAME_CUTOFF, LAST_NAME_CUTOFF, SocialTracker, _closest_person, town_names
 
 PEOPLE = load_scenario("the_ville_n25").agent_names
 T0 = datetime(2023, 2, 13, 8, 0)
@@ -23,6 +25,45 @@ T0 = datetime(2023, 2, 13, 8, 0)
 )
 def test_misspelled_names_match_the_right_persona(text, person):
     assert town_names(tuple(PEOPLE)).match(text) == person
+
+
+def _closest_person_by_person(text, people):
+    """The closest persona, each person's first and last names compared anew (before the scores were kept)."""
+    first, _, last = text.partition(" ")
+    best, best_score = None, 0.0
+    for person in people:
+        person_first, _, person_last = person.partition(" ")
+        first_matcher = difflib.SequenceMatcher(None, first, person_first)
+        if first_matcher.quick_ratio() < FIRST_NAME_CUTOFF:
+            continue
+        last_matcher = difflib.SequenceMatcher(None, last, person_last)
+        if last_matcher.quick_ratio() < LAST_NAME_CUTOFF:
+            continue
+        first_score, last_score = first_matcher.ratio(), last_matcher.ratio()
+        if (
+            first_score >= FIRST_NAME_CUTOFF
+            and last_score >= LAST_NAME_CUTOFF
+            and first_score + last_score > best_score
+        ):
+            best, best_score = person, first_score + last_score
+    return best
+
+
+def test_a_name_finds_the_person_it_found_comparing_every_person_anew():
+    rng = random.Random(0)
+    firsts = [*sorted({name.split()[0] for name in PEOPLE}), "Abigail", "Abigale", "Maria", "Mario"]
+    lasts = [*sorted({name.split()[1] for name in PEOPLE}), "Chen", "Chan", "Moore", "Moreno"]
+    people = [f"{rng.choice(firsts)} {rng.choice(lasts)}" for _ in range(200)]  # shared first and last names, ties
+
+    def misspelled(word):
+        spot = rng.randrange(len(word))
+        return word[:spot] + rng.choice("aeiouyln") + word[spot + rng.randint(0, 1) :]
+
+    texts = [f"{misspelled(p.split()[0])} {misspelled(p.split()[1])}" for p in rng.sample(people, 80)]
+    texts += ["Hobbs Cafe", "Maple Cafe", "Abigail Chan", "Jane Moore", "Mari Lopez"]
+    found = [_closest_person(text, people) for text in texts]
+    assert found == [_closest_person_by_person(text, people) for text in texts]
+    assert sum(person is not None for person in found) > 50  # most misspellings still name someone
 
 
 @dataclass(frozen=True)

@@ -179,3 +179,17 @@ def test_the_summary_names_both_people_in_the_answer_and_reads_the_older_form_to
     assert summary.takeaways == (("Isabella Rodriguez", "Maria comes"), ("Maria Lopez", "the party"))
     assert summary.importance == (("Maria Lopez", 5, 7),)
     assert "Isabella Rodriguez" not in json.dumps(request.answer_schema())
+
+
+@pytest.mark.parametrize("kind", WITH_SCHEMA)
+def test_a_requests_schema_is_its_own_to_tighten(kind):
+    request = REQUESTS[kind]
+    first = request.answer_schema()
+    pristine = json.dumps(request.answer_schema(), sort_keys=True)
+    stack = [first]
+    while stack:  # spoil every dict and list of the first copy
+        node = stack.pop()
+        children = list(node.values()) if isinstance(node, dict) else list(node)
+        stack.extend(child for child in children if isinstance(child, dict | list))
+        node.clear()
+    assert json.dumps(request.answer_schema(), sort_keys=True) == pristine

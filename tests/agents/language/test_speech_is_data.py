@@ -8,11 +8,12 @@ import asyncio
 import contextlib
 import json
 import logging
+from dataclasses import replace
 
 import pytest
 
 from agents.language import requests as asks
-from agents.language.answers import PlanBlock
+from agents.language.answers import PlaceOption, PlanBlock
 from agents.language.gateway import Gateway, GatewayConfig
 from agents.language.quoting import LONGEST_QUOTE, quote, render, unquoted_parts
 from agents.language.request import AnswerError
@@ -116,3 +117,14 @@ def test_hostile_speech_through_the_gateway_answers_every_request_and_keeps_the_
     output = capsys.readouterr()
     for text in (caplog.text, output.out, output.err, json.dumps(gateway.ledger.get_state()), bodies):
         assert SECRET not in text
+
+
+def test_undecodable_text_deep_in_a_request_is_repaired_and_clean_fields_are_kept_as_they_are():
+    clean = REQUESTS["action"]
+    kept = replace(clean, places=(CAFE, HOME))
+    assert kept.places[0] is CAFE and kept.places[1] is HOME  # nothing to repair: the very same objects
+    broken = PlaceOption("Hobbs Cafe", "cafe", ("piano", "stool \udc80 by the piano"))
+    repaired = replace(clean, places=(CAFE, broken), actions=("playing the piano", "sitting \udcff down"))
+    assert repaired.places[0] is CAFE
+    assert repaired.places[1].objects == ("piano", "stool \ufffd by the piano")
+    assert repaired.actions == ("playing the piano", "sitting \ufffd down")

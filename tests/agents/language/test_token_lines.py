@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.language.tokens import _encoding, count_tokens
+from agents.language.tokens import _LINE_START, _encoding, _lines, count_tokens
 
 ENCODING = _encoding()
 pytestmark = pytest.mark.skipif(ENCODING is None, reason="the reference encoding is not on this machine")
@@ -25,6 +25,13 @@ def whole(text: str) -> int:
 def test_a_text_counted_by_lines_counts_as_the_whole_text(pieces):
     text = "".join(pieces)
     assert count_tokens(text) == (whole(text) if text else 1)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.sampled_from([*PIECES, "\n/", "\n ", "\n\t", "\n\x1c", "\nx"]), max_size=40))
+def test_lines_are_cut_where_the_pattern_says(pieces):
+    text = "".join(pieces)
+    assert _lines(text) == _LINE_START.split(text)
 
 
 @pytest.mark.parametrize(
