@@ -37,6 +37,8 @@ WHERE = {
     "relax": ("sofa", "common room", "main room"), "staying up": ("sofa", "desk"), "music listening": ("sofa",),
     "tax": ("desk",), "math": ("desk",), "rehears": ("main room",), "house": ("kitchen", "common room"),
 }  # fmt: skip
+# The most a stable hash adds to a place's score: it breaks ties, never outweighs a word matched (2) or being here.
+TIE_BREAK = 0.1
 HOME_WORDS = ("sleep", "bed", "shower", "brush", "teeth", "dress", "getting ready", "home", "breakfast", "staying up",
               "lunch", "dinner", "eat", "meal", "coffee", "snack")  # fmt: skip
 
@@ -84,7 +86,9 @@ def _choose(request: ActionRequest, action: str, seed: int) -> tuple[tuple[Place
             matched = 4.0 * (sector_named or option.sector in usual) + sum(2.0 for word in wanted if word in text)
             score = matched + (6.0 * at_home + 1.0 * own_room) * homely
             score += 0.5 * ((option.sector, option.arena) == (request.current_sector, request.current_arena))
-            score += stable_fraction(seed, action, option.sector, option.arena, game_object) * 0.1
+            if score + TIE_BREAK <= best_score:  # no tie-break draw can lift it over the best (a hash spared)
+                continue
+            score += stable_fraction(seed, action, option.sector, option.arena, game_object) * TIE_BREAK
             if score > best_score:
                 best, best_score, best_matched = (option, game_object), score, matched > 0
     return best, best_matched
