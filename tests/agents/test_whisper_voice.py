@@ -11,7 +11,8 @@ import pytest
 
 from agents import load_whispers
 from agents.inner_voice import in_own_voice
-from agents.language.offline.voice import own_voice, third_person
+from agents.language.english.voice import own_voice
+from agents.language.offline.voice import third_person
 from agents.persona import to_first_person
 from smallville.scenarios.scenario import DATA_DIR
 
