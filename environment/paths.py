@@ -6,6 +6,11 @@ off the field by descending it: a query after warm-up costs the length of the pa
 field covers only the region the destination's tiles can reach (its connected part of the map, cropped to that
 part's box): on a map laid several times side by side (map_copies.py), each copy walled off, a field costs one
 copy's search and memory, not the whole map's.
+
+A trip with no field kept for it is first searched alone (corridor.py: A* from the goals towards the start, the same
+path tile for tile): on a big map, whose thousand homes and workplaces outnumber the fields kept, a field per trip
+cost a search of the whole map; a field is searched only for a long detour, where the trip's own search would cost
+more.
 """
 
 from collections import OrderedDict
