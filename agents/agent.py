@@ -47,6 +47,7 @@ class GenerativeAgent(CellAgent):
     """One of the town's people: identity, memories, spatial memory, and the records of what it plans and does.
 
     Attributes:
+        name: Its full name (no identity of it changes the name).
         persona: What the data says of it (identity, seeded memories, reflection threshold).
         identity: Who it is now (its `currently` changes each day).
         memories: Its memory stream, with the queue of memories awaiting importance.
@@ -65,6 +66,9 @@ class GenerativeAgent(CellAgent):
         self.mind = mind
         self.memories = memories
         self.spatial = spatial
+        # The full name, which no identity of the agent changes: kept on the agent, as the step loops read it some
+        # 4,500 times an agent-hour, and through the identity each read reached another object of a big heap.
+        self.name: str = persona.identity.name
         self.identity: Identity = self._knowing_places(persona.identity)
         self.plan = PlanState()
         self.talk = TalkState()
@@ -77,11 +81,6 @@ class GenerativeAgent(CellAgent):
 
     def __str__(self) -> str:
         return self.name
-
-    @property
-    def name(self) -> str:
-        """The agent's full name."""
-        return self.identity.name
 
     @property
     def tile(self) -> tuple[int, int]:

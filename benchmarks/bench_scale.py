@@ -19,10 +19,13 @@ average beside each run, the calls and tokens of the 25 original people among th
 in the 25-agent town if the engine keeps the copies apart; the other copies are other people), then each size's
 cost per agent-hour against 25's and against the size before (1.0 is flat: the target in DESIGN.md), with the wall
 per model call beside them (the engine's share, whatever the crowding does to the calls). `--profile SIZE` runs one
-size under cProfile instead and prints the functions that took the most time in the measured hours.
+size under cProfile instead and prints the functions that took the most time in the measured hours. `--counts`
+adds, per agent-hour, what may grow with the town by its design: trips and their length in tiles, looks and the
+people each sees, retrievals and the memories each scores, and the cyclic collector's time.
 
     .venv/bin/python benchmarks/bench_scale.py [hashing|minilm] [--layout crowded|tiled] [--sizes 25,100,250]
-        [--repeats 3] [--start 08:00] [--warmup 1] [--hours 1] [--thinking-steps N] [--profile 250 [--profile-out FILE]]
+        [--repeats 3] [--start 08:00] [--warmup 1] [--hours 1] [--thinking-steps N]
+        [--profile 250 [--profile-out FILE]] [--counts]
     .venv/bin/python benchmarks/bench_scale.py --layout generated --sizes 25,1000 --repeats 1 --base-ville
 
 From a second checkout (a git worktree sharing the main one's .venv), put it first: `PYTHONPATH=. .venv/bin/python
@@ -34,6 +37,7 @@ built, its first step; and between sizes, the peak memory each added agent costs
 
 import argparse
 import cProfile
+import gc
 import itertools
 import json
 import os
@@ -89,14 +93,18 @@ def one_run(
     profile: str = "",
     layout: str = "crowded",
     thinking_steps: int | None = None,
+    counts: bool = False,
 ) -> dict:
-    """Build, warm up, then measure `hours` simulated hours; their figures per hour."""
+    """Build, warm up, then measure `hours` simulated hours; their figures per hour (and `Counts` if `counts`)."""
     with tempfile.TemporaryDirectory() as folder:
         started = time.perf_counter()
         source = town_source(size, layout, Path(folder))
         written = time.perf_counter() - started
         started, cpu_started = time.perf_counter(), time.process_time()
         model = build(source, embedder, start, Path(folder), thinking_steps)
+        counter = Counts() if counts else None
+        if counter:
+            counter.install(model)
         built, built_cpu = time.perf_counter() - started, time.process_time() - cpu_started
         with settled_heap():  # the collector as `run.py simulate` sets it, for the warm-up and the measured hours
             model.run_until(model.now + timedelta(seconds=model.seconds_per_step))
@@ -115,7 +123,11 @@ def one_run(
             hour_started, hour_cpu_started = time.perf_counter(), time.process_time()
             if profiler:
                 profiler.enable()
+            if counter:
+                counter.on, nodes = True, sum(len(agent.memories.stream) for agent in model.people) / size
             model.run_until(model.now + timedelta(hours=hours))
+            if counter:
+                counter.on = False
             if profiler:
                 profiler.disable()
         wall, cpu = time.perf_counter() - hour_started, time.process_time() - hour_cpu_started
@@ -127,6 +139,11 @@ def one_run(
         originals = [
             (now - then) / (BASE_SIZE * hours) for now, then in zip(_totals_of(model, names), originals, strict=True)
         ]
+        if counter:
+            memories = {
+                "memories_before": nodes,
+                "memories_after": sum(len(a.memories.stream) for a in model.people) / size,
+            }
         model.close()
     if profiler:
         stats = pstats.Stats(profiler)
@@ -140,7 +157,64 @@ def one_run(
             "engine": (wall - minds) / hours, "calls": (after.calls - calls) / hours,
             "tokens": (after.tokens - tokens) / hours,
             "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "load": os.getloadavg()[0],
-            "by_kind": by_kind, "originals": originals}  # fmt: skip
+            "by_kind": by_kind, "originals": originals,
+            "counts": counter.per_agent_hour(size, hours) | memories if counter else {}}  # fmt: skip
+
+
+class Counts:
+    """What each agent does in the measured hours that may grow with the town (`--counts`): trips and their tiles,
+    looks and the people in them, memories retrieved over, and the cyclic collector's time.
+
+    Counted by wrapping the path finder, the world's look and the memory stream's retrieval for the measured hours
+    only (a few microseconds a call: the run's wall is not a clean figure with it).
+    """
+
+    def __init__(self) -> None:
+        self.on = False
+        self.totals: dict[str, float] = dict.fromkeys(
+            ("trips", "trip_tiles", "looks", "people_seen", "retrievals", "nodes_scored", "gc_s", "collections"), 0
+        )
+        self._gc_started = 0.0
+
+    def install(self, model: SmallvilleModel) -> None:
+        """Wrap the model's path finder and world state, and every memory stream's retrieval."""
+        from memory import MemoryStream
+
+        paths, state, counts = model.paths, model.state, self
+        path_to_nearest, look = paths.path_to_nearest, state._look
+        retrieve_many = MemoryStream.retrieve_many
+
+        def counted_path(start, goals):
+            path = path_to_nearest(start, goals)
+            counts.add(trips=1, trip_tiles=len(path))
+            return path
+
+        def counted_look(x, y, radius, same_arena):
+            seen = look(x, y, radius, same_arena)
+            counts.add(looks=1, people_seen=sum(":" not in item.event.subject for item in seen))
+            return seen
+
+        def counted_retrieval(stream, queries, **options):
+            counts.add(retrievals=len(queries), nodes_scored=len(queries) * len(stream))
+            return retrieve_many(stream, queries, **options)
+
+        paths.path_to_nearest, state._look = counted_path, counted_look
+        MemoryStream.retrieve_many = counted_retrieval
+        gc.callbacks.append(self._collector)
+
+    def add(self, **amounts: float) -> None:
+        if self.on:
+            for key, amount in amounts.items():
+                self.totals[key] += amount
+
+    def _collector(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        else:
+            self.add(gc_s=time.perf_counter() - self._gc_started, collections=1)
+
+    def per_agent_hour(self, size: int, hours: float) -> dict[str, float]:
+        return {key: value / (size * hours) for key, value in self.totals.items()}
 
 
 def _totals_of(model: SmallvilleModel, names: set[str]) -> tuple[int, int]:
@@ -155,6 +229,8 @@ def in_fresh_process(size: int, args: argparse.Namespace, layout: str = "") -> d
     command += ["--warmup", str(args.warmup), "--hours", str(args.hours), "--layout", layout or args.layout]
     if args.thinking_steps is not None:
         command += ["--thinking-steps", str(args.thinking_steps)]
+    if args.counts:
+        command.append("--counts")
     done = subprocess.run(command, check=True, capture_output=True, text=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -191,6 +267,17 @@ def report(size: int, runs: list[dict]) -> dict:
     )
     calls, tokens = (statistics.median(run["originals"][index] for run in runs) for index in (0, 1))
     print(f"      the 25 originals among them: {calls:.2f} calls/agent-hour, {tokens:.0f} tokens/agent-hour")
+    if runs[0]["counts"]:
+        counted = {key: statistics.median(run["counts"][key] for run in runs) for key in runs[0]["counts"]}
+        tiles = counted["trip_tiles"] / max(counted["trips"], 1e-9)
+        people = counted["people_seen"] / max(counted["looks"], 1e-9)
+        scored = counted["nodes_scored"] / max(counted["retrievals"], 1e-9)
+        print(
+            f"      per agent-hour: {counted['trips']:.2f} trips of {tiles:.1f} tiles, {counted['looks']:.1f} looks "
+            f"seeing {people:.2f} people each, {counted['retrievals']:.1f} retrievals over {scored:.0f} memories each "
+            f"(memories per agent {counted['memories_before']:.0f} -> {counted['memories_after']:.0f}), collector "
+            f"{1000 * counted['gc_s']:.2f} ms in {counted['collections'] * size:.0f} collections"
+        )
     rss = max(run["rss_mb"] for run in runs)
     return per_agent | {"originals' calls": calls, "originals' tokens": tokens, "rss_mb": rss}
 
@@ -218,11 +305,25 @@ def main() -> None:
     )
     parser.add_argument("--profile", type=int, help="run this size once under cProfile and print the hot spots")
     parser.add_argument("--profile-out", default="-", help="also save the profile's statistics in this file")
+    parser.add_argument(
+        "--counts",
+        action="store_true",
+        help="also count per agent-hour what may grow with the town: trips and their tiles, looks and the people in "
+        "them, memories retrieved over, the collector's time (wrappers: the wall is then not a clean figure)",
+    )
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)  # a child process's single run
     args = parser.parse_args()
     if args.one:
         run = one_run(
-            args.one, args.embedder, args.start, args.warmup, args.hours, "", args.layout, args.thinking_steps
+            args.one,
+            args.embedder,
+            args.start,
+            args.warmup,
+            args.hours,
+            "",
+            args.layout,
+            args.thinking_steps,
+            args.counts,
         )
         print(json.dumps(run))
         return
