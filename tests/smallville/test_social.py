@@ -30,23 +30,16 @@ def test_misspelled_names_match_the_right_persona(text, person):
 def _closest_person_by_person(text, people):
     """The closest persona, each person's first and last names compared anew (before the scores were kept)."""
     first, _, last = text.partition(" ")
-    best, best_score = None, 0.0
+    scored = []  # (score, person) of each person both of whose names pass their cutoffs, in the people's order
     for person in people:
         person_first, _, person_last = person.partition(" ")
         first_matcher = difflib.SequenceMatcher(None, first, person_first)
-        if first_matcher.quick_ratio() < FIRST_NAME_CUTOFF:
-            continue
         last_matcher = difflib.SequenceMatcher(None, last, person_last)
-        if last_matcher.quick_ratio() < LAST_NAME_CUTOFF:
+        if first_matcher.quick_ratio() < FIRST_NAME_CUTOFF or last_matcher.quick_ratio() < LAST_NAME_CUTOFF:
             continue
-        first_score, last_score = first_matcher.ratio(), last_matcher.ratio()
-        if (
-            first_score >= FIRST_NAME_CUTOFF
-            and last_score >= LAST_NAME_CUTOFF
-            and first_score + last_score > best_score
-        ):
-            best, best_score = person, first_score + last_score
-    return best
+        if first_matcher.ratio() >= FIRST_NAME_CUTOFF and last_matcher.ratio() >= LAST_NAME_CUTOFF:
+            scored.append((first_matcher.ratio() + last_matcher.ratio(), person))
+    return max(scored, key=lambda pair: pair[0], default=(0.0, None))[1]  # the first of the best, as the town's
 
 
 def test_a_name_finds_the_person_it_found_comparing_every_person_anew():
