@@ -73,11 +73,14 @@ def drawn_in_its_own_colour(marker: dict) -> bool:
 def hovered_name(page, marker: dict, attempts: int = 3) -> str | None:
     """The name in the map's tooltip with the pointer on `marker`'s centre (None if none shows).
 
-    The pointer is moved there again if no tooltip shows: a redraw of the whole map (a step's answer arriving in
-    parts) between the move and the look forgets what was under a pointer that has not moved since.
+    The pointer is moved there again if no tooltip shows, to where the marker is drawn now: a redraw of the whole map
+    (a step's answer arriving in parts) between the move and the look forgets what was under a pointer that has not
+    moved since, and the page's layout may have moved the map since `marker` was read (a panel above it filled in).
     """
     tooltip = page.locator(".marker-tooltip b")
     for attempt in range(attempts):
+        if attempt:
+            marker = next((m for m in drawn_markers(page) if m["name"] == marker["name"]), marker)
         page.mouse.move(marker["x"] + (attempt % 2), marker["y"])
         try:
             tooltip.wait_for(timeout=2_000)

@@ -84,6 +84,15 @@ def in_no_small_scroll_box(page, selector: str) -> None:
     assert page.evaluate(HIDDEN_IN_SCROLL_BOX_JS, selector) == [], selector
 
 
+# What is on top at a point of the page, and how far the map is from the point: which element a hover there reaches.
+ON_TOP_JS = """([x, y]) => {
+    const element = document.elementFromPoint(x, y), map = document.querySelector('.town-map');
+    const box = map ? map.getBoundingClientRect() : null;
+    return {element: element ? `${element.tagName}.${element.className}` : null, x, y,
+            map: box ? [box.left, box.top, box.width, box.height] : null};
+}"""
+
+
 def markers_are_distinct_and_each_takes_its_own_click(page) -> None:
     """No two markers share a label, each shows in its own colour (none drawn over another), and the pointer on the
     centre of each finds that marker (its name in the tooltip: the same look-up a click makes)."""
@@ -94,7 +103,9 @@ def markers_are_distinct_and_each_takes_its_own_click(page) -> None:
     assert len(labels) == len(set(labels)), labels
     assert [m["name"] for m in drawn if not drawn_in_its_own_colour(m)] == []
     seen = {marker["name"]: hovered_name(page, marker) for marker in drawn}
-    assert [name for name, shown in seen.items() if shown != name] == [], seen
+    missed = [marker for marker in drawn if seen[marker["name"]] != marker["name"]]
+    on_top = [page.evaluate(ON_TOP_JS, [marker["x"], marker["y"]]) for marker in missed[:3]]
+    assert [marker["name"] for marker in missed] == [], f"{seen}; on top at the first misses: {on_top}"
     page.mouse.move(0, 0)  # off the map: the tooltip goes
     expect(page.locator(".marker-tooltip")).to_have_count(0)
 
