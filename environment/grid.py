@@ -23,7 +23,7 @@ def make_grid(ville: Ville, random: random.Random) -> "OrthogonalMooreGrid":
 
     links_slot = Cell.__dict__["connections"]  # where Mesa's Cell keeps its links (a slot)
     dimensions = (ville.width, ville.height)
-    cells: dict = {}  # the grid's cells by coordinate, once made
+    cells: dict = {}  # the grid's own cells by coordinate (its dict, not a copy), once it is made
 
     class TownCell(Cell):
         """Mesa's cell, linked to its Moore neighbours when its links are first read, not when the grid is made.
@@ -56,7 +56,8 @@ def make_grid(ville: Ville, random: random.Random) -> "OrthogonalMooreGrid":
         """Mesa's Moore grid whose cells link themselves when first asked (TownCell)."""
 
         def _connect_cells_2d(self) -> None:
-            cells.update(self._cells)
+            nonlocal cells
+            cells = self._cells
             for cell in self._celllist:
                 links_slot.__set__(cell, None)  # not linked yet
 
