@@ -9,7 +9,6 @@ usage, always win over these estimates.
 import itertools
 import logging
 import os
-import re
 from functools import cache, lru_cache
 from hashlib import sha1
 from importlib.util import find_spec
@@ -30,13 +29,6 @@ COUNTS_KEPT = 256
 # the town's first step (1.7 s -> 0.9 s of CPU over its 18,000 counts).
 LINES_KEPT = 1 << 16
 LONGEST_LINE_KEPT = 2_000  # longer lines are counted each time: the lines kept stay under 130 MB
-# Where a text may be cut into lines counted apart with the same total: after a newline and before a character that
-# is neither whitespace nor "/". The encoding's pre-tokenizer (which BPE never crosses) always splits there: only a
-# run of whitespace, or punctuation followed by newlines and slashes (`[\r\n/]*`), holds a newline, and none of its
-# patterns looks behind. `_lines` cuts there without this pattern, which looks behind at every character (0.6 s over
-# the 30 MB of text of the 1,000-person town's first step, 0.2 s by `_lines`). tests/agents/language/
-# test_token_lines.py checks that both cut alike and that the sums are the whole texts' counts.
-_LINE_START = re.compile(r"(?<=\n)(?=[^\s/])")
 
 
 def _bundled_folder() -> Path | None:
@@ -96,7 +88,14 @@ def _counted(encoding, text: str) -> int:
 
 
 def _lines(text: str) -> list[str]:
-    """The text cut where `_LINE_START` matches: after each newline followed by neither whitespace nor "/"."""
+    r"""The text cut after each newline followed by neither whitespace nor "/": lines counted apart, the same total.
+
+    The encoding's pre-tokenizer (which BPE never crosses) always splits there: only a run of whitespace, or
+    punctuation followed by newlines and slashes (`[\r\n/]*`), holds a newline, and none of its patterns looks
+    behind. The cut is made by str.split, not by the pattern `(?<=\n)(?=[^\s/])`, which looks behind at every
+    character (0.6 s over the 30 MB of text of the 1,000-person town's first step, 0.2 s here).
+    tests/agents/language/test_token_lines.py checks that both cut alike and that the sums are the texts' counts.
+    """
     pieces = text.split("\n")
     lines = [pieces[0]]
     for piece in itertools.islice(pieces, 1, None):
