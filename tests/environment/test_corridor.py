@@ -38,6 +38,7 @@ def test_trips_follow_the_whole_maps_field_tile_for_tile(ville):
     assert not searched._fields or len(searched._fields) < 150  # most trips searched alone, no field kept
 
 
+@pytest.mark.slow  # searches whole-map fields
 def test_a_long_detour_falls_back_to_a_field_with_the_same_path(ville, monkeypatch):
     trips = _trips(ville, 40, seed=11)
     expected = [_outcome(PathFinder(ville), start, goals) for start, goals in trips]

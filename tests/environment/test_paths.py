@@ -116,6 +116,7 @@ def test_a_search_stopped_near_the_start_gives_the_whole_maps_path_tile_for_tile
         assert cut.distance(start, CAFE_COUNTER) == whole.distance(start, CAFE_COUNTER), start
 
 
+@pytest.mark.slow  # searches every short trip of the Ville twice
 def test_short_trips_searched_alone_are_the_whole_maps_paths_and_distances(ville):
     """A search cut short keeps only the box of the tiles it reached: every short trip and distance is still the one
     read from a search of the whole map."""

@@ -15,6 +15,7 @@ NAMES = {"Hailey Johnson": "Farah Hoffmann", "Abigail Chen": "Yara Costa", "Mei 
 PLACES = ["Johnson Park", "Lin family's house"]
 
 
+@pytest.mark.slow  # generates every derived town again
 def test_committed_files_are_the_generators():
     files = derived_files([100, 250], seed=0)
     assert {"scenarios/the_ville_n100.json", "scenarios/the_ville_n250.json"} <= set(files)

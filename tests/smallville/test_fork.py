@@ -89,6 +89,7 @@ REFUSED = {
 }
 
 
+@pytest.mark.slow  # simulates or forks a run
 @pytest.mark.parametrize("argv, expected", REFUSED.values(), ids=list(REFUSED))
 def test_a_fork_that_cannot_be_made_is_one_line_and_leaves_no_folder(source, tmp_path, capsys, argv, expected):
     fork = tmp_path / "refused"

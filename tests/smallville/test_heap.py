@@ -15,6 +15,7 @@ class _Node:
         self.me = self
 
 
+@pytest.mark.slow  # collects the whole heap of the worker
 def test_a_run_collects_young_objects_less_often_and_restores_the_settings():
     before = gc.get_threshold()
     with settled_heap():
@@ -62,6 +63,7 @@ def test_building_pauses_the_collector_and_leaves_it_as_it_was():
         gc.enable()
 
 
+@pytest.mark.slow  # collects the whole heap of the worker
 def test_what_a_build_made_waits_in_the_oldest_generation_for_the_next_full_collection():
     with collector_paused():
         made = _Node()

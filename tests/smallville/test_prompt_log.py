@@ -4,10 +4,13 @@ import json
 import os
 from collections import Counter
 
+import pytest
+
 from agents.language.prompt_log import read_prompt_log
 from smallville.cli import main as cli
 
 
+@pytest.mark.slow  # simulates a run
 def test_simulate_logs_every_prompt_and_answer_it_asks(tmp_path, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-never-in-a-log")
     log = tmp_path / "logs" / "prompts.jsonl"

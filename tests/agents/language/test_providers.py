@@ -141,7 +141,8 @@ def test_provider_usage_with_cached_tokens_reaches_the_ledger(keys, model, base)
 
 
 @pytest.mark.parametrize(("model", "path"), [(name, "/v1" if where == "url" else "") for name, where, _ in FAMILIES])
-def test_a_server_that_is_not_there_is_named_in_one_line(keys, model, path):
+def test_a_server_that_is_not_there_is_named_in_one_line(keys, model, path, monkeypatch):
+    monkeypatch.setattr("agents.language.gateway.BACKOFF_S", 0.01)  # the retry's wait is not what is tested
     base = f"http://127.0.0.1:{free_port()}{path}"
     gateway = Gateway(GatewayConfig(model=model, api_base=base, max_retries=1))
     with pytest.raises(ModelUnavailable) as raised:

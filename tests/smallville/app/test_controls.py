@@ -141,6 +141,7 @@ def test_a_failed_step_is_shown_in_one_line_and_the_page_can_step_again(town):
     assert button(rc, "Play") is not None and town.step_count == 0
 
 
+@pytest.mark.slow  # plays the town
 def test_play_takes_one_step_at_a_time_until_paused(town):
     gated = GatedSteps(town, hold=False)
     rc, _ = render_page(town)

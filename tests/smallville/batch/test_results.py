@@ -90,6 +90,7 @@ def test_the_summary_is_by_condition_over_finished_cells_only():
     assert summary.loc["b", "density_end_ci_low"] == summary.loc["b", "density_end_ci_high"] == 0.5
 
 
+@pytest.mark.slow  # draws the ladder with matplotlib
 def test_the_batch_report_of_evaluated_cells_draws_the_trueskill_ladder(tmp_path):
     batch = tmp_path / "batch"
     cells = {}
