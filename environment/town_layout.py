@@ -1,7 +1,8 @@
-"""A town laid out from a list of buildings: walls, doors, rooms and streets as the original's five layers.
+"""A town laid out from lists of buildings: walls, doors, rooms and streets as the original's five layers.
 
-The caller says what stands in the town (each building's sector name, its rooms, each room's objects, which rooms
-people sleep in); this module only places them: buildings in rows along streets, a door in each building's front
+The caller says what stands in the town (its neighbourhoods, each building's sector name, its rooms, each room's
+objects, which rooms people sleep in); this module only places them: each neighbourhood a block of buildings in
+rows along streets, the blocks in rows of their own, a door in each building's front
 wall facing the street below it, rooms side by side behind a hallway, objects along a room's back wall, a spawning
 point where a sleeper starts. A park is open ground (no walls). Every room can be walked into from every street,
 and the result passes the same checks as a map drawn in Tiled (map_checks.py).
@@ -54,55 +55,82 @@ def _room_width(room: Room) -> int:
     return max(ROOM_COLUMNS, math.ceil(len(room.objects) / 2) + 1)
 
 
-def lay_out(world: str, buildings: list[Building], seed: int = 0) -> RawMap:
-    """The map of a town of these buildings, in a seeded order along its streets; the same for the same seed.
+def lay_out(world: str, neighbourhoods: list[list[Building]], seed: int = 0) -> RawMap:
+    """The map of a town of these neighbourhoods, each a block of its buildings in a seeded order along its streets.
+
+    A neighbourhood's buildings stand together in a block of about a square's shape, and the blocks stand in rows
+    of their own, streets between them: a town that grows by neighbourhoods keeps each one's walks as short as in a
+    town of one. The same for the same seed.
 
     Raises:
         ValueError: If there is no building, two buildings share a sector name, or a name is unusable.
     """
+    buildings = [building for block in neighbourhoods for building in block]
     if not buildings:
         raise ValueError("a town needs at least one building")
     sectors = [building.sector for building in buildings]
     if len(set(sectors)) != len(sectors):
         raise ValueError(f"two buildings are named {next(s for s in sectors if sectors.count(s) > 1)!r}")
-    order = list(buildings)
-    random.Random(seed).shuffle(order)
-    rows, width = _rows(order)
-    height = 1 + STREET + sum(max(b.footprint()[1] for b in row) + STREET for row in rows) + 1
+    rng = random.Random(seed)
+    blocks = [_block([*block], rng) for block in neighbourhoods if block]
+    block_rows, _ = _rows([(width, height) for _, width, height in blocks])
+    width = 1 + STREET + max(sum(blocks[index][1] for index in row) for row in block_rows) + 1
+    height = 1 + STREET + sum(max(blocks[index][2] for index in row) for row in block_rows) + 1
     codes = _Codes(world)
     layers = {name: np.zeros((height, width), dtype=np.int64) for name in codes.layers}
     layers["collision"][[0, -1], :] = WALL
     layers["collision"][:, [0, -1]] = WALL
     top = 1 + STREET
-    for row in rows:
-        row_height = max(b.footprint()[1] for b in row)
+    for row in block_rows:
         left = 1 + STREET
-        for building in row:
-            building_width, building_height = building.footprint()
-            _draw(layers, codes, building, left, top + row_height - building_height)
-            left += building_width + 1
-        top += row_height + STREET
+        for index in row:
+            placed, block_width, _ = blocks[index]
+            for building, x, y in placed:
+                _draw(layers, codes, building, left + x, top + y)
+            left += block_width
+        top += max(blocks[index][2] for index in row)
     raw = RawMap(world=world, width=width, height=height, layers=layers, blocks=codes.tables)
     names = {layer: layer for layer in codes.layers}
     check_map(raw, "generated town", names, {layer: f"{layer}_blocks" for layer in codes.layers})
     return raw
 
 
-def _rows(buildings: list[Building]) -> tuple[list[list[Building]], int]:
-    """The buildings in rows of about a square town's width, and the map's width."""
-    area = sum((w + 1) * (h + STREET) for w, h in (b.footprint() for b in buildings))
-    widest = max(b.footprint()[0] for b in buildings)
-    inner = max(widest + 1, math.ceil(math.sqrt(area)))
-    rows: list[list[Building]] = [[]]
+def _block(buildings: list[Building], rng: random.Random) -> tuple[list[tuple[Building, int, int]], int, int]:
+    """One neighbourhood's buildings, shuffled, in rows along streets; each with its (x, y) in the block.
+
+    Also the block's width and height, counting the street on its right and the one below each row.
+    """
+    rng.shuffle(buildings)
+    footprints = [building.footprint() for building in buildings]
+    rows, inner = _rows([(width + 1, height + STREET) for width, height in footprints])
+    placed, top = [], 0
+    for row in rows:
+        row_height = max(footprints[index][1] for index in row)
+        left = 0
+        for index in row:
+            building_width, building_height = footprints[index]
+            placed.append((buildings[index], left, top + row_height - building_height))  # doors face the street
+            left += building_width + 1
+        top += row_height + STREET
+    return placed, inner + STREET, top
+
+
+def _rows(sizes: list[tuple[int, int]]) -> tuple[list[list[int]], int]:
+    """Items of these (width, height), each counting its gaps, in rows about as wide as a square of their area.
+
+    Returns the indices of each row's items, and that width.
+    """
+    area = sum(width * height for width, height in sizes)
+    inner = max(*(width for width, _ in sizes), math.ceil(math.sqrt(area)))
+    rows: list[list[int]] = [[]]
     used = 0
-    for building in buildings:
-        needed = building.footprint()[0] + 1
-        if rows[-1] and used + needed > inner:
+    for index, (width, _) in enumerate(sizes):
+        if rows[-1] and used + width > inner:
             rows.append([])
             used = 0
-        rows[-1].append(building)
-        used += needed
-    return rows, 1 + STREET + inner + STREET + 1
+        rows[-1].append(index)
+        used += width
+    return rows, inner
 
 
 class _Codes:

@@ -78,6 +78,9 @@ class Ville:
             *_number(layers["spawning_location"], _labeller(blocks["spawning_location"], slice(1, 3))), self.world
         )
         self._spawns = dict(sorted(spawns.items()))
+        self._spawn_arenas: dict[str, list[str]] = {}  # a sector's address -> its arenas with spawning points
+        for arena in self._spawns:
+            self._spawn_arenas.setdefault(":".join(arena.split(":")[:2]), []).append(arena)
         self.tree: dict[str, dict[str, list[str]]] = {sector: {} for sector in self._sectors}
         for sector, arena in self._arena_parts:
             self.tree[sector][arena] = []
@@ -142,7 +145,9 @@ class Ville:
             UnknownAddress: If the address is not in the world tree.
         """
         self._known(address)
-        inside = (tiles for arena, tiles in self._spawns.items() if f"{arena}:".startswith(f"{address}:"))
+        parts = address.split(":")
+        arenas = self._spawns if len(parts) == 1 else self._spawn_arenas.get(":".join(parts[:2]), [])
+        inside = (self._spawns[arena] for arena in arenas if f"{arena}:".startswith(f"{address}:"))
         return sorted(tile for tiles in inside for tile in tiles)
 
     def sectors(self) -> list[str]:

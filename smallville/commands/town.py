@@ -8,6 +8,8 @@ in Tiled with the original's layers and peoples it from a personas file (--perso
 
 import argparse
 
+from smallville.scenarios.generated_names import NEIGHBOURHOOD
+
 
 def add_parser(commands) -> None:
     """The `town` command and its two actions."""
@@ -39,9 +41,15 @@ def add_parser(commands) -> None:
     )
     new.add_argument("--people", type=int, required=True, help="how many people live there")
     new.add_argument("--seed", type=int, default=0, help="the seed (default: 0)")
-    for kind, usual in (("cafes", "1 per 40 people"), ("shops", "1 per 40 people"), ("colleges", "1"),
-                        ("parks", "1 per 60 people"), ("bars", "1 per 80 people")):  # fmt: skip
-        new.add_argument(f"--{kind}", type=int, help=f"how many {kind} (default: {usual}, at least 1)")
+    new.add_argument(
+        "--neighbourhood",
+        type=int,
+        default=NEIGHBOURHOOD,
+        help=f"about how many people a neighbourhood holds, each a block with its own public places where its "
+        f"people work and go out (default: {NEIGHBOURHOOD}, the paper's town)",
+    )
+    for kind in ("cafes", "shops", "colleges", "parks", "bars"):
+        new.add_argument(f"--{kind}", type=int, help=f"how many {kind} in the town (default: 1 a neighbourhood)")
     new.add_argument("--world", default="the town", help='the world\'s name in addresses (default: "the town")')
     _add_common(new)
     new.set_defaults(handler="smallville.commands.town:run_new")
@@ -120,7 +128,9 @@ def run_new(args: argparse.Namespace) -> int:
             raise UserError(f"--{kind}: {number}; give 0 or more")
     if args.people < 1:
         raise UserError(f"--people: {args.people}; give at least 1")
-    plan = TownPlan(people=args.people, seed=args.seed, world=args.world, **counts)
+    if args.neighbourhood < 1:
+        raise UserError(f"--neighbourhood: {args.neighbourhood}; give at least 1 person")
+    plan = TownPlan(people=args.people, seed=args.seed, world=args.world, neighbourhood=args.neighbourhood, **counts)
     scenario = new_town(plan, folder, args.name)
     _say_done(scenario, args.people, load_ville(folder))
     return 0

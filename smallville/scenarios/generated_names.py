@@ -1,9 +1,12 @@
-"""Words a generated town draws from: first and last names, traits, and the names of its places.
+"""What a generated town draws from: first and last names, traits, the names of its places, a neighbourhood's size.
 
 Generic on purpose: common names from many places, everyday traits, place names of trees, birds and landmarks. A
 seeded draw from these lists gives every generated town its people and places; nothing here is about the Ville.
 """
 
+# About how many people a neighbourhood holds (`town new --neighbourhood`): the paper's town. Here, not beside the
+# layout, because the command's help reads it and must load without the map's libraries.
+NEIGHBOURHOOD = 25
 FIRST_NAMES = (
     "Ada", "Aiden", "Alma", "Amir", "Ana", "Ari", "Beatriz", "Ben", "Bianca", "Carl", "Chen", "Clara", "Dara", "David",
     "Dina", "Elena", "Eli", "Emeka", "Esme", "Farah", "Felix", "Gemma", "Hana", "Hugo", "Ines", "Ivan", "Jada", "Jonah",

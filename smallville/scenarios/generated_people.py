@@ -126,12 +126,23 @@ def fill_homes(ville: Ville, households: list[Household]) -> None:
         household.home, household.rooms = sector, rooms
 
 
-def people_for(ville: Ville, households: list[Household], seed: int, name: str = "") -> PersonasFile:
-    """The personas file of these households (homes given) in this town: jobs, routines, acquaintances."""
+def people_for(
+    ville: Ville, households: list[Household], seed: int | str, name: str = "", places: list[str] | None = None
+) -> PersonasFile:
+    """The personas file of these households (homes given) in this town: jobs, routines, acquaintances.
+
+    `places` are the public places (sectors) where these people work and study, their neighbourhood's; by default
+    every public place of the map. A student whose places hold no college goes to one of the town's.
+    """
     rng = random.Random(seed)
     public = [sector for sector in ville.sectors() if not ville.spawn_tiles(f"{ville.world}:{sector}")]
-    kinds = {sector: place_kind(ville, sector) for sector in public}
-    colleges = [sector for sector in public if kinds[sector] == "college"]
+    everywhere = {sector: place_kind(ville, sector) for sector in public}
+    if places is not None:
+        public = [sector for sector in public if sector in set(places)]
+    kinds = {sector: everywhere[sector] for sector in public}
+    colleges = [sector for sector in public if kinds[sector] == "college"] or [
+        sector for sector, kind in everywhere.items() if kind == "college"
+    ]
     residents = [(household, member) for household in households for member in household.members]
     jobs = _jobs(public, kinds)
     adults = [(h, m) for h, m in residents if not m.young and m.age < RETIREMENT_AGE]

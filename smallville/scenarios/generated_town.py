@@ -1,23 +1,27 @@
 """A whole town from a few numbers (`run.py town new`): its buildings, their map, its people, as a town folder.
 
 Households are drawn first (their homes carry their names); each home has a room for each member and a kitchen;
-the public places are the kinds asked for (cafes, shops, a college, parks, bars), named from generic words. The
-map (environment/town_layout.py) and people (generated_people.py) follow from the seed alone. The folder gets the
+the public places are the kinds asked for (cafes, shops, a college, parks, bars), named from generic words. A town
+grows by neighbourhoods of about 25 people (the paper's town), each a block of its homes and its own public places
+where its people work, study and go out: a town of a thousand is forty small towns side by side, so what a person
+sees, remembers and walks stays what it is in a town of 25. The map (environment/town_layout.py) and people
+(generated_people.py) follow from the seed alone. The folder gets the
 map as Tiled would save it (map.tmj, special_blocks/, blocks.png) and the people as a personas file (people.toml),
 so a user can edit either and import it again (`run.py town import map.tmj --personas people.toml`).
 """
 
 import json
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from PIL import Image
 
 from environment import Building, RawMap, Room, Ville, lay_out, tiled_document, write_blocks, write_matrix
-from smallville.scenarios.generated_names import PLACE_WORDS
+from smallville.scenarios.generated_names import NEIGHBOURHOOD, PLACE_WORDS
 from smallville.scenarios.generated_people import Household, draw_households, people_for, personas_toml
+from smallville.scenarios.personas_file import PersonasFile, TownRecord
 from smallville.scenarios.town_folder import write_town
 
 HOME_OBJECTS = ("bed", "desk", "closet")
@@ -37,7 +41,10 @@ PLACES = {
 
 @dataclass(frozen=True)
 class TownPlan:
-    """What `town new` is asked for: people, a seed, and how many places of each kind (None: by the people)."""
+    """What `town new` is asked for: people, a seed, a neighbourhood's size, and places of each kind in the town.
+
+    A count of None is one of each kind a neighbourhood.
+    """
 
     people: int
     seed: int = 0
@@ -47,38 +54,56 @@ class TownPlan:
     colleges: int | None = None
     parks: int | None = None
     bars: int | None = None
+    neighbourhood: int = NEIGHBOURHOOD
+
+    def neighbourhoods(self) -> int:
+        """How many neighbourhoods: the people over a neighbourhood's size, rounded, at least one."""
+        return max(1, round(self.people / max(1, self.neighbourhood)))
 
     def counts(self) -> dict[str, int]:
-        """Places of each kind: as asked, else one per 40 people (cafes, shops), 60 (parks), 80 (bars), 1 college."""
-        usual = {
-            "cafes": max(1, self.people // 40),
-            "shops": max(1, self.people // 40),
-            "colleges": 1,
-            "parks": max(1, self.people // 60),
-            "bars": max(1, self.people // 80),
-        }
-        return {kind: usual[kind] if getattr(self, kind) is None else getattr(self, kind) for kind in usual}
+        """Places of each kind in the town: as asked, else one of each kind a neighbourhood."""
+        kinds = ("cafes", "shops", "colleges", "parks", "bars")
+        return {kind: self.neighbourhoods() if getattr(self, kind) is None else getattr(self, kind) for kind in kinds}
 
 
-def plan_buildings(plan: TownPlan, rng: random.Random) -> tuple[list[Household], list[Building]]:
-    """The households and every building: a home per household, then the public places."""
+@dataclass
+class Neighbourhood:
+    """A block of the town: its households with their homes, and the public places its people use."""
+
+    households: list[Household] = field(default_factory=list)
+    homes: list[Building] = field(default_factory=list)
+    places: list[Building] = field(default_factory=list)
+
+
+def plan_neighbourhoods(plan: TownPlan, rng: random.Random) -> list[Neighbourhood]:
+    """The households in neighbourhoods of about equal people, a home for each, and the public places.
+
+    The places are dealt out among the neighbourhoods in turn, so a kind asked for fewer times than there are
+    neighbourhoods stands in the first ones.
+    """
     households = draw_households(plan.people, rng)
-    buildings, names = [], set()
+    neighbourhoods = [Neighbourhood() for _ in range(plan.neighbourhoods())]
+    names: set[str] = set()
+    housed = 0
     for household in households:
         owner = f"{household.last} family" if len(household.members) > 1 else household.members[0].name
         sector = _unique(f"{owner}'s house", names)
         rooms = [Room(f"{member.name}'s room", HOME_OBJECTS, sleeps=True) for member in household.members]
         household.home, household.rooms = sector, [room.name for room in rooms]
-        buildings.append(Building(sector, (*rooms, Room("kitchen", KITCHEN_OBJECTS))))
+        neighbourhood = neighbourhoods[housed * len(neighbourhoods) // plan.people]
+        neighbourhood.households.append(household)
+        neighbourhood.homes.append(Building(sector, (*rooms, Room("kitchen", KITCHEN_OBJECTS))))
+        housed += len(household.members)
     words = rng.sample(PLACE_WORDS, len(PLACE_WORDS))
     count = 0
     for kind, number in plan.counts().items():
         pattern, rooms = PLACES[kind]
-        for _ in range(number):
+        for index in range(number):
             sector = _unique(pattern.format(word=words[count % len(words)]), names)
             count += 1
-            buildings.append(Building(sector, tuple(Room(n, o) for n, o in rooms), open_air=kind == "parks"))
-    return households, buildings
+            place = Building(sector, tuple(Room(n, o) for n, o in rooms), open_air=kind == "parks")
+            neighbourhoods[index % len(neighbourhoods)].places.append(place)
+    return neighbourhoods
 
 
 def new_town(plan: TownPlan, folder: Path, name: str = "") -> Path:
@@ -89,13 +114,17 @@ def new_town(plan: TownPlan, folder: Path, name: str = "") -> Path:
     """
     if plan.people < 1:
         raise ValueError(f"a town needs at least one person (got {plan.people})")
-    rng = random.Random(plan.seed)
-    households, buildings = plan_buildings(plan, rng)
-    raw = lay_out(plan.world, buildings, seed=plan.seed)
+    neighbourhoods = plan_neighbourhoods(plan, random.Random(plan.seed))
+    raw = lay_out(plan.world, [[*hood.homes, *hood.places] for hood in neighbourhoods], seed=plan.seed)
     folder = Path(folder)
     write_map_files(raw, folder)
     ville = Ville(raw)
-    personas = people_for(ville, households, plan.seed, name or folder.name)
+    people = []
+    for index, hood in enumerate(neighbourhoods):
+        seed = plan.seed if index == 0 else f"{plan.seed}/{index}"  # the first as a town of one neighbourhood
+        places = [place.sector for place in hood.places]
+        people += people_for(ville, hood.households, seed, places=places).people
+    personas = PersonasFile(town=TownRecord(name=name or folder.name), people=people)
     (folder / "people.toml").write_text(personas_toml(personas))
     return write_town(personas, ville, folder, folder / "people.toml", name)
 

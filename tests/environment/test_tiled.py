@@ -32,12 +32,14 @@ def small_map():
     return lay_out(
         "Testtown",
         [
-            Building(
-                "Ames family's house", (Room("Ann Ames's room", ("bed", "desk"), True), Room("kitchen", ("stove",)))
-            ),
-            Building("Bo Berg's house", (Room("Bo Berg's room", ("bed",), True),)),
-            Building("Corner Cafe", (Room("cafe", ("behind the cafe counter", "cafe customer seating")),)),
-            Building("Town Park", (Room("park", ("park bench",)),), open_air=True),
+            [
+                Building(
+                    "Ames family's house", (Room("Ann Ames's room", ("bed", "desk"), True), Room("kitchen", ("stove",)))
+                ),
+                Building("Bo Berg's house", (Room("Bo Berg's room", ("bed",), True),)),
+                Building("Corner Cafe", (Room("cafe", ("behind the cafe counter", "cafe customer seating")),)),
+                Building("Town Park", (Room("park", ("park bench",)),), open_air=True),
+            ]
         ],
         seed=1,
     )

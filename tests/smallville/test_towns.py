@@ -2,6 +2,8 @@
 with a short simulation, and the shipped second town."""
 
 import json
+import re
+import statistics
 from datetime import datetime
 from pathlib import Path
 
@@ -161,3 +163,27 @@ def test_the_shipped_second_towns_two_scenario_files_agree():
     by_name, in_folder = load_scenario("gull_harbor"), load_scenario(HARBOR)
     assert by_name.agents == in_folder.agents and by_name.facts == in_folder.facts
     assert Path(in_folder.map).resolve() == HARBOR and (HARBOR / "personas").is_dir()
+
+
+def _walks_to_work(folder: Path) -> list[int]:
+    """Each worker's walk, in tiles, from where they start to the nearest tile of their workplace."""
+    ville, scenario = load_ville(folder), load_scenario(folder)
+    paths = PathFinder(ville)
+    workplaces = {person.name: person.workplace for person in read_personas(folder / "people.toml").people}
+    return [
+        len(paths.path_to_nearest(tuple(start.tile), ville.tiles_of(f"{ville.world}:{workplaces[start.name]}")))
+        for start in scenario.agents
+        if workplaces[start.name]
+    ]
+
+
+def test_a_bigger_town_grows_by_neighbourhoods_whose_people_walk_about_as_far_as_in_a_small_one(tmp_path):
+    new_town(TownPlan(people=50, seed=0), tmp_path / "small")
+    new_town(TownPlan(people=200, seed=0), tmp_path / "big")
+    sectors = load_ville(tmp_path / "big").sectors()
+    for kind in ("Cafe", "General Store", "College", "Park", "Tavern"):  # one of each kind in each of the eight
+        assert sum(bool(re.search(rf" {kind}( \d+)?$", sector)) for sector in sectors) == 8, kind
+    small, big = _walks_to_work(tmp_path / "small"), _walks_to_work(tmp_path / "big")
+    assert len(big) > 3 * len(small)
+    # In one block of the same 200 people and places the median walk is 87 tiles against the small town's 40.
+    assert statistics.median(big) <= 1.3 * statistics.median(small), (statistics.median(big), statistics.median(small))
