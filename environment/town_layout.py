@@ -22,6 +22,8 @@ STREET = 2
 # A room's inside is this many rows high; it is at least this many tiles wide (more when it holds more objects).
 ROOM_ROWS = 4
 ROOM_COLUMNS = 3
+# How much wider than tall a town of several neighbourhoods is laid out: about the page's map, so it fills it.
+ASPECT = 1.5
 # The code of the wall tile on the collision layer (any non-zero code is a wall).
 WALL = 1
 
@@ -73,7 +75,7 @@ def lay_out(world: str, neighbourhoods: list[list[Building]], seed: int = 0) -> 
         raise ValueError(f"two buildings are named {next(s for s in sectors if sectors.count(s) > 1)!r}")
     rng = random.Random(seed)
     blocks = [_block([*block], rng) for block in neighbourhoods if block]
-    block_rows, _ = _rows([(width, height) for _, width, height in blocks])
+    block_rows = _rows_of_blocks([(width, height) for _, width, height in blocks])
     width = 1 + STREET + max(sum(blocks[index][1] for index in row) for row in block_rows) + 1
     height = 1 + STREET + sum(max(blocks[index][2] for index in row) for row in block_rows) + 1
     codes = _Codes(world)
@@ -113,6 +115,17 @@ def _block(buildings: list[Building], rng: random.Random) -> tuple[list[tuple[Bu
             left += building_width + 1
         top += row_height + STREET
     return placed, inner + STREET, top
+
+
+def _rows_of_blocks(sizes: list[tuple[int, int]]) -> list[list[int]]:
+    """The blocks' indices in rows of equal count, the count that makes the town nearest ASPECT wide for tall."""
+    width = sum(size[0] for size in sizes) / len(sizes)
+    height = sum(size[1] for size in sizes) / len(sizes)
+    count = min(
+        range(1, len(sizes) + 1),
+        key=lambda count: abs(math.log(count * width / (math.ceil(len(sizes) / count) * height) / ASPECT)),
+    )
+    return [list(range(start, min(start + count, len(sizes)))) for start in range(0, len(sizes), count)]
 
 
 def _rows(sizes: list[tuple[int, int]]) -> tuple[list[list[int]], int]:
