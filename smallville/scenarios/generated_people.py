@@ -215,14 +215,14 @@ def _acquaintances(ville: Ville, households: list[Household], records: list[dict
                 if other is not member:
                     relation = _relation(member, other)
                     by_name[member.name]["knows"][other.name] = (
-                        f"your {relation}; you live together at {household.home}"
+                        f"your {relation}, who lives with you at {household.home}"
                     )
     _colleagues(by_name, workplaces)
     _neighbours(ville, households, by_name)
 
 
 def _colleagues(by_name: dict[str, dict], workplaces: dict[str, str]) -> None:
-    """Each person knows up to 6 others who work at the same place."""
+    """Each person knows up to 6 others who work (or study) at the same place."""
     staff: dict[str, list[str]] = {}
     for name, place in workplaces.items():
         if place:
@@ -230,7 +230,7 @@ def _colleagues(by_name: dict[str, dict], workplaces: dict[str, str]) -> None:
     for place, names in staff.items():
         for name in names:
             for other in [n for n in names if n != name][:6]:
-                by_name[name]["knows"].setdefault(other, f"someone you see every day at {place}")
+                by_name[name]["knows"].setdefault(other, f"your colleague at {place}")
 
 
 def _neighbours(ville: Ville, households: list[Household], by_name: dict[str, dict]) -> None:
