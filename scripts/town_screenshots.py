@@ -8,6 +8,7 @@ inspector).
 
     .venv/bin/python run.py town new --people 1000 --seed 0 --out towns/t1000
     .venv/bin/python scripts/town_screenshots.py towns/t1000 --prefix map-town-1000
+    .venv/bin/python scripts/town_screenshots.py towns/t60 --prefix town-generated-60 --clock 09:00
 """
 
 import argparse
@@ -57,26 +58,32 @@ def main() -> None:
     from playwright.sync_api import sync_playwright  # noqa: PLC0415 - a dev dependency, needed only here
 
     args.out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as scratch:
+    with tempfile.TemporaryDirectory() as scratch, sync_playwright() as playwright:
         town = day_starting_at(args.town.resolve(), args.start, Path(scratch) / args.town.name)
         server, url = serve_page("--scenario", str(town), output=subprocess.DEVNULL, timeout_s=300)
         try:
-            with sync_playwright() as playwright:
-                browser, page = open_town(playwright, url, 300_000)
-                run_to(page, args.clock, timeout_ms=900_000)
-                page.mouse.move(5, 5)
-                page.screenshot(path=args.out / f"{args.prefix}.png")
-                x, y = zoom_in_at_centre(page)
-                nearest = min(drawn_markers(page), key=lambda m: (m["x"] - x) ** 2 + (m["y"] - y) ** 2)
-                click_marker(page, nearest["label"])
-                selected_marker(page, nearest["label"])
-                page.mouse.move(5, 5)
-                page.wait_for_timeout(1500)
-                page.screenshot(path=args.out / f"{args.prefix}-zoomed.png")
-                browser.close()
+            browser, page = open_town(playwright, url, 300_000)
+            written = shoot(page, args.clock, args.out / args.prefix)
+            browser.close()
         finally:
             stop_page(server, timeout_s=30)
-    print(f"wrote {args.prefix}.png and {args.prefix}-zoomed.png in {args.out}")
+    print("wrote", " and ".join(str(path) for path in written))
+
+
+def shoot(page, clock: str, stem: Path) -> list[Path]:
+    """Run the town to `clock`, then take the whole map and the zoomed-in map with a person clicked."""
+    whole, zoomed = stem.with_name(f"{stem.name}.png"), stem.with_name(f"{stem.name}-zoomed.png")
+    run_to(page, clock, timeout_ms=900_000)
+    page.mouse.move(5, 5)
+    page.screenshot(path=whole)
+    x, y = zoom_in_at_centre(page)
+    nearest = min(drawn_markers(page), key=lambda m: (m["x"] - x) ** 2 + (m["y"] - y) ** 2)
+    click_marker(page, nearest["label"])
+    selected_marker(page, nearest["label"])
+    page.mouse.move(5, 5)
+    page.wait_for_timeout(1500)
+    page.screenshot(path=zoomed)
+    return [whole, zoomed]
 
 
 if __name__ == "__main__":
