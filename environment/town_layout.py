@@ -1,11 +1,11 @@
 """A town laid out from lists of buildings: walls, doors, rooms and streets as the original's five layers.
 
 The caller says what stands in the town (its neighbourhoods, each building's sector name, its rooms, each room's
-objects, which rooms people sleep in); this module only places them: each neighbourhood a block of buildings in
-rows along streets, the blocks in rows of their own, a door in each building's front
-wall facing the street below it, rooms side by side behind a hallway, objects along a room's back wall, a spawning
-point where a sleeper starts. A park is open ground (no walls). Every room can be walked into from every street,
-and the result passes the same checks as a map drawn in Tiled (map_checks.py).
+objects, which rooms people sleep in); this module only places them: each neighbourhood a block of buildings in rows
+along streets, the blocks in rows of their own, a door in each building's front wall facing the street below it, rooms
+side by side behind a hallway, objects along a room's back wall, a spawning point where a sleeper starts. A park is open
+ground (no walls). Every room can be walked into from every street, and the result passes the same checks as a map drawn
+in Tiled (map_checks.py).
 """
 
 import math

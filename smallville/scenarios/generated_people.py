@@ -138,7 +138,8 @@ def people_for(
     public = [sector for sector in ville.sectors() if not ville.spawn_tiles(f"{ville.world}:{sector}")]
     everywhere = {sector: place_kind(ville, sector) for sector in public}
     if places is not None:
-        public = [sector for sector in public if sector in set(places)]
+        wanted = set(places)
+        public = [sector for sector in public if sector in wanted]
     kinds = {sector: everywhere[sector] for sector in public}
     colleges = [sector for sector in public if kinds[sector] == "college"] or [
         sector for sector, kind in everywhere.items() if kind == "college"

@@ -1,13 +1,13 @@
 """A whole town from a few numbers (`run.py town new`): its buildings, their map, its people, as a town folder.
 
-Households are drawn first (their homes carry their names); each home has a room for each member and a kitchen;
-the public places are the kinds asked for (cafes, shops, a college, parks, bars), named from generic words. A town
-grows by neighbourhoods of about 25 people (the paper's town), each a block of its homes and its own public places
-where its people work, study and go out: a town of a thousand is forty small towns side by side, so what a person
-sees, remembers and walks stays what it is in a town of 25. The map (environment/town_layout.py) and people
-(generated_people.py) follow from the seed alone. The folder gets the
-map as Tiled would save it (map.tmj, special_blocks/, blocks.png) and the people as a personas file (people.toml),
-so a user can edit either and import it again (`run.py town import map.tmj --personas people.toml`).
+Households are drawn first (their homes carry their names); each home has a room for each member and a kitchen; the
+public places are the kinds asked for (cafes, shops, a college, parks, bars), named from generic words. A town grows by
+neighbourhoods of about 25 people (the paper's town), each a block of its homes and its own public places where its
+people work, study and go out: a town of a thousand is forty small towns side by side, so what a person sees, remembers
+and walks stays what it is in a town of 25. The map (environment/town_layout.py) and people (generated_people.py) follow
+from the seed alone. The folder gets the map as Tiled would save it (map.tmj, special_blocks/, blocks.png) and the
+people as a personas file (people.toml), so a user can edit either and import it again (`run.py town import map.tmj
+--personas people.toml`).
 """
 
 import json
