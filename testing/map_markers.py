@@ -70,21 +70,30 @@ def drawn_in_its_own_colour(marker: dict) -> bool:
     return marker["pixel"][3] > 0 and all(abs(a - b) <= 3 for a, b in zip(marker["pixel"], colour, strict=False))
 
 
-def hovered_name(page, marker: dict, attempts: int = 3) -> str | None:
+def hovered_name(page, marker: dict, attempts: int = 4) -> str | None:
     """The name in the map's tooltip with the pointer on `marker`'s centre (None if none shows).
 
-    The pointer is moved there again if no tooltip shows, to where the marker is drawn now: a redraw of the whole map
-    (a step's answer arriving in parts) between the move and the look forgets what was under a pointer that has not
-    moved since, and the page's layout may have moved the map since `marker` was read (a panel above it filled in).
+    The pointer goes to where the marker is drawn now, and the name counts only if the marker is still drawn there
+    after the tooltip shows; otherwise the pointer moves again. The page's layout may move the map between a read and
+    a look (a panel above it filled in), and a redraw of the whole map (a step's answer arriving in parts) forgets
+    what was under a pointer that has not moved since. A shift of a marker's width puts the pointer on the person who
+    shares its tile: the name it shows is then someone else's, not none.
     """
     tooltip = page.locator(".marker-tooltip b")
+    name = marker["name"]
     for attempt in range(attempts):
-        if attempt:
-            marker = next((m for m in drawn_markers(page) if m["name"] == marker["name"]), marker)
+        marker = _drawn_now(page, name) or marker
         page.mouse.move(marker["x"] + (attempt % 2), marker["y"])
         try:
             tooltip.wait_for(timeout=2_000)
-            return tooltip.inner_text()
+            shown = tooltip.inner_text()
         except Timeout:  # none shown yet
             continue
+        after = _drawn_now(page, name)
+        if after is None or (abs(after["x"] - marker["x"]) <= 1.5 and abs(after["y"] - marker["y"]) <= 1.5):
+            return shown
     return None
+
+
+def _drawn_now(page, name: str) -> dict | None:
+    return next((m for m in drawn_markers(page) if m["name"] == name), None)
