@@ -126,21 +126,37 @@ def fill_homes(ville: Ville, households: list[Household]) -> None:
         household.home, household.rooms = sector, rooms
 
 
+def public_places(ville: Ville) -> dict[str, str]:
+    """The town's public places (the sectors where nobody sleeps), each with its kind (`place_kind`)."""
+    return {
+        sector: place_kind(ville, sector)
+        for sector in ville.sectors()
+        if not ville.spawn_tiles(f"{ville.world}:{sector}")
+    }
+
+
 def people_for(
-    ville: Ville, households: list[Household], seed: int | str, name: str = "", places: list[str] | None = None
+    ville: Ville,
+    households: list[Household],
+    seed: int | str,
+    name: str = "",
+    places: list[str] | None = None,
+    town_places: dict[str, str] | None = None,
 ) -> PersonasFile:
     """The personas file of these households (homes given) in this town: jobs, routines, acquaintances.
 
     `places` are the public places (sectors) where these people work and study, their neighbourhood's; by default
-    every public place of the map. A student whose places hold no college goes to one of the town's.
+    every public place of the map. A student whose places hold no college goes to one of the town's. `town_places`
+    is the town's `public_places`, given by a caller that calls this for each neighbourhood, so it is found once.
     """
     rng = random.Random(seed)
-    public = [sector for sector in ville.sectors() if not ville.spawn_tiles(f"{ville.world}:{sector}")]
-    everywhere = {sector: place_kind(ville, sector) for sector in public}
-    if places is not None:
+    everywhere = public_places(ville) if town_places is None else town_places
+    if places is None:
+        kinds = dict(everywhere)
+    else:
         wanted = set(places)
-        public = [sector for sector in public if sector in wanted]
-    kinds = {sector: everywhere[sector] for sector in public}
+        kinds = {sector: kind for sector, kind in everywhere.items() if sector in wanted}
+    public = list(kinds)
     colleges = [sector for sector in public if kinds[sector] == "college"] or [
         sector for sector, kind in everywhere.items() if kind == "college"
     ]

@@ -20,7 +20,13 @@ from PIL import Image
 
 from environment import Building, RawMap, Room, Ville, lay_out, tiled_document, write_blocks, write_matrix
 from smallville.scenarios.generated_names import NEIGHBOURHOOD, PLACE_WORDS
-from smallville.scenarios.generated_people import Household, draw_households, people_for, personas_toml
+from smallville.scenarios.generated_people import (
+    Household,
+    draw_households,
+    people_for,
+    personas_toml,
+    public_places,
+)
 from smallville.scenarios.personas_file import PersonasFile, TownRecord
 from smallville.scenarios.town_folder import write_town
 
@@ -119,11 +125,11 @@ def new_town(plan: TownPlan, folder: Path, name: str = "") -> Path:
     folder = Path(folder)
     write_map_files(raw, folder)
     ville = Ville(raw)
-    people = []
+    people, town_places = [], public_places(ville)
     for index, hood in enumerate(neighbourhoods):
         seed = plan.seed if index == 0 else f"{plan.seed}/{index}"  # the first as a town of one neighbourhood
         places = [place.sector for place in hood.places]
-        people += people_for(ville, hood.households, seed, places=places).people
+        people += people_for(ville, hood.households, seed, places=places, town_places=town_places).people
     personas = PersonasFile(town=TownRecord(name=name or folder.name), people=people)
     (folder / "people.toml").write_text(personas_toml(personas))
     return write_town(personas, ville, folder, folder / "people.toml", name)
