@@ -102,12 +102,12 @@ class PathFinder:
         """
         goals = list(goals)
         x, y = int(start[0]), int(start[1])
+        if not self.ville.is_walkable((x, y)):
+            raise Unreachable(f"the start {start} is a wall or off the map: no path leaves it")
         path = self._corridor_path(x, y, goals)
         if path is not None:
             return path
         field = self._field(goals, reach=(x, y))
-        if not self.ville.is_walkable((x, y)):
-            raise Unreachable(f"the start {start} is a wall or off the map: no path leaves it")
         remaining = field.at(x, y)
         if not np.isfinite(remaining):
             example = f" (e.g. {goals[0]})" if goals else ""
@@ -127,12 +127,13 @@ class PathFinder:
     def _corridor_path(self, x: int, y: int, goals: list[Tile]) -> list[Tile] | None:
         """The path by the trip's own search (corridor.py), the same tile for tile as the field's.
 
-        None when a field kept answers it (reading one is cheaper), when the start or every goal is a wall or they
-        lie apart (the field's search says why), or when the trip is a long detour (a field is cheaper).
+        None when a field kept answers it (reading one is cheaper), when every goal is a wall or they lie apart from
+        the start (the field's search says why), or when the trip is a long detour (a field is cheaper). The start
+        is walkable (the caller checked).
         """
         key = tuple((int(gx), int(gy)) for gx, gy in goals)
         field = self._fields.get(key)
-        if (field is not None and np.isfinite(field.at(x, y))) or not self.ville.is_walkable((x, y)):
+        if field is not None and np.isfinite(field.at(x, y)):
             return None
         sources = [gy * self.width + gx for gx, gy in key if self.ville.is_walkable((gx, gy))]
         start = y * self.width + x
