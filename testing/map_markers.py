@@ -46,8 +46,7 @@ def click_marker(page, label: str, attempts: int = 3) -> None:
     for _ in range(attempts):
         (marker,) = [m for m in drawn_markers(page) if m["label"] == label]
         page.mouse.click(marker["x"], marker["y"])
-        (after,) = [m for m in drawn_markers(page) if m["label"] == label]
-        if abs(after["x"] - marker["x"]) <= 1.5 and abs(after["y"] - marker["y"]) <= 1.5:
+        if _still_drawn_at(page, marker):
             return
 
 
@@ -97,11 +96,16 @@ def hovered_name(page, marker: dict, attempts: int = 4) -> str | None:
             shown = tooltip.inner_text()
         except Timeout:  # none shown yet
             continue
-        after = _drawn_now(page, name)
-        if after is None or (abs(after["x"] - marker["x"]) <= 1.5 and abs(after["y"] - marker["y"]) <= 1.5):
+        if _still_drawn_at(page, marker):
             return shown
     return None
 
 
 def _drawn_now(page, name: str) -> dict | None:
     return next((m for m in drawn_markers(page) if m["name"] == name), None)
+
+
+def _still_drawn_at(page, marker: dict) -> bool:
+    """`marker`'s person is drawn now where `marker` says (within 1.5 px), or no longer drawn."""
+    now = _drawn_now(page, marker["name"])
+    return now is None or (abs(now["x"] - marker["x"]) <= 1.5 and abs(now["y"] - marker["y"]) <= 1.5)
